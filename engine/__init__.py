@@ -1,0 +1,46 @@
+"""The Gomoku engine: rules, notation, records, evaluation and search.
+
+Pure Python with no I/O: nothing here reads files, opens sockets, prints
+or touches asyncio. The server, the client and the command-line tools all
+stand on it.
+"""
+
+from engine.board import DEFAULT_SIZE, Board
+from engine.errors import (
+    ForbiddenMoveError,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NothingToUndoError,
+    OccupiedError,
+    OffBoardError,
+    RecordFormatError,
+    WrongTurnError,
+)
+from engine.notation import format_pairs, format_point, parse_pairs, parse_point
+from engine.rules import Forbidden
+from engine.types import Color, EndReason, GameResult, Point, Rule
+
+__all__ = [
+    "DEFAULT_SIZE",
+    "Board",
+    "Color",
+    "EndReason",
+    "Forbidden",
+    "ForbiddenMoveError",
+    "GameOverError",
+    "GameResult",
+    "IllegalMoveError",
+    "NotationError",
+    "NothingToUndoError",
+    "OccupiedError",
+    "OffBoardError",
+    "Point",
+    "RecordFormatError",
+    "Rule",
+    "WrongTurnError",
+    "format_pairs",
+    "format_point",
+    "parse_pairs",
+    "parse_point",
+]
