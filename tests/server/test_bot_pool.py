@@ -1,0 +1,162 @@
+"""The bot pool: real bots searching in real worker processes, with limits that hold."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board
+from engine.levels import level_names
+from engine.types import Point, Rule
+from server import bot_pool
+from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, bot_catalogue
+
+OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
+"""A few moves of a real game, black to move: every bot has something to think about."""
+
+LONG_THINK_MS = 60_000
+"""Far longer than any test waits: a search of this length is still running when the test acts."""
+
+STRONGEST = level_names()[-1]
+"""The registry lists engine levels last, strongest last: the one that uses all its time."""
+
+
+def long_search() -> BotRequest:
+    return BotRequest(STRONGEST, Rule.FREESTYLE, 15, OPENING, time_ms=LONG_THINK_MS)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[BotPool]:
+    bots = BotPool(workers=1, queue_limit=1)
+    yield bots
+    await bots.close()
+
+
+def worker_pids() -> set[int]:
+    """The bot workers of this test process: the children of its forkserver, its grandchildren."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
+    return {pid for pid, parent in parents.items() if parent in children}
+
+
+async def wait_for_worker() -> int:
+    """The pid of the single worker, once the pool has started it."""
+    give_up = time.monotonic() + 30
+    while not (pids := worker_pids()):
+        assert time.monotonic() < give_up, "no worker process was started"
+        await asyncio.sleep(0.05)
+    (pid,) = pids
+    return pid
+
+
+async def test_every_level_answers_with_a_legal_move() -> None:
+    board = Board.from_moves(OPENING)
+    bots = BotPool(workers=2)
+    try:
+        requests = [BotRequest(level, Rule.FREESTYLE, 15, OPENING, time_ms=200, seed=1) for level in level_names()]
+        decisions = await asyncio.gather(*(bots.choose(request) for request in requests))
+    finally:
+        await bots.close()
+    for level, decision in zip(level_names(), decisions, strict=True):
+        assert board.is_legal(decision.move), f"{level} chose {decision.move}"
+
+
+async def test_a_renju_bot_never_answers_a_forbidden_point(pool: BotPool) -> None:
+    # Black to move; h8 would make a double three for black.
+    picture = """
+        . . . . . . . . . . . . . . .
+        . O . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . X X . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . O . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . O . . . . . .
+        . . . . . . . . . . . . . O .
+        . . . . . . . . . . . . . . .
+    """
+    board = Board.from_picture(picture, Rule.RENJU)
+    assert board.is_forbidden(Point(7, 7))
+    for level in level_names():
+        decision = await pool.choose(BotRequest(level, Rule.RENJU, 15, board.moves, time_ms=200, seed=3))
+        assert board.is_legal(decision.move), f"{level} chose {decision.move}"
+
+
+async def test_an_unknown_level_is_a_bot_error(pool: BotPool) -> None:
+    with pytest.raises(BotError, match="unknown bot level"):
+        await pool.choose(BotRequest("no-such-level", Rule.FREESTYLE, 15, OPENING, time_ms=100))
+
+
+async def test_moves_that_are_not_a_game_are_a_bot_error(pool: BotPool) -> None:
+    with pytest.raises(BotError, match="already taken"):
+        await pool.choose(BotRequest(level_names()[0], Rule.FREESTYLE, 15, (Point(7, 7), Point(7, 7))))
+
+
+async def test_requests_beyond_workers_and_queue_are_refused_at_once(pool: BotPool) -> None:
+    running = asyncio.create_task(pool.choose(long_search()))
+    waiting = asyncio.create_task(pool.choose(long_search()))
+    await asyncio.sleep(0)  # both tasks run up to their first wait: one searching, one queued
+    with pytest.raises(BotBusyError):
+        await pool.choose(long_search())
+    await pool.close()
+    for task in (running, waiting):
+        with pytest.raises(BotError):
+            await asyncio.wait_for(task, 10)
+
+
+async def test_close_abandons_a_running_search_promptly() -> None:
+    bots = BotPool(workers=1)
+    search = asyncio.create_task(bots.choose(long_search()))
+    worker = await wait_for_worker()
+    started = time.monotonic()
+    await bots.close()
+    with pytest.raises(BotError):
+        await asyncio.wait_for(search, 10)
+    assert time.monotonic() - started < LONG_THINK_MS / 1000 / 4
+    assert worker not in worker_pids()
+
+
+async def test_a_worker_killed_mid_search_fails_that_request_only(pool: BotPool) -> None:
+    search = asyncio.create_task(pool.choose(long_search()))
+    os.kill(await wait_for_worker(), signal.SIGKILL)
+    with pytest.raises(BotError, match="died"):
+        await asyncio.wait_for(search, 30)
+    decision = await pool.choose(BotRequest(level_names()[0], Rule.FREESTYLE, 15, OPENING, time_ms=200))
+    assert Board.from_moves(OPENING).is_legal(decision.move)
+
+
+async def test_a_bot_past_its_deadline_is_stopped_and_the_pool_recovers(
+    pool: BotPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot_pool, "GRACE_MS", 500 - LONG_THINK_MS)  # the caller waits 0.5 s in all
+    with pytest.raises(BotError, match="did not answer"):
+        await pool.choose(long_search())
+    monkeypatch.undo()
+    decision = await pool.choose(BotRequest(level_names()[0], Rule.FREESTYLE, 15, OPENING, time_ms=200))
+    assert Board.from_moves(OPENING).is_legal(decision.move)
+
+
+def test_the_catalogue_describes_every_level() -> None:
+    catalogue = bot_catalogue()
+    assert [info.level for info in catalogue] == level_names()
+    for info in catalogue:
+        assert info.description.strip()
+        assert info.rating is None or info.rating > 0
