@@ -1,0 +1,1 @@
+"""The game server: websocket connections, rooms, storage, bots (see PROTOCOL.md)."""

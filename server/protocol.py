@@ -1,0 +1,634 @@
+"""Every message of the wire contract (PROTOCOL.md, version 1) as a pydantic model.
+
+There are two closed sets, one per direction, each a union discriminated on
+`type`. Input is parsed in exactly one place (`parse_client_message` on the
+server, `parse_server_message` in clients), so a missing or mistyped field
+becomes a `bad_request` error before anything reaches the game logic.
+Unknown fields are ignored, as the contract asks. Numbers and booleans are
+read strictly: `"7"` is not a column and `1` is not `true`.
+
+The server and the terminal client both import this module; it only grows
+(new message types and optional fields), it never changes what exists.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, NewType
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
+
+from engine.types import EndReason, Rule
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 65_536
+"""The largest text frame either side sends or accepts."""
+
+RoomId = NewType("RoomId", str)
+GameId = NewType("GameId", str)
+
+ColorName = Literal["black", "white"]
+PlayerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+RequestId = Annotated[str, StringConstraints(max_length=64)] | int
+BotLevel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+ERROR_CODES = (
+    "bad_json",
+    "bad_request",
+    "unknown_type",
+    "unauthorized",
+    "name_taken",
+    "not_found",
+    "room_full",
+    "not_a_player",
+    "not_started",
+    "not_your_turn",
+    "out_of_board",
+    "occupied",
+    "forbidden",
+    "game_over",
+    "not_allowed",
+    "no_pending_offer",
+    "rate_limited",
+    "busy",
+    "internal",
+)
+ErrorCode = Literal[
+    "bad_json",
+    "bad_request",
+    "unknown_type",
+    "unauthorized",
+    "name_taken",
+    "not_found",
+    "room_full",
+    "not_a_player",
+    "not_started",
+    "not_your_turn",
+    "out_of_board",
+    "occupied",
+    "forbidden",
+    "game_over",
+    "not_allowed",
+    "no_pending_offer",
+    "rate_limited",
+    "busy",
+    "internal",
+]
+
+
+class ProtocolError(Exception):
+    """A request that gets an `error` reply; nothing was changed by it."""
+
+    def __init__(self, code: ErrorCode, message: str, request_id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        """The contract's error code."""
+        self.message = message
+        """A sentence for people."""
+        self.request_id = request_id
+        """The `id` of the request, echoed in the error."""
+
+
+class WireModel(BaseModel):
+    """Base of every message and part of one: extra fields ignored (read strictly off the wire)."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+# ------------------------------------------------------------------ shared parts
+
+
+class PointModel(WireModel):
+    """A point as `{"x", "y"}`."""
+
+    x: int
+    y: int
+
+
+class StoneModel(WireModel):
+    """A stone on the board: where and whose."""
+
+    x: int
+    y: int
+    color: ColorName
+
+
+class ClockSettingModel(WireModel):
+    """A clock as asked for in `create_room`: initial time and increment per move."""
+
+    initial_ms: int = Field(gt=0, le=24 * 3600 * 1000)
+    increment_ms: int = Field(default=0, ge=0, le=3600 * 1000)
+
+
+class ClockModel(WireModel):
+    """The clocks' state: time left for each colour and the increment."""
+
+    black_ms: int
+    white_ms: int
+    increment_ms: int
+    running: ColorName | None = None
+    """Whose time is running now (an addition to the contract; null when stopped)."""
+
+
+class ResultModel(WireModel):
+    """How a game ended."""
+
+    winner: ColorName | None
+    reason: EndReason
+    line: list[tuple[int, int]] | None = None
+
+
+class SeatModel(WireModel):
+    """Who holds a seat, and whether they are connected now."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    level: str | None = None
+    connected: bool
+
+
+class RoomStateModel(WireModel):
+    """A full snapshot of a room: what a client needs to draw it from nothing."""
+
+    room_id: str
+    game_id: str | None
+    rule: Rule
+    size: int
+    status: Literal["waiting", "playing", "finished"]
+    black: SeatModel | None
+    white: SeatModel | None
+    to_move: ColorName | None
+    moves: list[StoneModel]
+    clock: ClockModel | None
+    result: ResultModel | None
+    seq: int
+    private: bool = False
+    """Whether the room is left out of `list_rooms` (an addition to the contract)."""
+    spectators: int = 0
+    """How many spectators watch (an addition to the contract)."""
+
+
+class RoomSummaryModel(WireModel):
+    """One line of the room list."""
+
+    room_id: str
+    rule: Rule
+    size: int
+    status: Literal["waiting", "playing", "finished"]
+    black: SeatModel | None
+    white: SeatModel | None
+    spectators: int
+    clock: ClockSettingModel | None = None
+
+
+class PlayerInfoModel(WireModel):
+    """A player as written in a game record."""
+
+    name: str
+    kind: Literal["human", "bot"] = "human"
+    level: str | None = None
+
+
+class GameSummaryModel(WireModel):
+    """One line of the game list (`list_games`, `GET /api/games`)."""
+
+    game_id: str
+    room_id: str | None
+    rule: Rule
+    size: int
+    black: PlayerInfoModel
+    white: PlayerInfoModel
+    status: Literal["playing", "finished"]
+    moves: int
+    """How many moves were played."""
+    result: ResultModel | None
+    started_at: str | None
+    ended_at: str | None
+
+
+class BotInfoModel(WireModel):
+    """A bot level people can play against."""
+
+    level: str
+    description: str
+    rating: int
+
+
+class PlayerModel(WireModel):
+    """The signed-in player as told in `welcome`."""
+
+    name: str
+    rating: int
+
+
+class AnalysisMoveModel(WireModel):
+    """A move as `{"x", "y", "move"}`."""
+
+    x: int
+    y: int
+    move: str
+
+
+# ------------------------------------------------------------ client -> server
+
+
+class Message(WireModel):
+    """A whole frame: every message may carry an `id`."""
+
+    id: RequestId | None = None
+
+    def to_wire(self) -> str:
+        """The JSON text of the message; `id` is left out when there is none."""
+        data = self.model_dump(mode="json", by_alias=True)
+        if data.get("id") is None:
+            data.pop("id", None)
+        return json.dumps(data, separators=(",", ":"))
+
+
+class ClientMessage(Message):
+    """A request from a client; `id` comes back in the reply."""
+
+
+class BotSeatSpec(WireModel):
+    """A seat taken by a bot of the named level."""
+
+    bot: BotLevel
+
+
+SeatSpec = Literal["me", "open"] | BotSeatSpec
+
+
+class Hello(ClientMessage):
+    type: Literal["hello"] = "hello"
+    name: PlayerName
+    token: Annotated[str, StringConstraints(min_length=1, max_length=256)] | None = None
+
+
+class CreateRoom(ClientMessage):
+    type: Literal["create_room"] = "create_room"
+    rule: Rule = Rule.FREESTYLE
+    size: int = Field(default=15, ge=5, le=26)
+    black: SeatSpec = "me"
+    white: SeatSpec = "open"
+    clock: ClockSettingModel | None = None
+    private: bool = False
+
+    @model_validator(mode="after")
+    def _check_rule_and_seats(self) -> CreateRoom:
+        if self.rule is Rule.RENJU and self.size != 15:
+            raise ValueError("renju is played on 15x15 only")
+        if self.black == "me" and self.white == "me":
+            raise ValueError("only one seat can be 'me'")
+        return self
+
+
+class ListRooms(ClientMessage):
+    type: Literal["list_rooms"] = "list_rooms"
+
+
+class JoinRoom(ClientMessage):
+    type: Literal["join_room"] = "join_room"
+    room_id: str
+    as_: Literal["player", "spectator"] = Field(default="player", validation_alias="as", serialization_alias="as")
+
+
+class LeaveRoom(ClientMessage):
+    type: Literal["leave_room"] = "leave_room"
+    room_id: str
+
+
+class ListBots(ClientMessage):
+    type: Literal["list_bots"] = "list_bots"
+
+
+class Move(ClientMessage):
+    """A move given either as `x` and `y` or as human notation in `move`."""
+
+    type: Literal["move"] = "move"
+    room_id: str
+    x: int | None = None
+    y: int | None = None
+    move: Annotated[str, StringConstraints(min_length=1, max_length=8)] | None = None
+
+    @model_validator(mode="after")
+    def _check_one_form(self) -> Move:
+        has_xy = self.x is not None or self.y is not None
+        if has_xy and (self.x is None or self.y is None):
+            raise ValueError("a move needs both x and y")
+        if has_xy == (self.move is not None):
+            raise ValueError("give either x and y, or move, but not both")
+        return self
+
+
+class Resign(ClientMessage):
+    type: Literal["resign"] = "resign"
+    room_id: str
+
+
+class OfferDraw(ClientMessage):
+    type: Literal["offer_draw"] = "offer_draw"
+    room_id: str
+
+
+class AnswerDraw(ClientMessage):
+    type: Literal["answer_draw"] = "answer_draw"
+    room_id: str
+    accept: bool
+
+
+class RequestUndo(ClientMessage):
+    type: Literal["request_undo"] = "request_undo"
+    room_id: str
+
+
+class AnswerUndo(ClientMessage):
+    type: Literal["answer_undo"] = "answer_undo"
+    room_id: str
+    accept: bool
+
+
+class Rematch(ClientMessage):
+    """Ask for a new game in the same room with colours swapped (an addition to the contract)."""
+
+    type: Literal["rematch"] = "rematch"
+    room_id: str
+
+
+class ListGames(ClientMessage):
+    type: Literal["list_games"] = "list_games"
+    player: PlayerName | None = None
+    limit: int = Field(default=50, ge=1, le=500)
+    before: str | None = None
+
+
+class GetGame(ClientMessage):
+    type: Literal["get_game"] = "get_game"
+    game_id: str
+    format: Literal["json", "psq", "sgf"] = "json"
+
+
+class Analyze(ClientMessage):
+    type: Literal["analyze"] = "analyze"
+    room_id: str
+    time_ms: int = Field(default=1000, ge=1, le=60_000)
+    point: PointModel | None = None
+
+
+ClientRequest = Annotated[
+    Hello
+    | CreateRoom
+    | ListRooms
+    | JoinRoom
+    | LeaveRoom
+    | ListBots
+    | Move
+    | Resign
+    | OfferDraw
+    | AnswerDraw
+    | RequestUndo
+    | AnswerUndo
+    | Rematch
+    | ListGames
+    | GetGame
+    | Analyze,
+    Field(discriminator="type"),
+]
+"""Every request a client may send."""
+
+_CLIENT_ADAPTER: TypeAdapter[ClientRequest] = TypeAdapter(ClientRequest)
+CLIENT_TYPES = frozenset(
+    str(model.model_fields["type"].default)
+    for model in (
+        Hello,
+        CreateRoom,
+        ListRooms,
+        JoinRoom,
+        LeaveRoom,
+        ListBots,
+        Move,
+        Resign,
+        OfferDraw,
+        AnswerDraw,
+        RequestUndo,
+        AnswerUndo,
+        Rematch,
+        ListGames,
+        GetGame,
+        Analyze,
+    )
+)
+
+
+def _request_id(raw: dict[str, Any]) -> str | int | None:
+    """The request's `id` if it is a valid one, so even a rejected request gets it back."""
+    value = raw.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for detail in error.errors()[:3]:
+        where = ".".join(str(piece) for piece in detail["loc"][1:]) or "fields"
+        parts.append(f"{where}: {detail['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client_message(text: str) -> ClientRequest:
+    """Read one text frame from a client.
+
+    Raises ProtocolError with `bad_json` (not JSON), `bad_request` (not an
+    object, no string `type`, or a missing or mistyped field) or
+    `unknown_type`; the error carries the request's `id` when it had one.
+    """
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_request", "a message must be a JSON object")
+    request_id = _request_id(raw)
+    kind = raw.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_request", "a message needs a string 'type'", request_id)
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id)
+    try:
+        return _CLIENT_ADAPTER.validate_json(text, strict=True)
+    except ValidationError as error:
+        raise ProtocolError("bad_request", f"{kind}: {_describe(error)}", request_id) from None
+
+
+# ------------------------------------------------------------ server -> client
+
+
+class ServerMessage(Message):
+    """A message from the server; `id` is that of the request that caused it, as seen by its sender."""
+
+
+class Welcome(ServerMessage):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    player: PlayerModel
+    token: str
+    rooms: list[str] = []
+    """Rooms where this player holds a seat in an unfinished game (an addition to the contract)."""
+
+
+class ErrorMessage(ServerMessage):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class RoomMessage(ServerMessage):
+    type: Literal["room"] = "room"
+    you: Literal["black", "white", "spectator"]
+    room: RoomStateModel
+
+
+class Rooms(ServerMessage):
+    type: Literal["rooms"] = "rooms"
+    rooms: list[RoomSummaryModel]
+
+
+class Left(ServerMessage):
+    type: Literal["left"] = "left"
+    room_id: str
+
+
+class Bots(ServerMessage):
+    type: Literal["bots"] = "bots"
+    bots: list[BotInfoModel]
+
+
+class Spectators(ServerMessage):
+    type: Literal["spectators"] = "spectators"
+    room_id: str
+    count: int
+
+
+class Moved(ServerMessage):
+    type: Literal["moved"] = "moved"
+    room_id: str
+    game_id: str
+    ply: int
+    color: ColorName
+    x: int
+    y: int
+    move: str
+    clock: ClockModel | None
+    seq: int
+
+
+class GameOver(ServerMessage):
+    type: Literal["game_over"] = "game_over"
+    room_id: str
+    game_id: str
+    seq: int
+    result: ResultModel
+
+
+class DrawOffered(ServerMessage):
+    type: Literal["draw_offered"] = "draw_offered"
+    room_id: str
+    by: ColorName
+    seq: int
+
+
+class UndoRequested(ServerMessage):
+    type: Literal["undo_requested"] = "undo_requested"
+    room_id: str
+    by: ColorName
+    seq: int
+
+
+class Undone(ServerMessage):
+    type: Literal["undone"] = "undone"
+    room_id: str
+    removed: list[StoneModel]
+    to_move: ColorName
+    seq: int
+    clock: ClockModel | None = None
+    """The clocks after the undo (an addition to the contract)."""
+
+
+class Declined(ServerMessage):
+    type: Literal["declined"] = "declined"
+    room_id: str
+    what: Literal["draw", "undo"]
+    seq: int
+
+
+class RematchOffered(ServerMessage):
+    """A player asked for a rematch (an addition to the contract)."""
+
+    type: Literal["rematch_offered"] = "rematch_offered"
+    room_id: str
+    by: ColorName
+    seq: int
+
+
+class Games(ServerMessage):
+    type: Literal["games"] = "games"
+    games: list[GameSummaryModel]
+
+
+class GameMessage(ServerMessage):
+    type: Literal["game"] = "game"
+    game_id: str
+    format: Literal["json", "psq", "sgf"]
+    record: dict[str, Any] | str
+
+
+class Analysis(ServerMessage):
+    type: Literal["analysis"] = "analysis"
+    room_id: str
+    best: AnalysisMoveModel
+    score: int
+    depth: int
+    nodes: int
+    pv: list[str]
+    point_score: int | None = None
+
+
+ServerEvent = Annotated[
+    Welcome
+    | ErrorMessage
+    | RoomMessage
+    | Rooms
+    | Left
+    | Bots
+    | Spectators
+    | Moved
+    | GameOver
+    | DrawOffered
+    | UndoRequested
+    | Undone
+    | Declined
+    | RematchOffered
+    | Games
+    | GameMessage
+    | Analysis,
+    Field(discriminator="type"),
+]
+"""Every message the server may send."""
+
+_SERVER_ADAPTER: TypeAdapter[ServerEvent] = TypeAdapter(ServerEvent)
+
+
+def parse_server_message(text: str) -> ServerEvent:
+    """Read one text frame from the server (for clients).
+
+    Raises ValueError (pydantic's ValidationError is one) when the frame is
+    not a message of this version of the contract.
+    """
+    return _SERVER_ADAPTER.validate_json(text, strict=True)
+
+
+def error_message(error: ProtocolError) -> ErrorMessage:
+    """The `error` frame answering a request that failed."""
+    return ErrorMessage(code=error.code, message=error.message, id=error.request_id)
