@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator
 
 from engine import rules
 from engine.errors import (
-    GameOverError,
     ForbiddenMoveError,
+    GameOverError,
     NothingToUndoError,
     OccupiedError,
     OffBoardError,
+    WrongTurnError,
 )
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
 from engine.types import Color, EndReason, GameResult, Point, Rule
@@ -181,10 +182,15 @@ class Board:
         """Whether playing the empty `point` now would be a forbidden renju move."""
         return self.forbidden_reason(point) is not None
 
-    def check_move(self, point: Point) -> None:
-        """Raise the IllegalMoveError subclass that says why `point` cannot be played now."""
+    def check_move(self, point: Point, color: Color | None = None) -> None:
+        """Raise the IllegalMoveError subclass that says why `point` cannot be played now.
+
+        When `color` is given, it must be the colour to move (WrongTurnError otherwise).
+        """
         if self.result is not None:
             raise GameOverError("the game is over")
+        if color is not None and color is not self.to_move:
+            raise WrongTurnError(f"it is {self.to_move}'s turn, not {color}'s")
         self._check_on_board(point)
         if self.cells[point.y * self._size + point.x] != rules.EMPTY:
             raise OccupiedError(f"{self._name(point)} is already taken")
@@ -208,13 +214,14 @@ class Board:
 
     # ---------------------------------------------------------------- moving
 
-    def play(self, point: Point) -> GameResult | None:
+    def play(self, point: Point, color: Color | None = None) -> GameResult | None:
         """Play `point` for the side to move after checking it; return the new result.
 
-        Raises OffBoardError, OccupiedError, ForbiddenMoveError or
-        GameOverError, leaving the board unchanged.
+        `color`, when given, is the colour the caller believes is to move.
+        Raises OffBoardError, OccupiedError, ForbiddenMoveError, GameOverError
+        or WrongTurnError, leaving the board unchanged.
         """
-        self.check_move(point)
+        self.check_move(point, color)
         self.push(point)
         return self.result
 
