@@ -26,15 +26,12 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 """The four line directions: horizontal, vertical, and the two diagonals."""
 
 
-class Forbidden(str, enum.Enum):
+class Forbidden(enum.StrEnum):
     """Why a renju point is forbidden for black."""
 
     OVERLINE = "overline"
     DOUBLE_FOUR = "double-four"
     DOUBLE_THREE = "double-three"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def count_direction(cells: list[int], size: int, x: int, y: int, dx: int, dy: int, color: int) -> int:

@@ -34,7 +34,7 @@ class Color(enum.IntEnum):
             raise ValueError(f"unknown colour {text!r}: expected 'black' or 'white'") from None
 
 
-class Rule(str, enum.Enum):
+class Rule(enum.StrEnum):
     """The win condition and restrictions of a game (see PROTOCOL.md)."""
 
     FREESTYLE = "freestyle"
@@ -43,9 +43,6 @@ class Rule(str, enum.Enum):
     """Exactly five wins; an overline does not win."""
     RENJU = "renju"
     """Black: exactly five, with forbidden points; white: five or more."""
-
-    def __str__(self) -> str:
-        return self.value
 
     @classmethod
     def parse(cls, text: str) -> Rule:
@@ -57,7 +54,7 @@ class Rule(str, enum.Enum):
             raise ValueError(f"unknown rule {text!r}: expected one of {names}") from None
 
 
-class EndReason(str, enum.Enum):
+class EndReason(enum.StrEnum):
     """Why a game ended, as named on the wire."""
 
     FIVE = "five"
@@ -66,9 +63,6 @@ class EndReason(str, enum.Enum):
     DRAW_AGREED = "draw_agreed"
     FULL_BOARD = "full_board"
     ABANDONED = "abandoned"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True, order=True)
