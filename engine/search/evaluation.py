@@ -303,13 +303,17 @@ class Position:
         return point.y * self.size + point.x
 
     def is_forbidden(self, point: int) -> bool:
-        """Whether the empty `point` is a renju forbidden point for black to play now.
+        """Whether the empty `point` is a renju forbidden point for the side to move."""
+        return self.side == BLACK and self.forbidden_for_black(point)
+
+    def forbidden_for_black(self, point: int) -> bool:
+        """Whether the empty `point` would be a renju forbidden point for black.
 
         Only points whose shapes could be forbidden (an overline, two fours
         or threes, or two completions on one line) are handed to the exact
         rules check, so the answer equals `rules.forbidden_reason(...) is not None`.
         """
-        if self.rule is not Rule.RENJU or self.side != BLACK:
+        if self.rule is not Rule.RENJU:
             return False
         return self.black_could_be_forbidden(point) and (
             rules.forbidden_reason(self.cells, self.size, point % self.size, point // self.size) is not None
@@ -334,6 +338,11 @@ class Position:
         side = self.side
         other = WHITE if side == BLACK else BLACK
         return self.values[side][point] * 10 + self.values[other][point] * 8
+
+    def line_neighbours(self, point: int) -> list[int]:
+        """Empty points on the four lines through `point`, at most five points away."""
+        cells = self.cells
+        return [other for _, other, _, _ in self._affected[point] if cells[other] == EMPTY]
 
     def describe(self, color: int, point: int) -> list[int]:
         """The four shapes a stone of `color` at `point` would make, by direction (for tests)."""

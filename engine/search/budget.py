@@ -1,0 +1,73 @@
+"""How long a search may run: a deadline and a node limit, checked from inside the search.
+
+The search counts every position it visits with `tick()`; every few
+hundred nodes that also reads the clock, and past the deadline or the
+node limit it raises OutOfBudget, which unwinds the search to whoever
+holds the last finished result. The clock is injectable so that tests
+can drive time by hand.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+Clock = Callable[[], float]
+"""Seconds from an arbitrary start, like time.monotonic."""
+
+CHECK_EVERY = 64
+"""Nodes between clock reads: a few milliseconds of Python search at most."""
+
+
+class OutOfBudget(Exception):
+    """The deadline passed or the node limit was reached."""
+
+
+class Budget:
+    """A deadline (seconds on `clock`) and a node limit, either of them optional."""
+
+    def __init__(self, deadline: float | None = None, max_nodes: int | None = None, clock: Clock = time.monotonic):
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.clock = clock
+        self.nodes = 0
+        """Positions visited so far."""
+        self._next_check = CHECK_EVERY
+
+    @classmethod
+    def from_limits(cls, time_ms: int | None, max_nodes: int | None, clock: Clock = time.monotonic) -> Budget:
+        """A budget that ends `time_ms` from now (None: no deadline)."""
+        deadline = None if time_ms is None else clock() + time_ms / 1000
+        return cls(deadline, max_nodes, clock)
+
+    def tick(self) -> None:
+        """Count one node; raise OutOfBudget when a limit is passed."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + CHECK_EVERY
+            self.check()
+
+    def check(self) -> None:
+        """Raise OutOfBudget if the deadline or the node limit has passed."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise OutOfBudget
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise OutOfBudget
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None without one)."""
+        return None if self.deadline is None else self.deadline - self.clock()
+
+    def sub_budget(self, fraction: float) -> Budget:
+        """A budget sharing this one's clock and count, ending after `fraction` of the time left."""
+        remaining = self.remaining()
+        deadline = None if remaining is None else self.clock() + max(0.0, remaining) * fraction
+        child = Budget(deadline, self.max_nodes, self.clock)
+        child.nodes = self.nodes
+        child._next_check = self._next_check
+        return child
+
+    def absorb(self, child: Budget) -> None:
+        """Take over the nodes a sub-budget counted."""
+        self.nodes = child.nodes
+        self._next_check = child._next_check

@@ -1,0 +1,325 @@
+"""The main search: threat-space search at the root, then iterative-deepening PVS.
+
+`Searcher.iterate()` is a generator in the sunfish style: it yields a
+`SearchResult` after each finished depth, so that a caller can report
+progress (the Gomocup brain prints one MESSAGE per depth) and keep the
+last result. The deadline and node limit are enforced inside the search
+through a Budget; when they run out the generator simply stops.
+
+Before deepening, the root looks for a win by threats: a five, a VCF, and
+(if the settings allow) a VCT, and answers a four with its block. Inside
+the alpha-beta search, forced replies are pruned (see movegen), a single
+forced reply does not use up depth, and at the leaves a short VCF search
+stands in for quiescence. Scores are for the side to move; a win in n
+plies from the root scores WIN - n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.board import Board
+from engine.search.budget import Budget, OutOfBudget
+from engine.search.evaluation import Position
+from engine.search.movegen import ordered_moves
+from engine.search.threats import ThreatSolver, other, unstoppable_fours
+from engine.types import Point
+
+WIN = 1_000_000
+"""The score of a five now; wins further away score less."""
+WON = WIN - 1_000
+"""Scores beyond this are proven wins (and below -WON proven losses)."""
+MAX_PLY = 60
+"""The deepest line the search follows, forced replies included."""
+EVAL_LIMIT = 100_000
+"""Static evaluations are clipped to this, well below WON."""
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How a level searches: widths, threat-search depths, and how far to deepen."""
+
+    width: int = 12
+    """Moves tried per node inside the tree (forced replies are never cut)."""
+    root_width: int = 20
+    """Moves tried at the root."""
+    max_depth: int = 30
+    """Deepest iteration."""
+    vcf_depth: int = 20
+    """Most fours in a root VCF."""
+    leaf_vcf_depth: int = 6
+    """Most fours in the VCF that stands in for quiescence at the leaves."""
+    vct_depth: int = 0
+    """Most threats in a root VCT (0: no VCT)."""
+    vct_share: float = 0.3
+    """Part of the time the root VCT may use."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What one finished depth (or a root threat search) found."""
+
+    move: Point
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: tuple[Point, ...]
+    root_scores: tuple[tuple[Point, int], ...] = ()
+    """(move, score) at the root for the moves searched, best first; scores of moves
+    searched with a null window are bounds."""
+
+    @property
+    def nodes_per_second(self) -> int:
+        """Search speed over this result's time."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else self.nodes
+
+
+class Searcher:
+    """One search of one position; not reusable across positions."""
+
+    def __init__(self, board: Board, settings: SearchSettings, budget: Budget, full_root_window: bool = False):
+        """Search `board` (whose game is not over) for the side to move.
+
+        With `full_root_window`, every root move gets an exact score, which
+        is slower but lets weaker levels choose among near-equal moves.
+        """
+        if board.result is not None:
+            raise ValueError("the game is over: there is nothing to search")
+        self.board = board
+        self.position = Position.from_board(board)
+        self.settings = settings
+        self.budget = budget
+        self.full_root_window = full_root_window
+        self.solver = ThreatSolver(self.position, budget)
+        self._table: dict[int, tuple[int, int, int, int]] = {}
+        self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
+        self._history = [0] * self.position.area
+        self._start = budget.clock()
+
+    # ----------------------------------------------------------------- root
+
+    def iterate(self) -> Iterator[SearchResult]:
+        """Yield a result per finished depth until a limit is reached or the outcome is certain."""
+        threat = self._root_threats()
+        if threat is not None:
+            yield threat
+            return
+        moves = ordered_moves(self.position, self.settings.root_width, history=self._history)
+        if not moves:
+            return
+        if len(moves) == 1:
+            yield self._result(moves[0], 0, 1, [moves[0]], ())
+            return
+        for depth in range(1, self.settings.max_depth + 1):
+            try:
+                moves, scores = self._search_root(moves, depth)
+            except OutOfBudget:
+                return
+            best_score = scores[0][1]
+            yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)
+            if abs(best_score) > WON:
+                return
+
+    def fallback(self) -> Point:
+        """A reasonable move without searching: the best by move ordering (for when time is gone)."""
+        moves = ordered_moves(self.position, 1)
+        if moves:
+            return self.position.point(moves[0])
+        legal = self.board.legal_moves()
+        if not legal:
+            raise ValueError("no legal move in this position")
+        return legal[0]
+
+    def _root_threats(self) -> SearchResult | None:
+        """A result straight from threat search: a five, the only block, a VCF or a VCT."""
+        position = self.position
+        me = position.side
+        if position.fives[me]:
+            win = min(position.fives[me])
+            return self._result(win, WIN - 1, 1, [win], ())
+        try:
+            line = self.solver.vcf(self.settings.vcf_depth)
+            if line is None and self.settings.vct_depth and not position.fives[other(me)]:
+                line = self._root_vct()
+        except OutOfBudget:
+            return None
+        if line is not None:
+            return self._result(line[0], WIN - len(line), len(line), line, ())
+        return None
+
+    def _root_vct(self) -> list[int] | None:
+        """A VCT within a share of the time; none if that share runs out."""
+        share = self.budget.sub_budget(self.settings.vct_share)
+        solver = ThreatSolver(self.position, share)
+        try:
+            return solver.vct(self.settings.vct_depth)
+        except OutOfBudget:
+            self.budget.check()
+            return None
+        finally:
+            self.budget.absorb(share)
+
+    def _search_root(self, moves: list[int], depth: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """One iteration over the root moves; returns them re-ordered best first with scores."""
+        position = self.position
+        alpha = -WIN - 1
+        scored: list[tuple[int, int]] = []
+        for index, move in enumerate(moves):
+            self.budget.tick()
+            position.play(move)
+            try:
+                if index == 0 or self.full_root_window:
+                    score = -self._negamax(depth - 1, -WIN - 1, WIN + 1, 1)
+                else:
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -WIN - 1, -alpha, 1)
+            finally:
+                position.undo()
+            scored.append((move, score))
+            alpha = max(alpha, score)
+        scored.sort(key=lambda item: item[1], reverse=True)
+        self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
+        return [move for move, _ in scored], scored
+
+    # ---------------------------------------------------------------- tree
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Principal-variation search; the value of the position for the side to move."""
+        position = self.position
+        self.budget.tick()
+        me = position.side
+        if position.fives[me]:
+            return WIN - ply - 1
+        enemy_fives = position.fives[other(me)]
+        if len(enemy_fives) > 1:
+            return -(WIN - ply - 2)
+        if position.ply == position.area:
+            return 0
+        if (depth <= 0 and not enemy_fives) or ply >= MAX_PLY:
+            return self._leaf(ply)
+        if not enemy_fives and not position.fours[other(me)] and self._has_open_four(me):
+            return WIN - ply - 3
+        table_move = -1
+        entry = self._table.get(position.hash)
+        if entry is not None:
+            stored_depth, bound, stored_score, table_move = entry
+            if stored_depth >= depth:
+                score = self._from_table(stored_score, ply)
+                if bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha):
+                    return score
+        first = (table_move, *self._killers[ply])
+        moves = ordered_moves(position, self.settings.width, first, self._history)
+        if not moves:
+            return -(WIN - ply - 2)
+        next_depth = depth if len(moves) == 1 else depth - 1
+        original_alpha = alpha
+        best_score = -WIN - 1
+        best_move = moves[0]
+        for index, move in enumerate(moves):
+            position.play(move)
+            try:
+                if index == 0:
+                    score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
+                else:
+                    score = -self._negamax(next_depth, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
+            finally:
+                position.undo()
+            if score > best_score:
+                best_score = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self._reward(move, depth, ply)
+                        break
+        bound = _LOWER if best_score >= beta else _UPPER if best_score <= original_alpha else _EXACT
+        self._store(depth, bound, best_score, best_move, ply)
+        return best_score
+
+    def _leaf(self, ply: int) -> int:
+        """Quiescence by threats: a short VCF for the side to move, else the static value."""
+        position = self.position
+        if position.fours[position.side]:
+            line = self.solver.vcf(self.settings.leaf_vcf_depth)
+            if line is not None:
+                return WIN - ply - len(line)
+        return max(-EVAL_LIMIT, min(EVAL_LIMIT, position.evaluate()))
+
+    def _has_open_four(self, color: int) -> bool:
+        """Whether `color` can make an open four (or double four) with a legal move."""
+        position = self.position
+        return any(not position.is_forbidden(point) for point in unstoppable_fours(position, color))
+
+    def _reward(self, move: int, depth: int, ply: int) -> None:
+        """Remember a move that cut off: as a killer at this ply and in the history table."""
+        killers = self._killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        self._history[move] += depth * depth
+
+    # ------------------------------------------------------ table and lines
+
+    def _store(self, depth: int, bound: int, score: int, move: int, ply: int) -> None:
+        if score > WON:
+            score += ply
+        elif score < -WON:
+            score -= ply
+        self._table[self.position.hash] = (depth, bound, score, move)
+
+    @staticmethod
+    def _from_table(score: int, ply: int) -> int:
+        if score > WON:
+            return score - ply
+        if score < -WON:
+            return score + ply
+        return score
+
+    def _principal_variation(self, first: int, depth: int) -> list[int]:
+        """The expected line: the root move, then the table's best moves while they are legal."""
+        position = self.position
+        if first in position.fives[position.side]:
+            return [first]
+        line = [first]
+        position.play(first)
+        try:
+            while len(line) < max(depth, 1) + 4:
+                side = position.side
+                if position.fives[side]:
+                    line.append(min(position.fives[side]))
+                    break
+                entry = self._table.get(position.hash)
+                if entry is None or entry[3] < 0 or position.cells[entry[3]]:
+                    break
+                line.append(entry[3])
+                position.play(entry[3])
+        finally:
+            while position.ply > self.board.ply:
+                position.undo()
+        return line
+
+    def _result(
+        self,
+        move: int,
+        score: int,
+        depth: int,
+        line: list[int],
+        scores: tuple[tuple[int, int], ...] | list[tuple[int, int]],
+    ) -> SearchResult:
+        point = self.position.point
+        return SearchResult(
+            move=point(move),
+            score=score,
+            depth=depth,
+            nodes=self.budget.nodes,
+            seconds=self.budget.clock() - self._start,
+            pv=tuple(point(step) for step in line),
+            root_scores=tuple((point(step), value) for step, value in scores),
+        )

@@ -1,0 +1,226 @@
+"""Threat-space search: wins by continuous fours (VCF) and by threes and fours (VCT).
+
+A VCF is a sequence of fours, each answered by the only block, ending in a
+five (or a four the defender cannot block: two completions, or, in renju,
+a completion that is forbidden for black). A VCT also uses open threes;
+after a three the defender may block at any point that spoils it or
+counter with a four of its own, and the attacker must win against every
+such defence. Both solvers work on a `Position` in place (play and undo),
+count nodes on a shared Budget, and remember positions already proved
+not to win so that transpositions are not searched twice.
+
+The solvers return the winning line as point indices, attacker first,
+defender replies included, or None when no win was found within the
+depth.
+"""
+
+from __future__ import annotations
+
+from engine.rules import BLACK, WHITE
+from engine.search.budget import Budget
+from engine.search.evaluation import FOUR, OPEN_FOUR, PACK, Position, shape_count
+
+WinningLine = list[int]
+
+
+def other(color: int) -> int:
+    """The opponent's colour."""
+    return WHITE if color == BLACK else BLACK
+
+
+def unstoppable_fours(position: Position, color: int) -> list[int]:
+    """Points where `color` would make an open four or two fours at once (a threat to win next)."""
+    codes = position.codes[color]
+    return [
+        point
+        for point in position.fours[color]
+        if codes[point] >= PACK[OPEN_FOUR] or shape_count(codes[point], FOUR) >= 2
+    ]
+
+
+def legal_for(position: Position, point: int) -> bool:
+    """Whether the side to move may play the empty `point` (renju forbids some to black)."""
+    return not position.is_forbidden(point)
+
+
+class ThreatSolver:
+    """VCF and VCT solvers over one position, sharing a budget and a memory of failures."""
+
+    def __init__(self, position: Position, budget: Budget) -> None:
+        self.position = position
+        self.budget = budget
+        self._vcf_failed: dict[int, int] = {}
+        self._vct_failed: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ VCF
+
+    def vcf(self, max_fours: int = 30) -> WinningLine | None:
+        """A win for the side to move by continuous fours, or None.
+
+        Raises OutOfBudget if the budget runs out first.
+        """
+        return self._vcf(max_fours)
+
+    def _vcf(self, depth: int) -> WinningLine | None:
+        position = self.position
+        me = position.side
+        if position.fives[me]:
+            return [min(position.fives[me])]
+        if depth <= 0:
+            return None
+        key = position.hash
+        if self._vcf_failed.get(key, -1) >= depth:
+            return None
+        enemy_fives = position.fives[other(me)]
+        if len(enemy_fives) > 1:
+            candidates: list[int] = []
+        elif enemy_fives:
+            block = next(iter(enemy_fives))
+            candidates = [block] if block in position.fours[me] else []
+        else:
+            candidates = sorted(position.fours[me], key=position.move_value, reverse=True)
+        for four in candidates:
+            if not legal_for(position, four):
+                continue
+            line = self._after_four(four, depth)
+            if line is not None:
+                return line
+        self._vcf_failed[key] = depth
+        return None
+
+    def _after_four(self, four: int, depth: int) -> WinningLine | None:
+        """Play the attacker's `four`, the forced block, and go on; None if that does not win."""
+        position = self.position
+        self.budget.tick()
+        position.play(four)
+        try:
+            forced = self._forced_block()
+            if forced is None:
+                return [four]
+            if forced < 0:
+                return None
+            position.play(forced)
+            try:
+                rest = self._vcf(depth - 1)
+            finally:
+                position.undo()
+            return None if rest is None else [four, forced, *rest]
+        finally:
+            position.undo()
+
+    def _forced_block(self) -> int | None:
+        """With the defender to move after the attacker's four: the one block, None if the
+        defender cannot stop a five, or -1 if the defender wins first or was not forced."""
+        position = self.position
+        defender = position.side
+        attacker = other(defender)
+        if position.fives[defender]:
+            return -1
+        completions = position.fives[attacker]
+        if not completions:
+            return -1
+        if len(completions) > 1:
+            return None
+        block = next(iter(completions))
+        return block if legal_for(position, block) else None
+
+    # ------------------------------------------------------------------ VCT
+
+    def vct(self, max_threats: int = 6) -> WinningLine | None:
+        """A win for the side to move by threes and fours, or None.
+
+        Raises OutOfBudget if the budget runs out first.
+        """
+        return self._attack(max_threats)
+
+    def _attack(self, depth: int) -> WinningLine | None:
+        """Attacker to move: some threat must win against every defence."""
+        position = self.position
+        me = position.side
+        if position.fives[me]:
+            return [min(position.fives[me])]
+        enemy_fives = position.fives[other(me)]
+        if len(enemy_fives) > 1:
+            return None
+        if enemy_fives:
+            block = next(iter(enemy_fives))
+            if not legal_for(position, block):
+                return None
+            return self._then_defend(block, depth)
+        line = self._vcf(min(depth * 2, 12))
+        if line is not None or depth <= 1:
+            return line
+        key = position.hash
+        if self._vct_failed.get(key, -1) >= depth:
+            return None
+        threats = sorted(position.threats[me], key=position.move_value, reverse=True)
+        for threat in threats:
+            if not legal_for(position, threat):
+                continue
+            line = self._then_defend(threat, depth - 1)
+            if line is not None:
+                return line
+        self._vct_failed[key] = depth
+        return None
+
+    def _then_defend(self, move: int, depth: int) -> WinningLine | None:
+        """Play the attacker's `move`, then require a win against every defence."""
+        position = self.position
+        self.budget.tick()
+        position.play(move)
+        try:
+            rest = self._defend(move, depth)
+        finally:
+            position.undo()
+        return None if rest is None else [move, *rest]
+
+    def _defend(self, last: int, depth: int) -> WinningLine | None:
+        """Defender to move: the attacker's line through every defence, or None if one holds."""
+        position = self.position
+        defender = position.side
+        attacker = other(defender)
+        if position.fives[defender]:
+            return None
+        if position.fives[attacker]:
+            forced = self._forced_block()
+            if forced is None:
+                return []
+            if forced < 0:
+                return None
+            return self._answer(forced, depth)
+        pending = [point for point in unstoppable_fours(position, attacker) if not self._forbidden_for(point, attacker)]
+        if not pending:
+            return None
+        defences = set(pending) | self._spoilers(last, attacker) | position.fours[defender]
+        first: WinningLine | None = None
+        for defence in sorted(defences, key=position.move_value, reverse=True):
+            if not legal_for(position, defence):
+                continue
+            line = self._answer(defence, depth)
+            if line is None:
+                return None
+            if first is None:
+                first = line
+        return first
+
+    def _answer(self, defence: int, depth: int) -> WinningLine | None:
+        """Play the defender's `defence` and look for the attacker's win after it."""
+        position = self.position
+        self.budget.tick()
+        position.play(defence)
+        try:
+            rest = self._attack(depth)
+        finally:
+            position.undo()
+        return None if rest is None else [defence, *rest]
+
+    def _spoilers(self, last: int, attacker: int) -> set[int]:
+        """Empty points near the attacker's last move where the attacker could make a four:
+        the ends and gaps of the three, where a defender's stone spoils it."""
+        position = self.position
+        fours = position.fours[attacker]
+        return {point for point in position.line_neighbours(last) if point in fours}
+
+    def _forbidden_for(self, point: int, color: int) -> bool:
+        """Whether `point` is forbidden for `color` (only black under renju has such points)."""
+        return color == BLACK and self.position.forbidden_for_black(point)
