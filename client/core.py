@@ -1,0 +1,484 @@
+"""The client's logic without I/O: lines typed and messages received in, actions out.
+
+`ClientCore` never touches the socket, the terminal or the disk. It answers
+each input with a list of actions (send this message, show this text, save
+this file, remember this token, quit) that `client.session` carries out.
+So the whole behaviour of the client, including reconnecting and catching
+up after a missed event, can be tested by feeding it lines and messages.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from client import commands as cmd
+from client.render import format_clock, render_board
+from client.replay import REPLAY_HELP, Replay
+from client.state import Outcome, RoomView
+from client.text import describe_bots, describe_games, describe_result, describe_rooms, describe_seat
+from engine.errors import RecordFormatError
+from engine.notation import format_point
+from engine.record import record_from_dict
+from engine.types import Color, Point
+from server.protocol import (
+    Analysis,
+    AnswerDraw,
+    AnswerUndo,
+    Bots,
+    BotSeatSpec,
+    ClientMessage,
+    ClockSettingModel,
+    CreateRoom,
+    Declined,
+    DrawOffered,
+    ErrorMessage,
+    GameMessage,
+    GameOver,
+    Games,
+    GetGame,
+    Hello,
+    JoinRoom,
+    LeaveRoom,
+    Left,
+    ListBots,
+    ListGames,
+    ListRooms,
+    Moved,
+    OfferDraw,
+    Rematch,
+    RematchOffered,
+    RequestUndo,
+    Resign,
+    RoomMessage,
+    Rooms,
+    SeatSpec,
+    ServerEvent,
+    Spectators,
+    Undone,
+    UndoRequested,
+    Welcome,
+)
+from server.protocol import Analyze as AnalyzeRequest
+from server.protocol import Move as MoveRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send a message to the server."""
+
+    message: ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Print text for the player."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveFile:
+    """Write a file (an exported game) and tell the player how it went."""
+
+    path: Path
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class RememberToken:
+    """Store the token the server gave for this player name."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Close the connection and end the client."""
+
+    status: int = 0
+    """The exit status: 0 when the player asked to quit."""
+
+
+Action = Send | Show | SaveFile | RememberToken | Quit
+
+
+@dataclass(frozen=True, slots=True)
+class _Export:
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class _StartReplay:
+    pass
+
+
+_OFFER_WORDS = {
+    "draw_offered": ("offer a draw", "offers a draw"),
+    "undo_requested": ("ask to take back a move", "asks to take back a move"),
+    "rematch_offered": ("ask for a rematch", "asks for a rematch"),
+}
+"""How an offer reads when the player made it, and when the opponent did."""
+
+_NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
+
+
+class ClientCore:
+    """One player's client session, from `hello` to `quit`, across reconnections."""
+
+    def __init__(self, name: str, token: str | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.token = token
+        self.room: RoomView | None = None
+        """The room the player is in, or None."""
+        self.replay: Replay | None = None
+        """The game being replayed, or None."""
+        self._clock = clock
+        self._resyncing = False
+        self._confirming_resign = False
+        self._hello_id: int | None = None
+        self._next_id = 0
+        self._waiting: dict[int, _Export | _StartReplay] = {}
+        self._unanswered: set[int] = set()
+
+    @property
+    def awaiting_replies(self) -> bool:
+        """Whether a request sent on this connection has not been answered yet."""
+        return bool(self._unanswered)
+
+    # ---------------------------------------------------------------- inputs
+
+    def connected(self) -> list[Action]:
+        """The connection is open (first time or again): say hello."""
+        self._resyncing = False
+        self._unanswered.clear()
+        self._hello_id = self._new_id()
+        self._unanswered.add(self._hello_id)
+        return [Send(Hello(name=self.name, token=self.token, id=self._hello_id))]
+
+    def disconnected(self) -> list[Action]:
+        """The connection dropped; requests in flight will get no answer."""
+        self._waiting.clear()
+        self._unanswered.clear()
+        return [Show("connection lost; reconnecting...")]
+
+    def handle_line(self, line: str) -> list[Action]:
+        """What to do about a line the player typed."""
+        if self.replay is not None:
+            if line.strip().lower() in ("q", "quit", "stop"):
+                self.replay = None
+                return [Show("replay closed")]
+            if self.replay.navigate(line):
+                return [Show(self.replay.screen())]
+        try:
+            command = cmd.parse_command(line)
+        except cmd.CommandError as error:
+            self._confirming_resign = False
+            return [Show(str(error))]
+        if command is None:
+            return []
+        confirming = self._confirming_resign
+        self._confirming_resign = False
+        if isinstance(command, cmd.Answer):
+            return self._answer(command.accept, confirming)
+        try:
+            return self._command(command)
+        except cmd.CommandError as error:
+            return [Show(str(error))]
+
+    def handle_message(self, message: ServerEvent) -> list[Action]:
+        """What to do about a message from the server."""
+        if isinstance(message.id, int):
+            self._unanswered.discard(message.id)
+        match message:
+            case Welcome():
+                return self._welcome(message)
+            case ErrorMessage():
+                return self._error(message)
+            case RoomMessage():
+                return self._room(message)
+            case Moved() | GameOver() | DrawOffered() | UndoRequested() | Undone() | RematchOffered() | Declined():
+                return self._room_event(message)
+            case Spectators():
+                if self.room is not None and self.room.room_id == message.room_id:
+                    self.room.spectators = message.count
+                return []
+            case Left():
+                if self.room is not None and self.room.room_id == message.room_id:
+                    self.room = None
+                return [Show(f"you left room {message.room_id}")]
+            case Rooms():
+                return [Show(describe_rooms(message.rooms))]
+            case Bots():
+                return [Show(describe_bots(message.bots))]
+            case Games():
+                return [Show(describe_games(message.games))]
+            case GameMessage():
+                return self._game(message)
+            case Analysis():
+                return [Show(self._describe_analysis(message))]
+        return []
+
+    # ------------------------------------------------------------- commands
+
+    def _command(self, command: cmd.Command) -> list[Action]:
+        match command:
+            case cmd.ShowHelp():
+                return [Show(cmd.HELP)]
+            case cmd.QuitClient():
+                return [Quit()]
+            case cmd.ListRoomsCommand():
+                return self._send(ListRooms())
+            case cmd.ListBotsCommand():
+                return self._send(ListBots())
+            case cmd.CreateRoomCommand():
+                return self._send(_create_room(command))
+            case cmd.JoinRoomCommand():
+                return self._send(JoinRoom(room_id=command.room_id, as_="spectator" if command.spectator else "player"))
+            case cmd.ListGamesCommand():
+                return self._send(ListGames(player=command.player or self.name, limit=command.limit))
+            case cmd.ExportGameCommand():
+                return self._send_waiting(
+                    GetGame(game_id=command.game_id, format=command.format), _Export(command.path)
+                )
+            case cmd.ReplayCommand():
+                return self._send_waiting(GetGame(game_id=command.game_id, format="json"), _StartReplay())
+        return self._room_command(command)
+
+    def _room_command(self, command: cmd.Command) -> list[Action]:
+        """Commands about the room the player is in."""
+        room = self.room
+        if room is None:
+            return [Show(_NOT_IN_ROOM)]
+        room_id = room.room_id
+        match command:
+            case cmd.LeaveRoomCommand():
+                return self._send(LeaveRoom(room_id=room_id))
+            case cmd.PlayMove():
+                point = command.resolve(room.size)
+                return self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
+            case cmd.ResignCommand():
+                self._confirming_resign = True
+                return [Show("resign this game? (yes/no)")]
+            case cmd.OfferDrawCommand():
+                return self._send(OfferDraw(room_id=room_id)) + [Show("draw offered")]
+            case cmd.RequestUndoCommand():
+                return self._send(RequestUndo(room_id=room_id)) + [Show("undo requested")]
+            case cmd.RematchCommand():
+                return self._send(Rematch(room_id=room_id)) + [Show("rematch requested")]
+            case cmd.ShowBoard():
+                return [Show(self._describe_room(room))]
+            case cmd.HintCommand():
+                return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
+        raise AssertionError(f"unhandled command {command!r}")
+
+    def _answer(self, accept: bool, confirming_resign: bool) -> list[Action]:
+        """A yes or no: to the resign question just asked, else to the opponent's pending offer."""
+        room = self.room
+        if confirming_resign and room is not None:
+            return self._send(Resign(room_id=room.room_id)) if accept else [Show("you play on")]
+        if room is None or room.pending is None or room.pending.by is room.my_colour or room.my_colour is None:
+            return [Show("there is no question to answer")]
+        what = room.pending.what
+        room.pending = None
+        if what == "draw":
+            return self._send(AnswerDraw(room_id=room.room_id, accept=accept))
+        if what == "undo":
+            return self._send(AnswerUndo(room_id=room.room_id, accept=accept))
+        return self._send(Rematch(room_id=room.room_id)) if accept else [Show("rematch declined")]
+
+    # ------------------------------------------------------------- messages
+
+    def _welcome(self, message: Welcome) -> list[Action]:
+        self.token = message.token
+        actions: list[Action] = [
+            RememberToken(message.token),
+            Show(f"signed in as {message.player.name} (rating {message.player.rating}); 'help' lists the commands"),
+        ]
+        if self.room is not None:
+            actions += self._resync(self.room)
+        elif message.rooms:
+            rooms = ", ".join(message.rooms)
+            actions.append(Show(f"you have unfinished games in: {rooms} ('join ROOM' to go back)"))
+        return actions
+
+    def _error(self, message: ErrorMessage) -> list[Action]:
+        if message.id is not None and message.id == self._hello_id:
+            return [Show(_hello_refused(self.name, message)), Quit(status=1)]
+        if isinstance(message.id, int):
+            self._waiting.pop(message.id, None)
+        if self._resyncing and message.code == "not_found":
+            self._resyncing = False
+            self.room = None
+            return [Show("the room is gone")]
+        return [Show(f"{message.message} ({message.code})")]
+
+    def _room(self, message: RoomMessage) -> list[Action]:
+        previous = self.room
+        self.room = RoomView.from_snapshot(message, self._clock())
+        self._resyncing = False
+        actions: list[Action] = []
+        if previous is None or previous.room_id != message.room.room_id:
+            role = "watching" if message.you == "spectator" else f"playing {message.you}"
+            actions.append(Show(f"room {message.room.room_id}: you are {role}"))
+        actions.append(Show(self._describe_room(self.room)))
+        return actions
+
+    def _room_event(
+        self, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
+    ) -> list[Action]:
+        room = self.room
+        if room is None or room.room_id != event.room_id or self._resyncing:
+            return []
+        now = self._clock()
+        outcome = room.declined(event.seq) if isinstance(event, Declined) else room.apply(event, now)
+        if outcome is Outcome.STALE:
+            return []
+        if outcome is Outcome.RESYNC:
+            return [Show("catching up with the room...")] + self._resync(room)
+        return [Show(self._describe_event(room, event))]
+
+    def _resync(self, room: RoomView) -> list[Action]:
+        """Ask for a fresh snapshot of the room, keeping the player's role in it."""
+        self._resyncing = True
+        if room.you == "spectator":
+            return self._send(JoinRoom(room_id=room.room_id, as_="spectator"))
+        return self._send(JoinRoom(room_id=room.room_id, as_="player"))
+
+    def _game(self, message: GameMessage) -> list[Action]:
+        waiting = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        if isinstance(waiting, _Export):
+            if isinstance(message.record, str):
+                content = message.record
+            else:
+                content = json.dumps(message.record, indent=2, ensure_ascii=False) + "\n"
+            return [SaveFile(waiting.path, content)]
+        if isinstance(waiting, _StartReplay):
+            try:
+                self.replay = Replay(record_from_dict(message.record))
+            except RecordFormatError as error:
+                return [Show(f"game {message.game_id} cannot be replayed: {error}")]
+            return [Show(REPLAY_HELP), Show(self.replay.screen())]
+        return []
+
+    # ---------------------------------------------------------- descriptions
+
+    def _describe_room(self, room: RoomView) -> str:
+        """Header, board with the last move marked, clocks, and whose turn or the result."""
+        clock = f", clock +{room.clock.increment_ms // 1000}s" if room.clock else ""
+        title = (
+            f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}: "
+            f"black {describe_seat(room.black)}, white {describe_seat(room.white)}, {room.spectators} watching"
+        )
+        return self._board_screen(room, title)
+
+    def _board_screen(self, room: RoomView, title: str) -> str:
+        """A title over the board with the last move marked, then the clocks and whose turn."""
+        return "\n".join([title, render_board(room.board, room.board.last_move), self._describe_status(room)])
+
+    def _describe_status(self, room: RoomView) -> str:
+        parts = []
+        if room.clock is not None:
+            now = self._clock()
+            parts.append(
+                f"black {format_clock(room.clock.left_ms(Color.BLACK, now))}"
+                f" | white {format_clock(room.clock.left_ms(Color.WHITE, now))}"
+            )
+        if room.status == "waiting":
+            parts.append("waiting for an opponent")
+        elif room.status == "finished" and room.result is not None:
+            winner = Color.parse(room.result.winner) if room.result.winner else None
+            parts.append(describe_result(winner, room.result.reason.value, _names(room)))
+        elif room.to_move is not None:
+            turn = "your move" if room.to_move is room.my_colour else f"{room.to_move} to move"
+            parts.append(f"move {room.board.ply + 1}, {turn}")
+        return " -- ".join(parts)
+
+    def _describe_event(
+        self, room: RoomView, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
+    ) -> str:
+        names = _names(room)
+        match event:
+            case Moved():
+                mover = Color.parse(event.color)
+                title = f"{event.ply}. {mover} ({names[mover]}) {event.move}"
+                return self._board_screen(room, title)
+            case GameOver():
+                winner = Color.parse(event.result.winner) if event.result.winner else None
+                line = ""
+                if event.result.line:
+                    points = [Point(x, y) for x, y in event.result.line]
+                    line = ": " + " ".join(format_point(point, room.size) for point in points)
+                return f"game over: {describe_result(winner, event.result.reason.value, names)}{line}"
+            case Undone():
+                taken = " ".join(format_point(Point(stone.x, stone.y), room.size) for stone in event.removed)
+                return self._board_screen(room, f"taken back: {taken}")
+            case Declined():
+                return f"the {event.what} offer was declined"
+            case _:
+                by = Color.parse(event.by)
+                mine, theirs = _OFFER_WORDS[event.type]
+                if by is room.my_colour:
+                    return f"you {mine}"
+                question = " Accept? (yes/no)" if room.my_colour is not None else ""
+                return f"{by} ({names[by]}) {theirs}.{question}"
+
+    def _describe_analysis(self, message: Analysis) -> str:
+        pv = " ".join(message.pv)
+        point = f", the point asked about: {message.point_score}" if message.point_score is not None else ""
+        return (
+            f"engine: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
+            f"{message.nodes} nodes; line {pv}"
+        )
+
+    # -------------------------------------------------------------- helpers
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _send(self, message: ClientMessage) -> list[Action]:
+        """Send a request, numbered so that its answer and errors can be told apart."""
+        request_id = self._new_id()
+        self._unanswered.add(request_id)
+        return [Send(message.model_copy(update={"id": request_id}))]
+
+    def _send_waiting(self, message: ClientMessage, waiting: _Export | _StartReplay) -> list[Action]:
+        """Send a request whose answer is awaited for an action."""
+        actions = self._send(message)
+        sent = actions[0]
+        assert isinstance(sent, Send) and isinstance(sent.message.id, int)
+        self._waiting[sent.message.id] = waiting
+        return actions
+
+
+def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
+    clock = ClockSettingModel(initial_ms=command.clock[0], increment_ms=command.clock[1]) if command.clock else None
+    return CreateRoom(
+        rule=command.rule,
+        size=command.size,
+        black=_seat_spec(command.black),
+        white=_seat_spec(command.white),
+        clock=clock,
+        private=command.private,
+    )
+
+
+def _seat_spec(seat: cmd.Seat) -> SeatSpec:
+    return BotSeatSpec(bot=seat.level) if isinstance(seat, cmd.BotSeat) else seat
+
+
+def _names(room: RoomView) -> dict[Color, str]:
+    return {colour: describe_seat(room.seat(colour)) for colour in Color}
+
+
+def _hello_refused(name: str, error: ErrorMessage) -> str:
+    if error.code == "name_taken":
+        return (
+            f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
+            "pick another name with --name"
+        )
+    return f"the server refused the sign-in: {error.message} ({error.code})"

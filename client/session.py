@@ -1,0 +1,214 @@
+"""The asyncio side of the client: the websocket, the terminal, and reconnecting.
+
+`Session` runs two things side by side: reading the player's lines, and
+keeping a connection to the server (reconnecting with growing pauses when
+it drops). Both hand their inputs to the `ClientCore` and carry out the
+actions it returns; no game logic lives here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.tokens import TokenStore, TokenStoreError
+from server.protocol import MAX_FRAME_BYTES, parse_server_message
+
+RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Pauses between reconnection attempts; the last one repeats until the player quits."""
+
+OPEN_TIMEOUT_S = 10.0
+"""How long one connection attempt may take."""
+
+DRAIN_TIMEOUT_S = 5.0
+"""At the end of input, how long to wait for answers to requests already sent."""
+
+
+class Terminal(Protocol):
+    """Where lines come from and text goes to."""
+
+    async def read_line(self) -> str | None:
+        """The next line typed, without its newline; None at the end of input."""
+        ...
+
+    def write(self, text: str) -> None:
+        """Show text to the player."""
+        ...
+
+
+class StdioTerminal:
+    """Standard input and output. Lines are read by a daemon thread, so that a
+    pending read never keeps the program from exiting, and piped input works
+    as well as a terminal."""
+
+    def __init__(self) -> None:
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._reader: threading.Thread | None = None
+
+    async def read_line(self) -> str | None:
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_stdin, args=(asyncio.get_running_loop(),), daemon=True)
+            self._reader.start()
+        return await self._lines.get()
+
+    def _read_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
+        for line in sys.stdin:
+            if not self._hand_over(loop, line.rstrip("\r\n")):
+                return
+        self._hand_over(loop, None)
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop, line: str | None) -> bool:
+        try:
+            loop.call_soon_threadsafe(self._lines.put_nowait, line)
+        except RuntimeError:  # the loop has closed: the client is gone
+            return False
+        return True
+
+    def write(self, text: str) -> None:
+        print(text, flush=True)
+
+
+class Session:
+    """One run of the client against one server."""
+
+    def __init__(
+        self,
+        core: ClientCore,
+        url: str,
+        terminal: Terminal,
+        tokens: TokenStore,
+        retry_delays_s: Sequence[float] = RETRY_DELAYS_S,
+    ) -> None:
+        self._core = core
+        self._url = url
+        self._terminal = terminal
+        self._tokens = tokens
+        self._retry_delays_s = retry_delays_s
+        self._connection: ClientConnection | None = None
+        self._quit = asyncio.Event()
+        self._message_handled = asyncio.Event()
+        self._exit_code = 0
+
+    async def run(self) -> int:
+        """Play until the player quits or input ends; the exit status (1 if the server was never reached)."""
+        reading = asyncio.create_task(self._read_lines())
+        connecting = asyncio.create_task(self._stay_connected())
+        quitting = asyncio.create_task(self._quit.wait())
+        try:
+            await asyncio.wait({reading, connecting, quitting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reading, connecting, quitting):
+                task.cancel()
+            await asyncio.gather(reading, connecting, quitting, return_exceptions=True)
+            if self._connection is not None:
+                await self._connection.close()
+        return self._exit_code
+
+    # ------------------------------------------------------------- terminal
+
+    async def _read_lines(self) -> None:
+        while (line := await self._terminal.read_line()) is not None:
+            await self._perform(self._core.handle_line(line))
+        await self._drain()
+        self._quit.set()
+
+    async def _drain(self) -> None:
+        """Give requests already sent a moment to be answered (for piped input)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(DRAIN_TIMEOUT_S):
+                while self._core.awaiting_replies and self._connection is not None:
+                    await self._message_handled.wait()
+                    self._message_handled.clear()
+
+    # ----------------------------------------------------------- connection
+
+    async def _stay_connected(self) -> None:
+        """Connect, serve, and reconnect after a drop; give up only if the server was never reached."""
+        failures = 0
+        ever_connected = False
+        while True:
+            try:
+                async with websockets.connect(
+                    self._url, max_size=MAX_FRAME_BYTES, open_timeout=OPEN_TIMEOUT_S
+                ) as connection:
+                    ever_connected = True
+                    failures = 0
+                    self._connection = connection
+                    await self._serve(connection)
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+                if not ever_connected:
+                    self._terminal.write(f"cannot connect to {self._url}: {error}")
+                    self._exit_code = 1
+                    return
+            except ConnectionClosed:
+                pass
+            finally:
+                self._connection = None
+            if ever_connected and failures == 0:
+                await self._perform(self._core.disconnected())
+            await asyncio.sleep(self._retry_delays_s[min(failures, len(self._retry_delays_s) - 1)])
+            failures += 1
+
+    async def _serve(self, connection: ClientConnection) -> None:
+        """Say hello, then hand every message to the core until the connection closes."""
+        await self._perform(self._core.connected())
+        async for frame in connection:
+            if isinstance(frame, bytes):
+                continue
+            try:
+                message = parse_server_message(frame)
+            except ValueError as error:
+                self._terminal.write(f"(ignored a message this client does not understand: {error})")
+                continue
+            await self._perform(self._core.handle_message(message))
+            self._message_handled.set()
+
+    # -------------------------------------------------------------- actions
+
+    async def _perform(self, actions: list[Action]) -> None:
+        for action in actions:
+            match action:
+                case Send():
+                    await self._send(action)
+                case Show():
+                    self._terminal.write(action.text)
+                case SaveFile():
+                    self._terminal.write(await asyncio.to_thread(_save, action.path, action.content))
+                case RememberToken():
+                    self._remember(action.token)
+                case Quit():
+                    self._exit_code = action.status
+                    self._quit.set()
+
+    async def _send(self, action: Send) -> None:
+        connection = self._connection
+        if connection is None:
+            self._terminal.write("not connected to the server right now; try again in a moment")
+            return
+        with contextlib.suppress(ConnectionClosed):  # the receiving side notices and reconnects
+            await connection.send(action.message.to_wire())
+
+    def _remember(self, token: str) -> None:
+        try:
+            self._tokens.put(self._url, self._core.name, token)
+        except TokenStoreError as error:
+            self._terminal.write(f"{error}; you will need a new name next time")
+
+
+def _save(path: Path, content: str) -> str:
+    """Write an exported game; the sentence to show either way."""
+    try:
+        path.write_text(content, encoding="utf-8")
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror or error}"
+    return f"saved {path}"

@@ -1,0 +1,208 @@
+"""What the client knows about the room it is in, kept up to date from the server's events.
+
+The server numbers each room's events (`seq`). A `room` snapshot replaces
+everything; an event is applied only when it is the next number. An event
+already seen is ignored; one that skips a number means something was
+missed, and the caller must ask for a fresh snapshot (send `join_room`
+again) and ignore the room's events until it arrives.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.board import Board
+from engine.types import Color, Point, Rule
+from server.protocol import (
+    ClockModel,
+    DrawOffered,
+    GameOver,
+    Moved,
+    RematchOffered,
+    ResultModel,
+    RoomMessage,
+    SeatModel,
+    Undone,
+    UndoRequested,
+)
+
+RoomEvent = Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered
+"""Events that change a room and carry its `seq` (`declined` too: see `Declined`)."""
+
+
+_OFFERS = {"draw_offered": "draw", "undo_requested": "undo", "rematch_offered": "rematch"}
+"""What each offer event offers."""
+
+
+class Outcome(enum.Enum):
+    """What became of an event offered to the room view."""
+
+    APPLIED = "applied"
+    """It was the next event and is now part of the view."""
+    STALE = "stale"
+    """Already part of the view (it came before the snapshot); ignored."""
+    RESYNC = "resync"
+    """It does not follow from the view: ask the server for a snapshot."""
+
+
+@dataclass
+class PendingOffer:
+    """An offer waiting for an answer."""
+
+    what: str
+    """`draw`, `undo` or `rematch`."""
+    by: Color
+    """Who made it."""
+
+
+@dataclass
+class ClockView:
+    """The clocks as last told by the server, and when (by the client's monotonic clock)."""
+
+    black_ms: int
+    white_ms: int
+    increment_ms: int
+    received_at: float
+    running: Color | None
+
+    def left_ms(self, colour: Color, now: float) -> int:
+        """Time left for `colour` at `now`: a running clock keeps counting down between events."""
+        left = self.black_ms if colour is Color.BLACK else self.white_ms
+        if colour is self.running:
+            left -= round((now - self.received_at) * 1000)
+        return max(left, 0)
+
+
+@dataclass
+class RoomView:
+    """The client's copy of one room."""
+
+    room_id: str
+    game_id: str | None
+    rule: Rule
+    size: int
+    status: str
+    black: SeatModel | None
+    white: SeatModel | None
+    you: str
+    """`black`, `white` or `spectator`."""
+    board: Board
+    clock: ClockView | None
+    result: ResultModel | None
+    seq: int
+    spectators: int
+    pending: PendingOffer | None = None
+
+    @classmethod
+    def from_snapshot(cls, message: RoomMessage, now: float) -> RoomView:
+        """A view built from a `room` message alone."""
+        room = message.room
+        board = Board(room.size, room.rule)
+        for stone in room.moves:
+            board.push(Point(stone.x, stone.y))
+        return cls(
+            room_id=room.room_id,
+            game_id=room.game_id,
+            rule=room.rule,
+            size=room.size,
+            status=room.status,
+            black=room.black,
+            white=room.white,
+            you=message.you,
+            board=board,
+            clock=_clock_view(room.clock, now, Color.parse(room.to_move) if room.to_move else None),
+            result=room.result,
+            seq=room.seq,
+            spectators=room.spectators,
+        )
+
+    @property
+    def my_colour(self) -> Color | None:
+        """The colour the player holds, or None for a spectator."""
+        return None if self.you == "spectator" else Color.parse(self.you)
+
+    @property
+    def to_move(self) -> Color | None:
+        """Whose turn it is, or None when no game is being played."""
+        return self.board.to_move if self.status == "playing" else None
+
+    def seat(self, colour: Color) -> SeatModel | None:
+        """Who sits on `colour`'s seat."""
+        return self.black if colour is Color.BLACK else self.white
+
+    def check_sequence(self, seq: int) -> Outcome:
+        """Whether an event numbered `seq` is the next one, an old one, or shows a gap."""
+        if seq <= self.seq:
+            return Outcome.STALE
+        return Outcome.APPLIED if seq == self.seq + 1 else Outcome.RESYNC
+
+    def apply(self, event: RoomEvent, now: float) -> Outcome:
+        """Apply the room's next event; STALE and RESYNC leave the view unchanged."""
+        outcome = self.check_sequence(event.seq)
+        if outcome is not Outcome.APPLIED:
+            return outcome
+        if isinstance(event, Moved):
+            return self._moved(event, now)
+        if isinstance(event, Undone):
+            return self._undone(event, now)
+        if isinstance(event, GameOver):
+            self.status = "finished"
+            self.result = event.result
+            self.pending = None
+            if self.clock is not None:
+                self.clock = _stopped(self.clock, now)
+        else:
+            self.pending = PendingOffer(_OFFERS[event.type], _colour(event.by))
+        self.seq = event.seq
+        return Outcome.APPLIED
+
+    def declined(self, seq: int) -> Outcome:
+        """The pending offer was declined (a `declined` event numbered `seq`)."""
+        outcome = self.check_sequence(seq)
+        if outcome is Outcome.APPLIED:
+            self.pending = None
+            self.seq = seq
+        return outcome
+
+    def _moved(self, event: Moved, now: float) -> Outcome:
+        point = Point(event.x, event.y)
+        if event.ply != self.board.ply + 1 or event.color != str(self.board.to_move) or not self.board.is_legal(point):
+            return Outcome.RESYNC
+        self.board.push(point)
+        self.pending = None
+        self.clock = _clock_view(event.clock, now, self.board.to_move)
+        self.seq = event.seq
+        return Outcome.APPLIED
+
+    def _undone(self, event: Undone, now: float) -> Outcome:
+        removed = {Point(stone.x, stone.y) for stone in event.removed}
+        taken_back = self.board.moves[len(self.board.moves) - len(event.removed) :]
+        if not event.removed or set(taken_back) != removed:
+            return Outcome.RESYNC
+        for _ in event.removed:
+            self.board.pop()
+        self.pending = None
+        if event.clock is not None:
+            self.clock = _clock_view(event.clock, now, _colour(event.to_move))
+        self.seq = event.seq
+        return Outcome.APPLIED
+
+
+def _colour(name: str) -> Color:
+    return Color.parse(name)
+
+
+def _clock_view(clock: ClockModel | None, now: float, to_move: Color | None) -> ClockView | None:
+    """The clocks of a message; whose time runs comes from the message if it says, else the turn."""
+    if clock is None:
+        return None
+    running = _colour(clock.running) if clock.running is not None else to_move
+    return ClockView(clock.black_ms, clock.white_ms, clock.increment_ms, now, running)
+
+
+def _stopped(clock: ClockView, now: float) -> ClockView:
+    """The clocks frozen at `now`, as they stand at the end of a game."""
+    return ClockView(
+        clock.left_ms(Color.BLACK, now), clock.left_ms(Color.WHITE, now), clock.increment_ms, now, running=None
+    )

@@ -1,0 +1,79 @@
+"""Sentences and tables that tell the player what the server said (pure: messages in, text out)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.types import Color
+from server.protocol import BotInfoModel, GameSummaryModel, PlayerInfoModel, RoomSummaryModel, SeatModel
+
+_WIN_REASONS = {
+    "five": "with five in a row",
+    "resign": "by resignation",
+    "timeout": "on time",
+    "abandoned": "as the opponent abandoned the game",
+}
+_DRAW_REASONS = {
+    "draw_agreed": "draw by agreement",
+    "full_board": "draw: the board is full",
+}
+
+
+def describe_result(winner: Color | None, reason: str, names: Mapping[Color, str]) -> str:
+    """One sentence saying how a game ended, naming the winner."""
+    if winner is None:
+        return _DRAW_REASONS.get(reason, f"draw ({reason})")
+    how = _WIN_REASONS.get(reason, f"({reason})")
+    return f"{winner} ({names.get(winner, '?')}) wins {how}"
+
+
+def describe_seat(seat: SeatModel | PlayerInfoModel | None) -> str:
+    """Who sits on a seat: a name, a bot level, or `(open)`."""
+    if seat is None:
+        return "(open)"
+    if seat.kind == "bot":
+        return f"bot {seat.level or seat.name}"
+    if isinstance(seat, SeatModel) and not seat.connected:
+        return f"{seat.name} (away)"
+    return seat.name
+
+
+def describe_rooms(rooms: list[RoomSummaryModel]) -> str:
+    """The room list as a table, or a sentence when there is none."""
+    if not rooms:
+        return "no rooms yet: 'create' opens one"
+    lines = [f"{'room':<12} {'rule':<10} {'size':>5}  {'status':<9} {'black':<18} {'white':<18} watching"]
+    for room in rooms:
+        lines.append(
+            f"{room.room_id:<12} {room.rule.value:<10} {room.size:>5}  {room.status:<9} "
+            f"{describe_seat(room.black):<18} {describe_seat(room.white):<18} {room.spectators}"
+        )
+    return "\n".join(lines)
+
+
+def describe_bots(bots: list[BotInfoModel]) -> str:
+    """The bot levels with ratings and descriptions."""
+    if not bots:
+        return "this server has no bots"
+    width = max(len(bot.level) for bot in bots)
+    return "\n".join(f"{bot.level:<{width}}  {bot.rating:>5}  {bot.description}" for bot in bots)
+
+
+def describe_games(games: list[GameSummaryModel]) -> str:
+    """The game list, newest first, with players, length and result."""
+    if not games:
+        return "no games found"
+    lines = []
+    for game in games:
+        if game.result is None:
+            outcome = "playing" if game.status == "playing" else "unfinished"
+        else:
+            winner = Color.parse(game.result.winner) if game.result.winner else None
+            names = {Color.BLACK: game.black.name, Color.WHITE: game.white.name}
+            outcome = describe_result(winner, game.result.reason.value, names)
+        started = (game.started_at or "")[:16].replace("T", " ")
+        lines.append(
+            f"{game.game_id:<12} {started:<16} {describe_seat(game.black)} vs {describe_seat(game.white)}, "
+            f"{game.rule.value} {game.size}x{game.size}, {game.moves} moves: {outcome}"
+        )
+    return "\n".join(lines)
