@@ -1,0 +1,329 @@
+"""The Gomocup (piskvork) brain protocol, without I/O: lines in, lines out.
+
+A `BrainSession` reads one command line at a time and yields the lines to
+send back, as they are produced: the `MESSAGE` trace of each finished
+search depth comes out while the search is still running, then the move.
+The `gomoku-engine` tool is a loop that feeds it stdin and prints what it
+yields; the tests feed it scripted lines.
+
+Commands follow the protocol of Petr Lastovicka's piskvork manager:
+START, RECTSTART (square boards only), RESTART, BEGIN, TURN x,y,
+BOARD ... DONE (fields 1 own stone, 2 opponent's stone, 3 a stone of a
+continuous game's winning line, which is not on the board), INFO key
+value, TAKEBACK x,y, END and ABOUT. Answers are `OK`, a move `x,y`,
+`ERROR message`, `UNKNOWN message`, `MESSAGE text` and `DEBUG text`.
+Coordinates are `x,y` from the top-left corner, like Point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from engine.board import Board
+from engine.bots import Bot, Decision, SearchLimits
+from engine.errors import IllegalMoveError
+from engine.notation import MAX_SIZE, MIN_SIZE, format_point
+from engine.search.levels import EngineBot
+from engine.search.search import SearchResult
+from engine.types import Point, Rule
+
+ABOUT = 'name="gomoku-engine", version="0.1.0", author="gomoku-server contributors", country="EU"'
+
+RULE_EXACT_FIVE = 1
+"""Gomocup INFO rule bit: only exactly five wins."""
+RULE_CONTINUOUS = 2
+"""Gomocup INFO rule bit: a continuous game (the game goes on after a five)."""
+RULE_RENJU = 4
+"""Gomocup INFO rule bit: renju."""
+RULE_CARO = 8
+"""Gomocup INFO rule bit: caro (a five blocked at both ends does not win)."""
+
+SAFETY_MS = 60
+"""Time kept back from each turn for the answer to reach the manager."""
+FAST_TURN_MS = 100
+"""Thinking time when the manager asks for moves as fast as possible (timeout_turn 0)."""
+MOVES_TO_PLAN_FOR = 20
+"""The match clock is spread over this many further moves."""
+
+
+def rule_from_bits(bits: int) -> Rule:
+    """The Rule for a Gomocup rule bitmask; raises ValueError for rules not supported."""
+    if bits & RULE_CARO:
+        raise ValueError("caro is not supported")
+    if bits & RULE_RENJU:
+        return Rule.RENJU
+    if bits & RULE_EXACT_FIVE:
+        return Rule.STANDARD
+    return Rule.FREESTYLE
+
+
+@dataclass(slots=True)
+class TimeControl:
+    """The manager's time limits in milliseconds (None: not given)."""
+
+    turn_ms: int | None = None
+    match_ms: int | None = None
+    left_ms: int | None = None
+
+    def budget_ms(self) -> int | None:
+        """Thinking time for the next move, or None for the level's own default."""
+        if self.turn_ms == 0:
+            return FAST_TURN_MS
+        candidates = []
+        if self.turn_ms is not None:
+            candidates.append(self.turn_ms)
+        if self.match_ms and self.left_ms is not None:
+            candidates.append(self.left_ms // MOVES_TO_PLAN_FOR)
+        if not candidates:
+            return None
+        return max(1, min(candidates) - SAFETY_MS)
+
+
+def format_message(result: SearchResult, size: int) -> str:
+    """The MESSAGE line reporting one finished depth."""
+    pv = " ".join(format_point(point, size) for point in result.pv)
+    return (
+        f"MESSAGE depth {result.depth} score {result.score} nodes {result.nodes} nps {result.nodes_per_second} pv {pv}"
+    )
+
+
+class BrainSession:
+    """One brain's state between commands: board, rule, time limits and the bot."""
+
+    def __init__(self, make_bot: Callable[[], Bot], rule: Rule = Rule.FREESTYLE, seed: int = 0) -> None:
+        self._make_bot = make_bot
+        self.rule = rule
+        self.seed = seed
+        self.board: Board | None = None
+        self.time = TimeControl()
+        self.finished = False
+        """True after END: the caller should stop reading."""
+        self._board_lines: list[tuple[Point, int]] | None = None
+
+    # ------------------------------------------------------------ dispatch
+
+    def receive(self, line: str) -> Iterator[str]:
+        """Handle one line from the manager; yield every line to send back, in order."""
+        text = line.strip()
+        if not text:
+            return
+        if self._board_lines is not None:
+            yield from self._board_line(text)
+            return
+        command, _, argument = text.partition(" ")
+        handler = self._handlers().get(command.upper())
+        if handler is None:
+            yield f"UNKNOWN command {command!r} is not supported"
+            return
+        yield from handler(argument.strip())
+
+    def _handlers(self) -> dict[str, Callable[[str], Iterator[str]]]:
+        return {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "BOARD": self._board_start,
+            "INFO": self._info,
+            "TAKEBACK": self._takeback,
+            "END": self._end,
+            "ABOUT": self._about,
+        }
+
+    # ------------------------------------------------------------ commands
+
+    def _start(self, argument: str) -> Iterator[str]:
+        try:
+            size = int(argument)
+        except ValueError:
+            yield f"ERROR START needs a board size, not {argument!r}"
+            return
+        yield from self._new_board(size)
+
+    def _rectstart(self, argument: str) -> Iterator[str]:
+        try:
+            width, height = (int(part) for part in argument.split(","))
+        except ValueError:
+            yield f"ERROR RECTSTART needs width,height, not {argument!r}"
+            return
+        if width != height:
+            yield "ERROR only square boards are supported"
+            return
+        yield from self._new_board(width)
+
+    def _new_board(self, size: int) -> Iterator[str]:
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            yield f"ERROR board size must be {MIN_SIZE} to {MAX_SIZE}, not {size}"
+            return
+        try:
+            self.board = Board(size, self.rule)
+        except ValueError as error:
+            yield f"ERROR {error}"
+            return
+        yield "OK"
+
+    def _restart(self, argument: str) -> Iterator[str]:
+        if self.board is None:
+            yield "ERROR RESTART before START"
+            return
+        yield from self._new_board(self.board.size)
+
+    def _begin(self, argument: str) -> Iterator[str]:
+        board = self.board
+        if board is None:
+            yield "ERROR BEGIN before START"
+        elif board.ply:
+            yield "ERROR BEGIN on a board that already has stones"
+        else:
+            yield from self._think(board)
+
+    def _turn(self, argument: str) -> Iterator[str]:
+        board = self.board
+        if board is None:
+            yield "ERROR TURN before START"
+            return
+        point = self._parse_point(argument, board.size)
+        if point is None:
+            yield f"ERROR TURN needs x,y on the board, not {argument!r}"
+            return
+        try:
+            board.play(point)
+        except IllegalMoveError as error:
+            yield f"ERROR {error}"
+            return
+        if board.result is not None:
+            yield "ERROR the game is over"
+            return
+        yield from self._think(board)
+
+    def _board_start(self, argument: str) -> Iterator[str]:
+        if self.board is None:
+            yield "ERROR BOARD before START"
+            return
+        self._board_lines = []
+
+    def _board_line(self, text: str) -> Iterator[str]:
+        assert self._board_lines is not None
+        if text.upper() == "DONE":
+            stones = self._board_lines
+            self._board_lines = None
+            yield from self._set_up(stones)
+            return
+        parts = text.split(",")
+        try:
+            x, y, field = (int(part) for part in parts)
+        except ValueError:
+            yield f"ERROR a BOARD line must be x,y,field, not {text!r}"
+            return
+        if field not in (1, 2, 3):
+            yield f"ERROR a BOARD field must be 1, 2 or 3, not {field}"
+            return
+        self._board_lines.append((Point(x, y), field))
+
+    def _set_up(self, stones: list[tuple[Point, int]]) -> Iterator[str]:
+        """Rebuild the board from a BOARD listing, then answer with a move."""
+        old = self.board
+        assert old is not None
+        own = [point for point, field in stones if field == 1]
+        theirs = [point for point, field in stones if field == 2]
+        if len(own) not in (len(theirs), len(theirs) - 1):
+            yield f"ERROR {len(own)} own stones and {len(theirs)} of the opponent's: not my turn"
+            return
+        first, second = (own, theirs) if len(own) == len(theirs) else (theirs, own)
+        order = [point for pair in zip(first, second, strict=False) for point in pair] + first[len(second) :]
+        board = Board(old.size, old.rule)
+        for point in order:
+            if not board.is_on_board(point) or board.cells[point.y * board.size + point.x]:
+                yield f"ERROR stone at {point.x},{point.y} is off the board or given twice"
+                return
+            board.push(point)
+        self.board = board
+        if board.result is not None:
+            yield "ERROR the game is over"
+            return
+        yield from self._think(board)
+
+    def _info(self, argument: str) -> Iterator[str]:
+        key, _, value = argument.partition(" ")
+        key = key.lower()
+        if key in ("timeout_turn", "timeout_match", "time_left", "rule", "max_memory", "game_type"):
+            try:
+                number = int(value)
+            except ValueError:
+                yield f"ERROR INFO {key} needs a number, not {value!r}"
+                return
+            if key == "timeout_turn":
+                self.time.turn_ms = number
+            elif key == "timeout_match":
+                self.time.match_ms = number
+            elif key == "time_left":
+                self.time.left_ms = number
+            elif key == "rule":
+                yield from self._set_rule(number)
+        # Other keys (evaluate, folder, ...) carry nothing this brain uses: the protocol says ignore them.
+
+    def _set_rule(self, bits: int) -> Iterator[str]:
+        try:
+            rule = rule_from_bits(bits)
+        except ValueError as error:
+            yield f"ERROR {error}"
+            return
+        if bits & RULE_CONTINUOUS:
+            yield "DEBUG continuous games are played as ordinary games"
+        self.rule = rule
+        board = self.board
+        if board is not None and board.ply == 0 and board.rule is not rule:
+            try:
+                self.board = Board(board.size, rule)
+            except ValueError as error:
+                yield f"ERROR {error}"
+
+    def _takeback(self, argument: str) -> Iterator[str]:
+        board = self.board
+        if board is None:
+            yield "ERROR TAKEBACK before START"
+            return
+        point = self._parse_point(argument, board.size)
+        if point is None or board.last_move != point:
+            yield f"ERROR TAKEBACK {argument} is not the last move"
+            return
+        board.pop()
+        yield "OK"
+
+    def _end(self, argument: str) -> Iterator[str]:
+        self.finished = True
+        return iter(())
+
+    def _about(self, argument: str) -> Iterator[str]:
+        yield ABOUT
+
+    # ------------------------------------------------------------- thinking
+
+    def _think(self, board: Board) -> Iterator[str]:
+        """Search the position, reporting each depth, then answer with the move and play it."""
+        bot = self._make_bot()
+        limits = SearchLimits(time_ms=self.time.budget_ms())
+        seed = self.seed + board.ply
+        if isinstance(bot, EngineBot):
+            last: SearchResult | None = None
+            for result in bot.think(board.copy(), limits):
+                last = result
+                yield format_message(result, board.size)
+            decision: Decision = bot.decide(board, last, seed)
+        else:
+            decision = bot.choose(board.copy(), limits, seed)
+            yield f"MESSAGE depth {decision.depth} score {decision.score} nodes {decision.nodes}"
+        board.play(decision.move)
+        yield f"{decision.move.x},{decision.move.y}"
+
+    @staticmethod
+    def _parse_point(text: str, size: int) -> Point | None:
+        try:
+            x, y = (int(part) for part in text.split(","))
+        except ValueError:
+            return None
+        if not (0 <= x < size and 0 <= y < size):
+            return None
+        return Point(x, y)

@@ -1,0 +1,1 @@
+"""Command-line tools with I/O around the pure engine: the Gomocup brain, the arena, analysis, tuning."""

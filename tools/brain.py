@@ -1,0 +1,63 @@
+"""`gomoku-engine`: a Gomocup (piskvork) brain on stdin and stdout.
+
+A thin loop around engine.gomocup.BrainSession: read a line, print what
+the session yields (flushing each line, since the manager waits for it),
+stop after END or at the end of input. Any bot level can play, from the
+classic textbook bots to `master`:
+
+    gomoku-engine --level master --rule renju
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from engine.gomocup import BrainSession
+from engine.levels import level_names, make_bot
+from engine.types import Rule
+
+
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="gomoku-engine", description="A Gomocup brain on stdin/stdout.")
+    parser.add_argument("--level", default="master", help="bot level (default: master); see --list-levels")
+    parser.add_argument(
+        "--rule",
+        type=Rule.parse,
+        default=Rule.FREESTYLE,
+        help="freestyle, standard or renju (default: freestyle; the manager's INFO rule overrides it)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for levels that vary their moves (default: 0)")
+    parser.add_argument("--list-levels", action="store_true", help="print the level names and exit")
+    return parser.parse_args(argv)
+
+
+def serve(session: BrainSession, lines: TextIO, output: TextIO) -> None:
+    """Feed `lines` to the session and write its answers until END or end of input."""
+    for line in lines:
+        for answer in session.receive(line):
+            output.write(answer + "\n")
+            output.flush()
+        if session.finished:
+            return
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.list_levels:
+        print("\n".join(level_names()))
+        return 0
+    try:
+        make_bot(arguments.level)
+    except ValueError as error:
+        print(f"gomoku-engine: {error}", file=sys.stderr)
+        return 2
+    session = BrainSession(lambda: make_bot(arguments.level), rule=arguments.rule, seed=arguments.seed)
+    serve(session, sys.stdin, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
