@@ -211,7 +211,8 @@ class BotInfoModel(WireModel):
 
     level: str
     description: str
-    rating: int
+    rating: int | None
+    """Arena rating, or null when the level has not been rated yet."""
 
 
 class PlayerModel(WireModel):

@@ -1,0 +1,193 @@
+"""The asyncio side of rooms: one lock, one timer and at most one bot search per room.
+
+A RoomActor serialises everything that changes its room. For each change it
+stores the room's records, and only then hands the messages to the
+connections' send queues (so no client ever sees a move that a crash could
+lose), re-arms the room's timer for its next deadline (a flag falling, an
+absent player's time running out) and starts a bot search when a bot is
+to move. The RoomRegistry holds the actors by room id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+from engine.types import Point
+from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
+from server.protocol import RoomId, ServerMessage
+from server.rooms import BotTurn, ConnectionId, Outcome, Room
+from server.storage import Storage
+
+logger = logging.getLogger(__name__)
+
+Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
+RoomAction = Callable[[Room, float], Outcome]
+
+BOT_ATTEMPTS = 3
+"""How many times a bot's move is asked for before the bot resigns."""
+BOT_RETRY_DELAY_S = 0.5
+"""Pause before asking again when the bot pool was busy or failed."""
+TIMER_SLACK_S = 0.002
+"""Fire timers a little after the deadline, so that the deadline has surely passed."""
+
+
+class RoomListener(Protocol):
+    """What an actor tells its registry."""
+
+    def room_disposable(self, room_id: RoomId) -> None:
+        """The room has nobody left who needs it."""
+
+
+class RoomActor:
+    """Owns one Room: applies actions under its lock, stores, delivers, arms timers, runs bots."""
+
+    def __init__(
+        self,
+        room: Room,
+        storage: Storage,
+        deliver: Deliver,
+        bots: BotPool | None,
+        listener: RoomListener,
+    ) -> None:
+        self.room = room
+        self._storage = storage
+        self._deliver = deliver
+        self._bots = bots
+        self._listener = listener
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_version: int | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    async def run(self, action: RoomAction) -> None:
+        """Apply `action` to the room, then store, deliver and re-arm.
+
+        A ProtocolError raised by the action propagates with nothing changed.
+        """
+        async with self._lock:
+            if self._closed:
+                return
+            outcome = action(self.room, asyncio.get_running_loop().time())
+            await self._storage.apply(outcome.records)
+            self._deliver(outcome.messages)
+            self._after_change()
+
+    def start(self) -> None:
+        """Arm the timer and any bot search for a room that was just created or restored."""
+        self._after_change()
+
+    async def close(self) -> None:
+        """Stop the timer and bot search, after any change in progress has been stored."""
+        async with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+            tasks = list(self._tasks)
+            if self._bot_task is not None:
+                tasks.append(self._bot_task)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def stop_timer(self) -> None:
+        """Disarm the room's timer (the room is being forgotten)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _after_change(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._arm_timer(loop)
+        self._schedule_bot(now)
+        if self.room.is_disposable(now):
+            self._listener.room_disposable(self.room.room_id)
+
+    def _arm_timer(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.room.next_deadline()
+        if deadline is not None:
+            self._timer = loop.call_at(deadline + TIMER_SLACK_S, self._spawn_tick)
+
+    def _spawn_tick(self) -> None:
+        self._timer = None
+        task = asyncio.get_running_loop().create_task(self._tick())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self) -> None:
+        await self.run(lambda room, now: room.on_timer(now))
+
+    # ---------------------------------------------------------------- bots
+
+    def _schedule_bot(self, now: float) -> None:
+        turn = self.room.bot_turn(now) if self._bots is not None else None
+        version = None if turn is None else turn.version
+        if version == self._bot_version:
+            return
+        current = asyncio.current_task()
+        if self._bot_task is not None and self._bot_task is not current:
+            self._bot_task.cancel()
+        self._bot_task = None
+        self._bot_version = version
+        if turn is not None:
+            self._bot_task = asyncio.get_running_loop().create_task(self._think(turn))
+
+    async def _think(self, turn: BotTurn) -> None:
+        assert self._bots is not None
+        request = BotRequest(turn.level, turn.rule, turn.size, turn.moves, turn.time_ms)
+        for attempt in range(1, BOT_ATTEMPTS + 1):
+            try:
+                decision = await self._bots.choose(request)
+            except BotBusyError:
+                logger.warning("bot pool busy for room %s (attempt %d)", self.room.room_id, attempt)
+            except BotError as error:
+                logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
+            else:
+                await self.run(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
+                return
+            await asyncio.sleep(BOT_RETRY_DELAY_S * attempt)
+        await self.run(lambda room, now: room.bot_failed(turn.version, now))
+
+
+def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
+    return room.bot_move(version, point, now)
+
+
+class RoomRegistry:
+    """Every live room, by id. Rooms leave it when nobody needs them any more."""
+
+    def __init__(self) -> None:
+        self._actors: dict[RoomId, RoomActor] = {}
+
+    def add(self, actor: RoomActor) -> None:
+        """Hold a new room's actor and start its timers."""
+        self._actors[actor.room.room_id] = actor
+        actor.start()
+
+    def get(self, room_id: str) -> RoomActor | None:
+        """The actor of a room, or None."""
+        return self._actors.get(RoomId(room_id))
+
+    def __iter__(self) -> Iterator[RoomActor]:
+        return iter(list(self._actors.values()))
+
+    def room_disposable(self, room_id: RoomId) -> None:
+        """Forget a room nobody needs; its timers stop."""
+        actor = self._actors.pop(room_id, None)
+        if actor is not None:
+            actor.stop_timer()
+
+    async def close(self) -> None:
+        """Stop every room's timers and bot searches, after their changes in progress are stored."""
+        actors = list(self._actors.values())
+        self._actors.clear()
+        await asyncio.gather(*(actor.close() for actor in actors))

@@ -1,0 +1,93 @@
+"""One client connection: its send queue, its rate limit and who signed in on it.
+
+Messages to a client go through a bounded queue drained by the
+connection's own writer task, so a slow reader never holds up a room: when
+its queue is full, the connection is closed instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from server.protocol import RoomId, ServerMessage
+from server.rooms import ConnectionId
+
+logger = logging.getLogger(__name__)
+
+SEND_QUEUE_LIMIT = 512
+"""Messages waiting for one client before it is judged too slow and closed."""
+CLOSE_TOO_SLOW = 1013
+"""Close code for a client that does not read its messages ("try again later")."""
+
+
+@dataclass(slots=True)
+class RateLimit:
+    """A token bucket: `burst` requests at once, refilled at `per_second`."""
+
+    per_second: float = 20.0
+    burst: float = 40.0
+    strikes_before_close: int = 20
+    """Requests refused in a row after which the connection is closed (1008)."""
+    _tokens: float = field(default=-1.0, repr=False)
+    _updated: float = 0.0
+    _strikes: int = 0
+
+    def allow(self, now: float) -> bool:
+        """Take one token if there is one."""
+        if self._tokens < 0:
+            self._tokens = self.burst
+            self._updated = now
+        self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.per_second)
+        self._updated = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            self._strikes = 0
+            return True
+        self._strikes += 1
+        return False
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the client kept sending long after being told to slow down."""
+        return self._strikes > self.strikes_before_close
+
+
+class Connection:
+    """A websocket client as the server sees it."""
+
+    def __init__(self, connection_id: ConnectionId, websocket: ServerConnection, rate_limit: RateLimit) -> None:
+        self.id = connection_id
+        self.websocket = websocket
+        self.rate_limit = rate_limit
+        self.player: str | None = None
+        """The signed-in player's name, after `welcome`."""
+        self.rooms: set[RoomId] = set()
+        """Rooms this connection has entered (and not left)."""
+        self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message; close the connection if it is not keeping up."""
+        try:
+            self._queue.put_nowait(message.to_wire())
+        except asyncio.QueueFull:
+            logger.warning("connection %d is too slow; closing it", self.id)
+            asyncio.get_running_loop().create_task(self.websocket.close(CLOSE_TOO_SLOW, "too slow to read"))
+
+    async def _write_loop(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                text = await self._queue.get()
+                await self.websocket.send(text)
+
+    async def stop(self) -> None:
+        """Stop the writer (the socket is closed; what is still queued cannot be sent)."""
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer

@@ -1,0 +1,842 @@
+"""Rooms: one game at a time, two seats, any number of spectators.
+
+A Room is a plain object with no socket, no database and no timer. Each
+public method takes one validated request (or a tick of time) and returns
+an `Outcome`: the messages to send, to which connection, and the records to
+store. The asyncio layer (`server.actors`) stores the records first, then
+sends the messages, then arms a timer for `next_deadline()`. Requests that
+are refused raise ProtocolError before anything changes.
+
+Time is given by the caller as monotonic seconds (`now`), so a test can
+play a whole timed game, run out a clock or abandon a seat without waiting.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal, NewType
+
+from engine.board import Board
+from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
+from engine.notation import format_point, parse_point
+from engine.record import ClockSetting, PlayerInfo
+from engine.types import Color, EndReason, GameResult, Point, Rule
+from server.clock import GameClock, elapsed_ms
+from server.protocol import (
+    ClockModel,
+    ClockSettingModel,
+    Declined,
+    DrawOffered,
+    ErrorCode,
+    GameId,
+    GameOver,
+    Left,
+    Moved,
+    ProtocolError,
+    RematchOffered,
+    ResultModel,
+    RoomId,
+    RoomMessage,
+    RoomStateModel,
+    RoomSummaryModel,
+    SeatModel,
+    ServerMessage,
+    Spectators,
+    StoneModel,
+    Undone,
+    UndoRequested,
+)
+
+ConnectionId = NewType("ConnectionId", int)
+Status = Literal["waiting", "playing", "finished"]
+Role = Literal["black", "white", "spectator"]
+RequestId = str | int | None
+
+_HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
+
+
+def new_room_id() -> RoomId:
+    """A short random room id, hard to guess (private rooms rely on it)."""
+    return RoomId(secrets.token_urlsafe(9))
+
+
+def new_game_id() -> GameId:
+    """A random game id."""
+    return GameId(secrets.token_urlsafe(12))
+
+
+def utc_now() -> datetime:
+    """The wall-clock time, for the start and end written in records."""
+    return datetime.now(UTC)
+
+
+# ------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sent a request: the connection, the signed-in player and the request's id."""
+
+    connection: ConnectionId
+    name: str
+    request_id: RequestId = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """Store a new game: its seats, rule, size and clock."""
+
+    game_id: GameId
+    room_id: RoomId
+    rule: Rule
+    size: int
+    black: PlayerInfo
+    white: PlayerInfo
+    clock: ClockSetting | None
+    started_at: datetime
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """Store one move, with the mover's thinking time and the clocks after it."""
+
+    game_id: GameId
+    ply: int
+    point: Point
+    color: Color
+    time_ms: int
+    clock_ms: tuple[int, int] | None
+    """(black, white) time left after the move, for untimed games None."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovesTakenBack:
+    """Forget the moves after ply `keep` (an accepted undo)."""
+
+    game_id: GameId
+    keep: int
+    clock_ms: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """Store how and when a game ended."""
+
+    game_id: GameId
+    result: GameResult
+    ended_at: datetime
+    clock_ms: tuple[int, int] | None
+
+
+StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a request did: messages to send, in order, and records to store first."""
+
+    messages: list[tuple[ConnectionId, ServerMessage]] = field(default_factory=list)
+    records: list[StoreRecord] = field(default_factory=list)
+
+    def send(self, connection: ConnectionId, message: ServerMessage) -> None:
+        """Queue one message for one connection."""
+        self.messages.append((connection, message))
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot seat is to move: what to ask the bot pool, and the position version it is for."""
+
+    version: int
+    color: Color
+    level: str
+    rule: Rule
+    size: int
+    moves: tuple[Point, ...]
+    time_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RestoredGame:
+    """An unfinished game read back from storage after a restart."""
+
+    room_id: RoomId
+    game_id: GameId
+    rule: Rule
+    size: int
+    black: PlayerInfo
+    white: PlayerInfo
+    clock: ClockSetting | None
+    clock_ms: tuple[int, int] | None
+    moves: tuple[Point, ...]
+    started_at: datetime
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """Server settings every room follows."""
+
+    abandon_after_s: float = 120.0
+    """How long a disconnected player may stay away while the opponent is connected."""
+    bot_time_ms: int | None = None
+    """A bot's thinking time per move in untimed games (None: the bot pool's default)."""
+
+
+_ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
+    (OffBoardError, "out_of_board"),
+    (OccupiedError, "occupied"),
+    (ForbiddenMoveError, "forbidden"),
+    (GameOverError, "game_over"),
+)
+
+
+def _color_name(color: Color) -> Literal["black", "white"]:
+    return "black" if color is Color.BLACK else "white"
+
+
+def _result_model(result: GameResult) -> ResultModel:
+    line = None if result.line is None else [(point.x, point.y) for point in result.line]
+    winner = None if result.winner is None else _color_name(result.winner)
+    return ResultModel(winner=winner, reason=result.reason, line=line)
+
+
+def _refuse(code: ErrorCode, message: str, caller: Caller) -> ProtocolError:
+    return ProtocolError(code, message, caller.request_id)
+
+
+# --------------------------------------------------------------------- room
+
+
+class Room:
+    """One room's seats, members and game, and every rule about them."""
+
+    def __init__(
+        self,
+        room_id: RoomId,
+        rule: Rule,
+        size: int,
+        clock: ClockSetting | None,
+        private: bool,
+        settings: RoomSettings,
+        wall_clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.room_id = room_id
+        self.rule = rule
+        self.size = size
+        self.clock_setting = clock
+        self.private = private
+        self.settings = settings
+        self._wall_clock = wall_clock
+        self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
+        self.members: dict[ConnectionId, str] = {}
+        """Connections in the room and the player signed in on each."""
+        self.game_id = new_game_id()
+        self.board = Board(size, rule)
+        self.status: Status = "waiting"
+        self.result: GameResult | None = None
+        self.clock: GameClock | None = None
+        self.started_at: datetime | None = None
+        self.turn_started = 0.0
+        self.draw_offer: Color | None = None
+        self.undo_request: Color | None = None
+        self.rematch_asks: set[Color] = set()
+        self.seq = 0
+        self.version = 0
+        """Changes whenever the position or the game changes; a bot's answer is for one version."""
+        self.absent_since: dict[Color, float] = {}
+        """Seats of a playing game whose player is away, and since when it counts."""
+        self.empty_since: float | None = None
+        """When a waiting room last had no connection in it."""
+        self._last_spectator_count = 0
+
+    # ------------------------------------------------------------ creation
+
+    def open(
+        self,
+        caller: Caller,
+        black: Literal["me", "open"] | PlayerInfo,
+        white: Literal["me", "open"] | PlayerInfo,
+        now: float,
+    ) -> Outcome:
+        """Seat the creator and the bots, and start the game if both seats are filled."""
+        for color, spec in ((Color.BLACK, black), (Color.WHITE, white)):
+            if spec == "me":
+                self.seats[color] = PlayerInfo(caller.name)
+            elif isinstance(spec, PlayerInfo):
+                self.seats[color] = spec
+        self.members[caller.connection] = caller.name
+        self._last_spectator_count = self.spectator_count()
+        outcome = Outcome()
+        if self._both_seated():
+            self._start(now, outcome)
+        outcome.send(caller.connection, self.snapshot_for(caller.connection, caller.request_id, now))
+        return outcome
+
+    @classmethod
+    def restore(cls, game: RestoredGame, settings: RoomSettings, now: float) -> Room:
+        """A playing room for a game that was unfinished when the server stopped.
+
+        Nobody is connected yet; the side to move's time runs from `now`, so
+        the time the server was down is charged to no one.
+        """
+        room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings)
+        room.game_id = game.game_id
+        room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
+        room.board = Board.from_moves(game.moves, game.size, game.rule)
+        room.status = "playing"
+        room.started_at = game.started_at
+        room.turn_started = now
+        if game.clock is not None:
+            black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
+            room.clock = GameClock(game.clock, black_ms, white_ms)
+            room.clock.start(room.board.to_move, now)
+        for color in Color:
+            if not room._seat_connected(color):
+                room.absent_since[color] = now
+        return room
+
+    # --------------------------------------------------------- membership
+
+    def join(self, caller: Caller, as_player: bool, now: float) -> Outcome:
+        """Take an open seat, come back to one's seat, or watch."""
+        outcome = Outcome()
+        before = self._presence()
+        seated = self.seat_of(caller.name)
+        if seated is None and as_player:
+            open_seats = [color for color in Color if self.seats[color] is None]
+            if self.status != "waiting" or not open_seats:
+                raise _refuse("room_full", "no seat is open in this room", caller)
+            self.seats[open_seats[0]] = PlayerInfo(caller.name)
+        self._attach(caller.connection, caller.name, now)
+        if self.status == "waiting" and self._both_seated():
+            self._start(now, outcome)
+        self._announce_presence(before, outcome, caller, now)
+        return outcome
+
+    def leave(self, caller: Caller, now: float) -> Outcome:
+        """Leave the room; a player leaving a started, unfinished game resigns it."""
+        outcome = Outcome()
+        color = self.seat_of(caller.name)
+        if color is not None and self.status == "playing":
+            self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, caller)
+        before = self._presence()
+        if color is not None and self.status == "waiting":
+            self.seats[color] = None
+        self._detach(caller.connection, now)
+        outcome.send(caller.connection, Left(room_id=self.room_id, id=caller.request_id))
+        self._announce_presence(before, outcome, None, now)
+        return outcome
+
+    def disconnect(self, connection: ConnectionId, now: float) -> Outcome:
+        """A connection closed: its player keeps any seat, and others are told."""
+        outcome = Outcome()
+        if connection not in self.members:
+            return outcome
+        before = self._presence()
+        self._detach(connection, now)
+        self._announce_presence(before, outcome, None, now)
+        return outcome
+
+    # --------------------------------------------------------------- play
+
+    def move(self, caller: Caller, point: Point | str, now: float) -> Outcome:
+        """Play a move for the caller's colour (given as a point or as `h8`)."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        if self.board.to_move is not color:
+            raise _refuse("not_your_turn", f"it is {self.board.to_move}'s turn", caller)
+        target = self._read_point(point, caller)
+        try:
+            self.board.check_move(target)
+        except IllegalMoveError as error:
+            raise _refuse(self._illegal_move_code(error), str(error), caller) from None
+        outcome = Outcome()
+        if self.clock is not None and self.clock.has_flagged(now):
+            self._end(GameResult(color.other, EndReason.TIMEOUT), now, outcome, caller)
+        else:
+            self._play(color, target, now, outcome, caller)
+        return outcome
+
+    def resign(self, caller: Caller, now: float) -> Outcome:
+        """The caller gives up; the opponent wins."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        outcome = Outcome()
+        self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, caller)
+        return outcome
+
+    def offer_draw(self, caller: Caller, now: float) -> Outcome:
+        """Offer a draw; offering back to an opponent's pending offer accepts it. Bots decline."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        outcome = Outcome()
+        if self.draw_offer is color.other:
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
+        elif self.draw_offer is color:
+            raise _refuse("not_allowed", "your draw offer is already pending", caller)
+        elif self._is_bot(color.other):
+            self._declined("draw", outcome, caller)
+        else:
+            self.draw_offer = color
+            self.seq += 1
+            self._broadcast(DrawOffered(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+        return outcome
+
+    def answer_draw(self, caller: Caller, accept: bool, now: float) -> Outcome:
+        """Accept or decline the opponent's pending draw offer."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        if self.draw_offer is not color.other:
+            raise _refuse("no_pending_offer", "your opponent has not offered a draw", caller)
+        outcome = Outcome()
+        if accept:
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
+        else:
+            self.draw_offer = None
+            self._declined("draw", outcome, caller)
+        return outcome
+
+    def request_undo(self, caller: Caller, now: float) -> Outcome:
+        """Ask to take back one's last move (and the reply to it). Bots accept at once."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        if self.board.ply < (1 if color is Color.BLACK else 2):
+            raise _refuse("not_allowed", "you have no move to take back", caller)
+        if self.undo_request is not None:
+            raise _refuse("not_allowed", "an undo request is already pending", caller)
+        outcome = Outcome()
+        if self._is_bot(color.other):
+            self._take_back(color, now, outcome, caller)
+        else:
+            self.undo_request = color
+            self.seq += 1
+            self._broadcast(UndoRequested(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+        return outcome
+
+    def answer_undo(self, caller: Caller, accept: bool, now: float) -> Outcome:
+        """Accept or decline the opponent's pending undo request."""
+        color = self._acting_player(caller, now)
+        self._require_playing(caller)
+        requester = self.undo_request
+        if requester is not color.other:
+            raise _refuse("no_pending_offer", "your opponent has not asked to undo", caller)
+        outcome = Outcome()
+        self.undo_request = None
+        if accept:
+            self._take_back(requester, now, outcome, caller)
+        else:
+            self._declined("undo", outcome, caller)
+        return outcome
+
+    def rematch(self, caller: Caller, now: float) -> Outcome:
+        """Ask for a new game with colours swapped; it starts when both players (or a bot) agree."""
+        color = self._acting_player(caller, now)
+        if self.status != "finished":
+            raise _refuse("not_allowed", "a rematch can only follow a finished game", caller)
+        if color in self.rematch_asks:
+            raise _refuse("not_allowed", "you have already asked for a rematch", caller)
+        outcome = Outcome()
+        self.rematch_asks.add(color)
+        if color.other in self.rematch_asks or self._is_bot(color.other):
+            self._new_game(now, outcome, caller)
+        else:
+            self.seq += 1
+            self._broadcast(RematchOffered(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+        return outcome
+
+    # --------------------------------------------------------------- bots
+
+    def bot_turn(self, now: float) -> BotTurn | None:
+        """What to ask the bot pool when a bot is to move, else None."""
+        if self.status != "playing":
+            return None
+        color = self.board.to_move
+        seat = self.seats[color]
+        if seat is None or seat.kind != "bot" or seat.level is None:
+            return None
+        return BotTurn(
+            self.version, color, seat.level, self.rule, self.size, self.board.moves, self._bot_time_ms(color, now)
+        )
+
+    def bot_move(self, version: int, point: Point, now: float) -> Outcome:
+        """Play a bot's chosen move if the position is still the one it was asked about."""
+        outcome = Outcome()
+        turn = self.bot_turn(now)
+        if turn is None or turn.version != version or not self.board.is_legal(point):
+            return outcome
+        if self.clock is not None and self.clock.has_flagged(now):
+            self._end(GameResult(turn.color.other, EndReason.TIMEOUT), now, outcome, None)
+        else:
+            self._play(turn.color, point, now, outcome, None)
+        return outcome
+
+    def bot_failed(self, version: int, now: float) -> Outcome:
+        """A bot could not move at all: it resigns, so that its opponent is not left waiting."""
+        outcome = Outcome()
+        turn = self.bot_turn(now)
+        if turn is not None and turn.version == version:
+            self._end(GameResult(turn.color.other, EndReason.RESIGN), now, outcome, None)
+        return outcome
+
+    def _bot_time_ms(self, color: Color, now: float) -> int | None:
+        if self.clock is None:
+            return self.settings.bot_time_ms
+        left = self.clock.left_ms(color, now)
+        budget = left // 20 + self.clock.setting.increment_ms // 2
+        if self.settings.bot_time_ms is not None:
+            budget = min(budget, self.settings.bot_time_ms)
+        return max(1, min(budget, left // 2))
+
+    # --------------------------------------------------------------- time
+
+    def next_deadline(self) -> float | None:
+        """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry)."""
+        moments: list[float] = []
+        if self.status == "playing":
+            if self.clock is not None and (flag := self.clock.flag_at()) is not None:
+                moments.append(flag)
+            for color, since in self.absent_since.items():
+                if self._seat_connected(color.other):
+                    moments.append(since + self.settings.abandon_after_s)
+        elif self.status == "waiting" and self.empty_since is not None:
+            moments.append(self.empty_since + self.settings.abandon_after_s)
+        return min(moments, default=None)
+
+    def on_timer(self, now: float) -> Outcome:
+        """End the game when a clock has run out or a player has stayed away too long."""
+        outcome = Outcome()
+        if self.status != "playing":
+            return outcome
+        if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
+            self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
+            return outcome
+        for color, since in sorted(self.absent_since.items()):
+            if self._seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
+                self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
+                break
+        return outcome
+
+    def is_disposable(self, now: float) -> bool:
+        """Whether the registry may forget the room: nobody needs it any more."""
+        if self.members:
+            return False
+        if self.status == "finished":
+            return True
+        if self.status == "waiting":
+            nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
+            expired = self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
+            return nobody_seated or expired
+        return False
+
+    # ------------------------------------------------------------ queries
+
+    def seat_of(self, name: str) -> Color | None:
+        """The colour of the human seat `name` holds here, if any."""
+        for color, seat in self.seats.items():
+            if seat is not None and seat.kind == "human" and seat.name == name:
+                return color
+        return None
+
+    def role_of(self, connection: ConnectionId) -> Role:
+        """How a member connection takes part: as one of the players or as a spectator."""
+        color = self.seat_of(self.members.get(connection, ""))
+        return "spectator" if color is None else _color_name(color)
+
+    def spectator_count(self) -> int:
+        """Connections in the room that hold no seat."""
+        return sum(1 for connection in self.members if self.role_of(connection) == "spectator")
+
+    def has_bot(self) -> bool:
+        """Whether a bot holds one of the seats."""
+        return any(seat is not None and seat.kind == "bot" for seat in self.seats.values())
+
+    def analysis_allowed(self, name: str) -> bool:
+        """Spectators, finished games and games against a bot may be analysed; a human game's players may not."""
+        return self.seat_of(name) is None or self.status != "playing" or self.has_bot()
+
+    def state(self, now: float) -> RoomStateModel:
+        """The full snapshot of the room."""
+        return RoomStateModel(
+            room_id=self.room_id,
+            game_id=self.game_id,
+            rule=self.rule,
+            size=self.size,
+            status=self.status,
+            black=self._seat_model(Color.BLACK),
+            white=self._seat_model(Color.WHITE),
+            to_move=_color_name(self.board.to_move) if self.status == "playing" else None,
+            moves=[self._stone(ply, point) for ply, point in enumerate(self.board.moves, start=1)],
+            clock=self._clock_model(now),
+            result=None if self.result is None else _result_model(self.result),
+            seq=self.seq,
+            private=self.private,
+            spectators=self.spectator_count(),
+        )
+
+    def summary(self) -> RoomSummaryModel:
+        """The room's line in `list_rooms`."""
+        clock = self.clock_setting
+        return RoomSummaryModel(
+            room_id=self.room_id,
+            rule=self.rule,
+            size=self.size,
+            status=self.status,
+            black=self._seat_model(Color.BLACK),
+            white=self._seat_model(Color.WHITE),
+            spectators=self.spectator_count(),
+            clock=None
+            if clock is None
+            else ClockSettingModel(initial_ms=clock.initial_ms, increment_ms=clock.increment_ms),
+        )
+
+    def snapshot_for(self, connection: ConnectionId, request_id: RequestId, now: float) -> RoomMessage:
+        """The `room` message for one member connection."""
+        return RoomMessage(you=self.role_of(connection), room=self.state(now), id=request_id)
+
+    # ------------------------------------------------------------- helpers
+
+    def _acting_player(self, caller: Caller, now: float) -> Color:
+        """The caller's colour; a seat holder acting from a new connection joins the room with it."""
+        color = self.seat_of(caller.name)
+        if color is None:
+            raise _refuse("not_a_player", "you hold no seat in this room", caller)
+        if caller.connection not in self.members:
+            self._attach(caller.connection, caller.name, now)
+        return color
+
+    def _require_playing(self, caller: Caller) -> None:
+        if self.status == "waiting":
+            raise _refuse("not_started", "the game has not started: a seat is still open", caller)
+        if self.status == "finished":
+            raise _refuse("game_over", "the game is over", caller)
+
+    def _read_point(self, point: Point | str, caller: Caller) -> Point:
+        if isinstance(point, Point):
+            return point
+        if not _HUMAN_POINT.fullmatch(point.strip()):
+            raise _refuse("bad_request", f"{point!r} is not a move: write a column letter and a row, like 'h8'", caller)
+        try:
+            return parse_point(point, self.size)
+        except ValueError as error:
+            raise _refuse("out_of_board", str(error), caller) from None
+
+    @staticmethod
+    def _illegal_move_code(error: IllegalMoveError) -> ErrorCode:
+        for kind, code in _ILLEGAL_MOVE_CODES:
+            if isinstance(error, kind):
+                return code
+        return "bad_request"
+
+    def _play(self, color: Color, point: Point, now: float, outcome: Outcome, caller: Caller | None) -> None:
+        thinking_ms = elapsed_ms(self.turn_started, now)
+        self.board.play(point)
+        if self.clock is not None:
+            self.clock.after_move(color, now)
+        self.turn_started = now
+        self.version += 1
+        ply = self.board.ply
+        outcome.records.append(MovePlayed(self.game_id, ply, point, color, thinking_ms, self._clock_ms(now)))
+        self.seq += 1
+        moved = Moved(
+            room_id=self.room_id,
+            game_id=self.game_id,
+            ply=ply,
+            color=_color_name(color),
+            x=point.x,
+            y=point.y,
+            move=format_point(point, self.size),
+            clock=self._clock_model(now),
+            seq=self.seq,
+        )
+        self._broadcast(moved, outcome, caller)
+        if self.board.result is not None:
+            self._end(self.board.result, now, outcome, None)
+            return
+        if self.draw_offer is color.other:
+            self.draw_offer = None
+            self._declined("draw", outcome, None)
+        if self.undo_request is not None:
+            self.undo_request = None
+            self._declined("undo", outcome, None)
+
+    def _take_back(self, requester: Color, now: float, outcome: Outcome, caller: Caller | None) -> None:
+        count = 2 if self.board.to_move is requester else 1
+        removed = []
+        for _ in range(count):
+            ply = self.board.ply
+            removed.append(self._stone(ply, self.board.pop()))
+        if self.clock is not None:
+            self.clock.start(requester, now)
+        self.turn_started = now
+        self.version += 1
+        self.draw_offer = None
+        outcome.records.append(MovesTakenBack(self.game_id, self.board.ply, self._clock_ms(now)))
+        self.seq += 1
+        undone = Undone(
+            room_id=self.room_id,
+            removed=removed,
+            to_move=_color_name(self.board.to_move),
+            seq=self.seq,
+            clock=self._clock_model(now),
+        )
+        self._broadcast(undone, outcome, caller)
+
+    def _declined(self, what: Literal["draw", "undo"], outcome: Outcome, caller: Caller | None) -> None:
+        self.seq += 1
+        self._broadcast(Declined(room_id=self.room_id, what=what, seq=self.seq), outcome, caller)
+
+    def _start(self, now: float, outcome: Outcome) -> None:
+        black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
+        assert black is not None and white is not None, "a game starts only with both seats filled"
+        self.status = "playing"
+        self.started_at = self._wall_clock()
+        self.turn_started = now
+        self.empty_since = None
+        self.version += 1
+        if self.clock_setting is not None:
+            self.clock = GameClock.fresh(self.clock_setting)
+            self.clock.start(Color.BLACK, now)
+        self.absent_since = {color: now for color in Color if not self._seat_connected(color)}
+        outcome.records.append(
+            GameStarted(
+                self.game_id,
+                self.room_id,
+                self.rule,
+                self.size,
+                black,
+                white,
+                self.clock_setting,
+                self.started_at,
+                self.private,
+            )
+        )
+
+    def _end(self, result: GameResult, now: float, outcome: Outcome, caller: Caller | None) -> None:
+        self.status = "finished"
+        self.result = result
+        if self.clock is not None:
+            self.clock.stop(now)
+        self.draw_offer = None
+        self.undo_request = None
+        self.rematch_asks = set()
+        self.absent_since = {}
+        self.version += 1
+        outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now)))
+        self.seq += 1
+        over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=_result_model(result))
+        self._broadcast(over, outcome, caller)
+
+    def _new_game(self, now: float, outcome: Outcome, caller: Caller) -> None:
+        self.seats = {Color.BLACK: self.seats[Color.WHITE], Color.WHITE: self.seats[Color.BLACK]}
+        self.game_id = new_game_id()
+        self.board = Board(self.size, self.rule)
+        self.result = None
+        self.clock = None
+        self.rematch_asks = set()
+        self._start(now, outcome)
+        for connection in self.members:
+            request_id = caller.request_id if connection == caller.connection else None
+            outcome.send(connection, self.snapshot_for(connection, request_id, now))
+
+    def _broadcast(self, message: ServerMessage, outcome: Outcome, caller: Caller | None) -> None:
+        """Send to every member; the copy for the request's sender carries the request's id."""
+        for connection in self.members:
+            if caller is not None and caller.request_id is not None and connection == caller.connection:
+                outcome.send(connection, message.model_copy(update={"id": caller.request_id}))
+            else:
+                outcome.send(connection, message)
+
+    def _attach(self, connection: ConnectionId, name: str, now: float) -> None:
+        was_connected = {color: self._seat_connected(color) for color in Color}
+        self.members[connection] = name
+        self.empty_since = None
+        color = self.seat_of(name)
+        if color is None or was_connected[color]:
+            return
+        self.absent_since.pop(color, None)
+        if color.other in self.absent_since:
+            self.absent_since[color.other] = now
+
+    def _detach(self, connection: ConnectionId, now: float) -> None:
+        name = self.members.pop(connection, None)
+        if not self.members:
+            self.empty_since = now
+        color = None if name is None else self.seat_of(name)
+        if color is not None and self.status == "playing" and not self._seat_connected(color):
+            self.absent_since[color] = now
+
+    def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
+        """Seats and their connectedness, to tell whether a snapshot must go out."""
+        return tuple((self.seats[color], self._seat_connected(color)) for color in Color) + (
+            (None, self.status == "playing"),
+        )
+
+    def _announce_presence(
+        self, before: tuple[object, ...], outcome: Outcome, caller: Caller | None, now: float
+    ) -> None:
+        """Send the joiner its snapshot, and others a snapshot or a spectator count when those changed."""
+        seats_changed = self._presence() != before
+        for connection in self.members:
+            if caller is not None and connection == caller.connection:
+                outcome.send(connection, self.snapshot_for(connection, caller.request_id, now))
+            elif seats_changed:
+                outcome.send(connection, self.snapshot_for(connection, None, now))
+        self._announce_spectators(outcome)
+
+    def _announce_spectators(self, outcome: Outcome) -> None:
+        count = self.spectator_count()
+        if count == self._last_spectator_count:
+            return
+        self._last_spectator_count = count
+        for connection in self.members:
+            outcome.send(connection, Spectators(room_id=self.room_id, count=count))
+
+    def _both_seated(self) -> bool:
+        return all(seat is not None for seat in self.seats.values())
+
+    def _is_bot(self, color: Color) -> bool:
+        seat = self.seats[color]
+        return seat is not None and seat.kind == "bot"
+
+    def _seat_connected(self, color: Color) -> bool:
+        seat = self.seats[color]
+        if seat is None:
+            return False
+        if seat.kind == "bot":
+            return True
+        return seat.name in self.members.values()
+
+    def _seat_model(self, color: Color) -> SeatModel | None:
+        seat = self.seats[color]
+        if seat is None:
+            return None
+        return SeatModel(name=seat.name, kind=seat.kind, level=seat.level, connected=self._seat_connected(color))
+
+    @staticmethod
+    def _color_at_ply(ply: int) -> Color:
+        return Color.BLACK if ply % 2 == 1 else Color.WHITE
+
+    def _stone(self, ply: int, point: Point) -> StoneModel:
+        return StoneModel(x=point.x, y=point.y, color=_color_name(self._color_at_ply(ply)))
+
+    def _clock_ms(self, now: float) -> tuple[int, int] | None:
+        if self.clock is None:
+            return None
+        return (self.clock.left_ms(Color.BLACK, now), self.clock.left_ms(Color.WHITE, now))
+
+    def _clock_model(self, now: float) -> ClockModel | None:
+        if self.clock is None:
+            return None
+        running = None if self.clock.running is None else _color_name(self.clock.running)
+        return ClockModel(
+            black_ms=self.clock.left_ms(Color.BLACK, now),
+            white_ms=self.clock.left_ms(Color.WHITE, now),
+            increment_ms=self.clock.setting.increment_ms,
+            running=running,
+        )

@@ -1,0 +1,56 @@
+"""Signing in: a name and a secret token, of which only a hash is ever stored.
+
+The first `hello` with a new name creates the player and hands out a fresh
+random token; every later `hello` with that name must bring the token back.
+Tokens are compared through their hashes in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from server.protocol import ProtocolError
+from server.storage import Storage, StoredPlayer
+
+TOKEN_BYTES = 32
+
+
+def new_token() -> str:
+    """A fresh random token (URL-safe text, 256 bits)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> bytes:
+    """The SHA-256 digest stored in place of the token."""
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+def token_matches(token: str, stored_hash: bytes) -> bool:
+    """Whether `token` is the one whose hash was stored (constant-time comparison)."""
+    return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+async def sign_in(
+    storage: Storage, name: str, token: str | None, request_id: str | int | None
+) -> tuple[StoredPlayer, str]:
+    """The player and the token to hand back, for a `hello`.
+
+    A new name creates the player with a fresh token (a token sent along with
+    a name nobody has is ignored). A known name needs its token: without one
+    the answer is `name_taken`, with a wrong one `unauthorized`.
+    """
+    player = await storage.find_player(name)
+    if player is None:
+        fresh = new_token()
+        created = await storage.add_player(name, hash_token(fresh))
+        if created is not None:
+            return created, fresh
+        player = await storage.find_player(name)
+        assert player is not None, "a name that was just taken exists"
+    if token is None:
+        raise ProtocolError("name_taken", f"the name {name!r} is taken; send its token to sign in", request_id)
+    if not token_matches(token, player.token_hash):
+        raise ProtocolError("unauthorized", f"that is not the token of {name!r}", request_id)
+    return player, token

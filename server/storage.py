@@ -1,0 +1,336 @@
+"""Everything the server keeps on disk, in one SQLite file, through aiosqlite.
+
+The schema comes from `migrations/NNNN_name.sql`, applied in order at start
+and recorded in `schema_migrations`, so an old database is brought up to
+date and a new one is created the same way. The journal is WAL with full
+sync: once `apply` returns, the change survives the process being killed.
+
+Rooms hand over their changes as records (`server.rooms.StoreRecord`);
+`apply` writes one request's records in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, format_timestamp, parse_timestamp
+from engine.types import Color, EndReason, GameResult, Point, Rule
+from server.protocol import GameId, GameSummaryModel, PlayerInfoModel, ResultModel, RoomId
+from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, RestoredGame, StoreRecord
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+_MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
+
+
+class StorageError(Exception):
+    """The database is not one this server can use (for example, a migration is missing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlayer:
+    """A player as stored: the name, the token's hash and the rating."""
+
+    name: str
+    token_hash: bytes
+    rating: int
+
+
+def _migrations(directory: Path) -> list[tuple[int, str, Path]]:
+    """The migration files as (version, name, path), in order; names must be NNNN_words.sql."""
+    found = []
+    for path in directory.glob("*.sql"):
+        match = _MIGRATION_NAME.fullmatch(path.name)
+        if match is None:
+            raise StorageError(f"migration file {path.name!r} is not named NNNN_words.sql")
+        found.append((int(match.group(1)), path.name, path))
+    found.sort()
+    versions = [version for version, _, _ in found]
+    if len(set(versions)) != len(versions):
+        raise StorageError(f"two migration files share a number in {directory}")
+    return found
+
+
+class Storage:
+    """The server's database: players, games, moves and results."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._transaction = asyncio.Lock()
+        """One transaction at a time on the one connection."""
+
+    @classmethod
+    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Storage:
+        """Open (creating if needed) the database at `path` and apply pending migrations."""
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA synchronous=FULL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            await connection.execute("PRAGMA busy_timeout=5000")
+            storage = cls(connection)
+            await storage._migrate(migrations)
+        except BaseException:
+            await connection.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        """Finish pending writes and close the file."""
+        await self._db.close()
+
+    async def _migrate(self, directory: Path) -> None:
+        await self._db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        async with self._db.execute("SELECT version FROM schema_migrations") as cursor:
+            applied = {row[0] for row in await cursor.fetchall()}
+        for version, name, path in _migrations(directory):
+            if version in applied:
+                continue
+            script = path.read_text(encoding="utf-8")
+            stamp = format_timestamp(datetime.now(UTC))
+            await self._db.executescript(
+                f"BEGIN;\n{script}\n;INSERT INTO schema_migrations VALUES ({version}, '{name}', '{stamp}');\nCOMMIT;"
+            )
+
+    async def applied_migrations(self) -> list[int]:
+        """The versions recorded in `schema_migrations`, in order."""
+        async with self._db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
+    # ------------------------------------------------------------ players
+
+    async def find_player(self, name: str) -> StoredPlayer | None:
+        """The player called `name`, or None."""
+        async with self._db.execute("SELECT name, token_hash, rating FROM players WHERE name = ?", (name,)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
+
+    async def add_player(self, name: str, token_hash: bytes) -> StoredPlayer | None:
+        """Create a player; None if the name was taken meanwhile."""
+        async with self._transaction:
+            cursor = await self._db.execute(
+                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, token_hash, format_timestamp(datetime.now(UTC))),
+            )
+        if cursor.rowcount == 0:
+            return None
+        return await self.find_player(name)
+
+    # -------------------------------------------------------------- games
+
+    async def apply(self, records: list[StoreRecord]) -> None:
+        """Write one request's records in one transaction (nothing is written if any fails)."""
+        if not records:
+            return
+        async with self._transaction:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for record in records:
+                    await self._write(record)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _write(self, record: StoreRecord) -> None:
+        if isinstance(record, GameStarted):
+            clock = record.clock
+            await self._db.execute(
+                "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
+                "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
+                "private, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.game_id,
+                    record.room_id,
+                    record.rule.value,
+                    record.size,
+                    record.black.name,
+                    record.black.kind,
+                    record.black.level,
+                    record.white.name,
+                    record.white.kind,
+                    record.white.level,
+                    None if clock is None else clock.initial_ms,
+                    None if clock is None else clock.increment_ms,
+                    None if clock is None else clock.initial_ms,
+                    None if clock is None else clock.initial_ms,
+                    int(record.private),
+                    format_timestamp(record.started_at),
+                ),
+            )
+        elif isinstance(record, MovePlayed):
+            await self._db.execute(
+                "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                (record.game_id, record.ply, record.point.x, record.point.y, str(record.color), record.time_ms),
+            )
+            await self._store_clock(record.game_id, record.clock_ms)
+        elif isinstance(record, MovesTakenBack):
+            await self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (record.game_id, record.keep))
+            await self._store_clock(record.game_id, record.clock_ms)
+        elif isinstance(record, GameFinished):
+            result = record.result
+            line = None if result.line is None else json.dumps([[point.x, point.y] for point in result.line])
+            await self._db.execute(
+                "INSERT INTO results (game_id, winner, reason, line, ended_at) VALUES (?, ?, ?, ?, ?)",
+                (
+                    record.game_id,
+                    None if result.winner is None else str(result.winner),
+                    result.reason.value,
+                    line,
+                    format_timestamp(record.ended_at),
+                ),
+            )
+            await self._store_clock(record.game_id, record.clock_ms)
+
+    async def _store_clock(self, game_id: GameId, clock_ms: tuple[int, int] | None) -> None:
+        if clock_ms is not None:
+            await self._db.execute(
+                "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?", (*clock_ms, game_id)
+            )
+
+    async def unfinished_games(self) -> list[RestoredGame]:
+        """Every stored game without a result, with its moves, oldest first."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
+            "WHERE r.game_id IS NULL ORDER BY g.rowid"
+        ) as cursor:
+            rows = await cursor.fetchall()
+        restored = []
+        for row in rows:
+            game = _GameRow(row)
+            moves = await self._moves(game.game_id)
+            restored.append(
+                RestoredGame(
+                    room_id=game.room_id,
+                    game_id=game.game_id,
+                    rule=game.rule,
+                    size=game.size,
+                    black=game.black,
+                    white=game.white,
+                    clock=game.clock,
+                    clock_ms=game.clock_ms,
+                    moves=tuple(move.point for move in moves),
+                    started_at=game.started_at,
+                    private=game.private,
+                )
+            )
+        return restored
+
+    async def game_record(self, game_id: str) -> GameRecord | None:
+        """The whole record of a game, finished or not; None if there is no such game."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) WHERE g.game_id = ?",
+            (game_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        game = _GameRow(row)
+        return GameRecord(
+            rule=game.rule,
+            size=game.size,
+            black=game.black,
+            white=game.white,
+            moves=tuple(await self._moves(game.game_id)),
+            result=game.result,
+            started_at=game.started_at,
+            ended_at=game.ended_at,
+            game_id=game.game_id,
+            clock=game.clock,
+        )
+
+    async def list_games(self, player: str | None, limit: int, before: str | None) -> list[GameSummaryModel] | None:
+        """Game summaries, newest first; None when `before` names no stored game."""
+        conditions = []
+        parameters: list[Any] = []
+        if player is not None:
+            conditions.append(
+                "((g.black_name = ? AND g.black_kind = 'human') OR (g.white_name = ? AND g.white_kind = 'human'))"
+            )
+            parameters += [player, player]
+        if before is not None:
+            async with self._db.execute("SELECT rowid FROM games WHERE game_id = ?", (before,)) as cursor:
+                anchor = await cursor.fetchone()
+            if anchor is None:
+                return None
+            conditions.append("g.rowid < ?")
+            parameters.append(anchor[0])
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
+            f"FROM games g LEFT JOIN results r USING (game_id) {where} ORDER BY g.rowid DESC LIMIT ?",
+            (*parameters, limit),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_GameRow(row).summary(move_count=row[-1]) for row in rows]
+
+    async def _moves(self, game_id: str) -> list[RecordedMove]:
+        async with self._db.execute(
+            "SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [RecordedMove(Point(x, y), Color.parse(color), time_ms) for x, y, color, time_ms in rows]
+
+
+_GAME_COLUMNS = (
+    "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
+    "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
+    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at"
+)
+
+
+class _GameRow:
+    """One row of `_GAME_COLUMNS`, read into the engine's types."""
+
+    def __init__(self, row: Any) -> None:
+        self.game_id = GameId(row[0])
+        self.room_id = RoomId(row[1])
+        self.rule = Rule(row[2])
+        self.size: int = row[3]
+        self.black = PlayerInfo(row[4], row[5], row[6])
+        self.white = PlayerInfo(row[7], row[8], row[9])
+        self.clock = None if row[10] is None else ClockSetting(row[10], row[11])
+        self.clock_ms: tuple[int, int] | None = None if row[12] is None else (row[12], row[13])
+        self.private = bool(row[14])
+        self.started_at = parse_timestamp(row[15])
+        self.result: GameResult | None = None
+        self.ended_at: datetime | None = None
+        if row[17] is not None:
+            line = None if row[18] is None else tuple(Point(x, y) for x, y in json.loads(row[18]))
+            winner = None if row[16] is None else Color.parse(row[16])
+            self.result = GameResult(winner, EndReason(row[17]), line)
+            self.ended_at = parse_timestamp(row[19])
+
+    def summary(self, move_count: int) -> GameSummaryModel:
+        result = None
+        if self.result is not None:
+            line = None if self.result.line is None else [(point.x, point.y) for point in self.result.line]
+            winner = None if self.result.winner is None else str(self.result.winner)
+            result = ResultModel.model_validate({"winner": winner, "reason": self.result.reason, "line": line})
+        return GameSummaryModel(
+            game_id=self.game_id,
+            room_id=self.room_id,
+            rule=self.rule,
+            size=self.size,
+            black=_player_model(self.black),
+            white=_player_model(self.white),
+            status="playing" if self.result is None else "finished",
+            moves=move_count,
+            result=result,
+            started_at=format_timestamp(self.started_at),
+            ended_at=None if self.ended_at is None else format_timestamp(self.ended_at),
+        )
+
+
+def _player_model(player: PlayerInfo) -> PlayerInfoModel:
+    return PlayerInfoModel(name=player.name, kind=player.kind, level=player.level)
