@@ -1,0 +1,57 @@
+"""Building the server's messages for client tests, from the protocol's own models."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import pytest
+
+from engine.board import Board
+from engine.notation import parse_point
+from engine.types import Color, Rule
+from server.protocol import ClockModel, RoomMessage, RoomStateModel, SeatModel, StoneModel
+
+
+def colour_name(colour: Color) -> Literal["black", "white"]:
+    return "black" if colour is Color.BLACK else "white"
+
+
+def make_snapshot(
+    moves: str = "",
+    *,
+    you: Literal["black", "white", "spectator"] = "black",
+    seq: int = 5,
+    status: Literal["waiting", "playing", "finished"] = "playing",
+    clock: ClockModel | None = None,
+    room_id: str = "r1",
+    size: int = 15,
+) -> RoomMessage:
+    """A `room` message for alice (black) against bob (white) after `moves`, e.g. "h8 j9"."""
+    board = Board(size, Rule.FREESTYLE)
+    stones = []
+    for text in moves.split():
+        colour = board.to_move
+        point = parse_point(text, size)
+        board.play(point)
+        stones.append(StoneModel(x=point.x, y=point.y, color=colour_name(colour)))
+    state = RoomStateModel(
+        room_id=room_id,
+        game_id="g1",
+        rule=Rule.FREESTYLE,
+        size=size,
+        status=status,
+        black=SeatModel(name="alice", kind="human", connected=True),
+        white=SeatModel(name="bob", kind="human", connected=True),
+        to_move=colour_name(board.to_move) if status == "playing" else None,
+        moves=stones,
+        clock=clock,
+        result=None,
+        seq=seq,
+    )
+    return RoomMessage(you=you, room=state)
+
+
+@pytest.fixture
+def snapshot() -> Callable[..., RoomMessage]:
+    return make_snapshot

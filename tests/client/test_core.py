@@ -1,0 +1,221 @@
+"""The client's behaviour without sockets: lines and server messages in, actions out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
+from engine.types import Color, EndReason, GameResult, Point, Rule
+from server.protocol import (
+    AnswerDraw,
+    BotSeatSpec,
+    ClientMessage,
+    CreateRoom,
+    DrawOffered,
+    ErrorMessage,
+    GameMessage,
+    GameOver,
+    GetGame,
+    Hello,
+    JoinRoom,
+    Move,
+    Moved,
+    PlayerModel,
+    Resign,
+    ResultModel,
+    RoomMessage,
+    Welcome,
+)
+
+SnapshotFactory = Callable[..., RoomMessage]
+
+
+def sent(actions: list[Action]) -> list[ClientMessage]:
+    return [action.message for action in actions if isinstance(action, Send)]
+
+
+def shown(actions: list[Action]) -> str:
+    return "\n".join(action.text for action in actions if isinstance(action, Show))
+
+
+def welcome(token: str = "t0k3n") -> Welcome:
+    return Welcome(player=PlayerModel(name="alice", rating=1500), token=token)
+
+
+def moved(x: int, y: int, ply: int, seq: int) -> Moved:
+    colour: Literal["black", "white"] = "black" if ply % 2 else "white"
+    return Moved(room_id="r1", game_id="g1", ply=ply, color=colour, x=x, y=y, move="?", clock=None, seq=seq)
+
+
+@pytest.fixture
+def core() -> ClientCore:
+    client = ClientCore("alice", token=None, clock=lambda: 0.0)
+    client.connected()
+    client.handle_message(welcome())
+    return client
+
+
+def test_hello_carries_the_saved_token() -> None:
+    (hello,) = sent(ClientCore("alice", token="saved").connected())
+    assert isinstance(hello, Hello) and (hello.name, hello.token) == ("alice", "saved")
+
+
+def test_the_token_of_the_welcome_is_remembered() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    assert RememberToken("fresh") in client.handle_message(welcome("fresh"))
+
+
+def test_a_refused_name_ends_the_client_with_an_explanation() -> None:
+    client = ClientCore("alice", token="stale")
+    (hello,) = sent(client.connected())
+    actions = client.handle_message(ErrorMessage(code="name_taken", message="taken", id=hello.id))
+    assert Quit(status=1) in actions
+    assert "pick another name" in shown(actions)
+
+
+def test_typing_a_move_outside_a_room_says_what_to_do(core: ClientCore) -> None:
+    assert "'create' one or 'join' one" in shown(core.handle_line("h8"))
+
+
+def test_create_against_a_bot(core: ClientCore) -> None:
+    (request,) = sent(core.handle_line("create vs hard clock 5+0"))
+    assert isinstance(request, CreateRoom)
+    assert (request.black, request.white) == ("me", BotSeatSpec(bot="hard"))
+    assert request.clock is not None and request.clock.initial_ms == 300_000
+
+
+def test_a_room_is_drawn_with_the_last_move_marked_and_the_turn(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    text = shown(core.handle_message(snapshot("h8 j9")))
+    assert "room r1: you are playing black" in text
+    assert "[O]" in text
+    assert "move 3, your move" in text
+
+
+def test_a_move_typed_in_a_room_is_sent_as_coordinates(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    (request,) = sent(core.handle_line("h9"))
+    assert isinstance(request, Move) and (request.room_id, request.x, request.y) == ("r1", 7, 6)
+
+
+def test_each_move_redraws_the_board(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8", seq=5))
+    text = shown(core.handle_message(moved(9, 6, ply=2, seq=6)))
+    assert text.startswith("2. white (bob) ?")
+    assert "[O]" in text and "your move" in text
+
+
+def test_a_gap_in_events_rejoins_the_room_and_ignores_events_until_the_snapshot(
+    core: ClientCore, snapshot: SnapshotFactory
+) -> None:
+    core.handle_message(snapshot("h8", seq=5))
+    (rejoin,) = sent(core.handle_message(moved(1, 1, ply=3, seq=7)))
+    assert isinstance(rejoin, JoinRoom) and (rejoin.room_id, rejoin.as_) == ("r1", "player")
+    assert core.handle_message(moved(2, 2, ply=4, seq=8)) == []
+    core.handle_message(snapshot("h8 j9 b14 c13", seq=8))
+    assert core.room is not None and core.room.board.ply == 4
+    assert shown(core.handle_message(moved(3, 3, ply=5, seq=9))).startswith("5. black")
+
+
+def test_after_a_reconnection_the_client_rejoins_its_room_in_the_same_role(snapshot: SnapshotFactory) -> None:
+    client = ClientCore("carol", token=None)
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_message(snapshot("h8", you="spectator"))
+    client.disconnected()
+    (hello,) = sent(client.connected())
+    assert isinstance(hello, Hello) and hello.token == "t0k3n"
+    (rejoin,) = sent(client.handle_message(welcome()))
+    assert isinstance(rejoin, JoinRoom) and rejoin.as_ == "spectator"
+
+
+def test_resigning_asks_first(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    assert sent(core.handle_line("resign")) == []
+    assert sent(core.handle_line("no")) == []
+    core.handle_line("resign")
+    (request,) = sent(core.handle_line("yes"))
+    assert isinstance(request, Resign)
+
+
+def test_an_unrelated_line_cancels_the_resign_question(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    core.handle_line("resign")
+    core.handle_line("board")
+    assert "no question" in shown(core.handle_line("yes"))
+
+
+def test_a_draw_offer_is_a_question_answered_with_yes_or_no(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9", seq=5))
+    text = shown(core.handle_message(DrawOffered(room_id="r1", by="white", seq=6)))
+    assert "white (bob) offers a draw. Accept? (yes/no)" in text
+    (answer,) = sent(core.handle_line("y"))
+    assert isinstance(answer, AnswerDraw) and answer.accept
+
+
+def test_game_over_names_the_winner_and_the_five(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 a1 h9 a2 h10 a3 h11 a4 h12", seq=9, status="finished"))
+    result = ResultModel(winner="black", reason=EndReason.FIVE, line=[(7, 7), (7, 3)])
+    text = shown(core.handle_message(GameOver(room_id="r1", game_id="g1", seq=10, result=result)))
+    assert text == "game over: black (alice) wins with five in a row: h8 h12"
+
+
+def test_errors_are_shown_with_their_code(core: ClientCore) -> None:
+    assert shown(core.handle_message(ErrorMessage(code="occupied", message="h8 is taken"))) == "h8 is taken (occupied)"
+
+
+def test_export_saves_the_text_the_server_sends(core: ClientCore, tmp_path: Path) -> None:
+    (request,) = sent(core.handle_line(f"export g1 {tmp_path / 'game.psq'}"))
+    assert isinstance(request, GetGame) and request.format == "psq"
+    reply = GameMessage(game_id="g1", format="psq", record="Piskvork\n", id=request.id)
+    assert core.handle_message(reply) == [SaveFile(tmp_path / "game.psq", "Piskvork\n")]
+
+
+def test_export_as_json_writes_the_record_readably(core: ClientCore, tmp_path: Path) -> None:
+    (request,) = sent(core.handle_line(f"export g1 {tmp_path / 'game.json'}"))
+    (action,) = core.handle_message(GameMessage(game_id="g1", format="json", record={"size": 15}, id=request.id))
+    assert isinstance(action, SaveFile) and json.loads(action.content) == {"size": 15}
+
+
+def finished_record() -> GameRecord:
+    points = [Point(7, 7), Point(0, 0), Point(7, 6), Point(1, 0), Point(7, 5), Point(2, 0), Point(7, 4)]
+    moves = tuple(RecordedMove(point, Color.BLACK if ply % 2 == 0 else Color.WHITE) for ply, point in enumerate(points))
+    return GameRecord(
+        rule=Rule.FREESTYLE,
+        size=15,
+        black=PlayerInfo("alice"),
+        white=PlayerInfo("easy", kind="bot", level="easy"),
+        moves=moves,
+        result=GameResult(Color.WHITE, EndReason.RESIGN),
+        game_id="g7",
+    )
+
+
+def test_replay_steps_through_a_game_and_stops_on_q(core: ClientCore) -> None:
+    (request,) = sent(core.handle_line("replay g7"))
+    text = shown(
+        core.handle_message(
+            GameMessage(game_id="g7", format="json", record=record_to_dict(finished_record()), id=request.id)
+        )
+    )
+    assert "alice (black) vs easy (bot easy) (white)" in text
+    assert "start of the game, 7 moves" in text
+    assert "move 1/7: black h8" in shown(core.handle_line(""))
+    assert "move 3/7: black h9" in shown(core.handle_line("3"))
+    assert "move 2/7: white a15" in shown(core.handle_line("p"))
+    last = shown(core.handle_line("last"))
+    assert "move 7/7" in last and "white (easy) wins by resignation" in last
+    assert shown(core.handle_line("q")) == "replay closed"
+    assert core.replay is None
+
+
+def test_a_record_that_is_not_a_game_is_not_replayed(core: ClientCore) -> None:
+    (request,) = sent(core.handle_line("replay g7"))
+    text = shown(core.handle_message(GameMessage(game_id="g7", format="json", record={"size": 15}, id=request.id)))
+    assert "cannot be replayed" in text and core.replay is None
