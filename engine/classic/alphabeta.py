@@ -1,0 +1,187 @@
+"""`alphabeta`: the classic course-project search: pattern evaluation, the best
+N candidates per ply, alpha-beta to depth 4, and a hash table of positions.
+
+The evaluation weights the shapes of each side (see `shapes`) with the
+usual SHAPE_SCORES, side to move minus opponent, kept up to date move by
+move. At every node the empty points within two of a stone are ranked by
+how much they gain for the mover plus how much they would gain for the
+opponent (attack plus defence) and only the best CANDIDATES_PER_PLY are
+searched. A table keyed by the Zobrist hash remembers each position's
+value, bound and best move, so a position reached by another move order is
+not searched again. The depths 1..DEFAULT_DEPTH are searched in turn, so a
+time limit ends the search with the deepest finished answer.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.board import Board
+from engine.bots import Decision, SearchLimits
+from engine.classic.common import WIN_SCORE, Deadline, SearchTimeout, nearby_points, rank
+from engine.classic.shapes import Shape, added, board_shapes, shape_change
+from engine.types import Point
+
+DEFAULT_DEPTH = 4
+CANDIDATES_PER_PLY = 9
+SHAPE_SCORES = (100_000, 10_000, 1_000, 1_000, 100, 100, 10)
+"""Value of one shape, in Shape order: five, open four, four, open three, three, open two, two."""
+
+
+def shapes_value(counts: list[int]) -> int:
+    """The SHAPE_SCORES total of one side's shape counts."""
+    return sum(score * count for score, count in zip(SHAPE_SCORES, counts, strict=True))
+
+
+class Bound(enum.Enum):
+    """What a stored value means: exact, or only a lower or upper bound."""
+
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A hash table entry."""
+
+    depth: int
+    score: int
+    bound: Bound
+    move: Point | None
+
+
+class _Search:
+    """One search: the board, the running shape counts, the table, the clock."""
+
+    def __init__(self, board: Board, deadline: Deadline) -> None:
+        self.board = board
+        self.deadline = deadline
+        black, white = board_shapes(board)
+        self.counts = {1: black, 2: white}
+        self.table: dict[int, Entry] = {}
+        self.nodes = 0
+
+    def value(self) -> int:
+        """The evaluation for the side to move, who wins at once with any four
+        and loses next move against an open four it cannot answer with one."""
+        mover = int(self.board.to_move)
+        own, other = self.counts[mover], self.counts[3 - mover]
+        if own[Shape.OPEN_FOUR] or own[Shape.FOUR]:
+            return WIN_SCORE // 2
+        if other[Shape.OPEN_FOUR]:
+            return -WIN_SCORE // 2
+        return shapes_value(own) - shapes_value(other)
+
+    def candidates(self) -> list[tuple[Point, int]]:
+        """The best CANDIDATES_PER_PLY points by attack plus defence value, best first."""
+        board = self.board
+        mover = int(board.to_move)
+        scored = []
+        for point in nearby_points(board, 2):
+            attack = shape_change(board, point, mover)[mover - 1]
+            defence = shape_change(board, point, 3 - mover)[2 - mover]
+            if attack[Shape.FIVE] > 0:
+                return [(point, WIN_SCORE)]
+            scored.append((point, shapes_value(attack) + shapes_value(defence)))
+        scored.sort(key=lambda item: -item[1])
+        return scored[:CANDIDATES_PER_PLY]
+
+    def play(self, point: Point) -> tuple[list[int], list[int]]:
+        """Push `point` and update the counts; return the counts before, to undo with."""
+        before = (self.counts[1], self.counts[2])
+        black, white = shape_change(self.board, point, int(self.board.to_move))
+        self.counts = {1: added(before[0], black), 2: added(before[1], white)}
+        self.board.push(point)
+        return before
+
+    def undo(self, before: tuple[list[int], list[int]]) -> None:
+        self.board.pop()
+        self.counts = {1: before[0], 2: before[1]}
+
+    def negamax(self, depth: int, alpha: int, beta: int) -> int:
+        """The value for the side to move, `depth` plies deep, using and filling the table."""
+        self.nodes += 1
+        if self.deadline.passed():
+            raise SearchTimeout
+        board = self.board
+        if board.result is not None:
+            return -WIN_SCORE if board.result.winner is not None else 0
+        if depth == 0:
+            return self.value()
+        entry = self.table.get(board.hash)
+        if entry is not None and entry.depth >= depth:
+            if entry.bound is Bound.EXACT:
+                return entry.score
+            if entry.bound is Bound.LOWER and entry.score >= beta:
+                return entry.score
+            if entry.bound is Bound.UPPER and entry.score <= alpha:
+                return entry.score
+        moves = [point for point, _ in self.candidates()]
+        if entry is not None and entry.move in moves:
+            moves.remove(entry.move)
+            moves.insert(0, entry.move)
+        original_alpha = alpha
+        best_score, best_move = -WIN_SCORE - 1, None
+        for point in moves:
+            before = self.play(point)
+            score = -self.negamax(depth - 1, -beta, -alpha)
+            self.undo(before)
+            if score > best_score:
+                best_score, best_move = score, point
+            alpha = max(alpha, score)
+            if alpha >= beta:
+                break
+        if best_move is None:
+            return 0
+        bound = Bound.LOWER if best_score >= beta else Bound.UPPER if best_score <= original_alpha else Bound.EXACT
+        self.table[board.hash] = Entry(depth, best_score, bound, best_move)
+        return best_score
+
+
+class AlphaBetaBot:
+    """Alpha-beta over the best nine candidates per ply, four plies deep, with a hash table."""
+
+    level = "alphabeta"
+    description = "Textbook alpha-beta: pattern evaluation, best 9 candidates per ply, depth 4, hash table."
+
+    def __init__(self, depth: int = DEFAULT_DEPTH) -> None:
+        self.depth = depth
+
+    def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
+        """Deepen one ply at a time up to the depth; answer with the deepest finished one.
+
+        Moves that cannot beat the best found before them are cut off, so
+        their scores in `candidates` are upper bounds.
+        """
+        search = _Search(board.copy(), Deadline(limits))
+        root = search.candidates()
+        ranked = rank(root, board, seed)
+        finished_depth = 0
+        for depth in range(1, (limits.depth or self.depth) + 1):
+            if ranked[0][1] >= WIN_SCORE:
+                break
+            try:
+                ranked = rank(self._search_root(search, [point for point, _ in ranked], depth), board, seed)
+            except SearchTimeout:
+                break
+            finished_depth = depth
+        move, score = ranked[0]
+        return Decision(
+            move=move, score=score, depth=finished_depth, nodes=search.nodes, pv=(move,), candidates=tuple(ranked)
+        )
+
+    @staticmethod
+    def _search_root(search: _Search, moves: list[Point], depth: int) -> list[tuple[Point, int]]:
+        """Every root move's score at `depth`, the previous best searched first."""
+        scored = []
+        best = -WIN_SCORE - 1
+        for point in moves:
+            before = search.play(point)
+            score = -search.negamax(depth - 1, -WIN_SCORE - 1, -(best - 1))
+            search.undo(before)
+            scored.append((point, score))
+            best = max(best, score)
+        return scored
+

@@ -1,0 +1,75 @@
+"""What the classic bots share: which points to consider, how to break ties, when to stop.
+
+Kept apart so that each bot module shows only its own algorithm.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+
+from engine.board import Board
+from engine.bots import SearchLimits
+from engine.types import Point
+
+WIN_SCORE = 10_000_000
+"""A score beyond any evaluation: the side to move has made five."""
+
+
+def centre(board: Board) -> Point:
+    """The middle point, where every bot opens."""
+    return Point(board.size // 2, board.size // 2)
+
+
+def nearby_points(board: Board, distance: int) -> list[Point]:
+    """The empty, playable points within `distance` (in both x and y) of a stone,
+    row by row; the centre alone on an empty board.
+
+    Renju forbidden points are left out, so no bot can ever choose one.
+    """
+    if board.ply == 0:
+        return [centre(board)]
+    size = board.size
+    cells = board.cells
+    near = [False] * (size * size)
+    for stone in board.moves:
+        for y in range(max(0, stone.y - distance), min(size, stone.y + distance + 1)):
+            row = y * size
+            for x in range(max(0, stone.x - distance), min(size, stone.x + distance + 1)):
+                near[row + x] = True
+    return [
+        Point(index % size, index // size)
+        for index in range(size * size)
+        if near[index] and cells[index] == 0 and not board.is_forbidden(Point(index % size, index // size))
+    ]
+
+
+def rank(scored: Iterable[tuple[Point, int]], board: Board, seed: int | None) -> list[tuple[Point, int]]:
+    """Scored points best first; equal scores ordered by distance to the centre,
+    or shuffled by `seed` when one is given (same seed, same order)."""
+    middle = centre(board)
+    items = list(scored)
+    if seed is None:
+        items.sort(key=lambda item: (-item[1], abs(item[0].x - middle.x) + abs(item[0].y - middle.y), item[0]))
+    else:
+        shuffle_keys = {item[0]: random.Random(f"{seed}-{item[0].x}-{item[0].y}").random() for item in items}
+        items.sort(key=lambda item: (-item[1], shuffle_keys[item[0]]))
+    return items
+
+
+class Deadline:
+    """The moment a search must stop, from SearchLimits.time_ms (never, if None)."""
+
+    __slots__ = ("_end",)
+
+    def __init__(self, limits: SearchLimits) -> None:
+        self._end = None if limits.time_ms is None else time.monotonic() + limits.time_ms / 1000
+
+    def passed(self) -> bool:
+        """Whether the time is up."""
+        return self._end is not None and time.monotonic() >= self._end
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline passes, to unwind to the root."""
