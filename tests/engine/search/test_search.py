@@ -1,0 +1,249 @@
+"""The main search and the engine levels: forced replies, wins, deadlines, renju, determinism."""
+
+import itertools
+import time
+
+import pytest
+
+from engine import Board, Point, Rule, format_point, parse_point, rules
+from engine.bots import SearchLimits
+from engine.search.budget import Budget
+from engine.search.levels import ENGINE_LEVELS, EngineBot
+from engine.search.search import WON, Searcher, SearchSettings
+
+# Black to move; white threatens a five at h3 (h4-h7), black has nothing better.
+WHITE_FOUR = """
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . X X . . . . . . .
+. . . . . . . X O . . . . . .
+. . . . . . . O X . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . X . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+# Black to move; white has an open three on the h file (h5-h7) and black has no four.
+WHITE_OPEN_THREE = """
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . X . X . . . . . .
+. . . . . . . . . . X . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+# Black to move under renju; h8 would make a double three (f8-h8, h8-h10)
+# and so is forbidden, though it is the most tempting point on the board.
+TEMPTING_FORBIDDEN_POINT = """
+O . . . . . . . . . . . . . O
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . X X . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+O . . . . . . . . . . . . . O
+"""
+
+# Black to move under renju facing white's four whose only block, h8, is a
+# double three: black has no legal defence, yet must still answer legally.
+BLOCK_IS_FORBIDDEN = """
+O . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . X X . . . . . . . .
+. . . . . . . O X . . . . . .
+. . . . . . . O . X . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+# Black to move: h8 is a four (e8-h8) and an open three (h8-h10); after
+# the block at i8, h7 or h11 makes an open four.
+FOUR_THEN_OPEN_FOUR = """
+O . . . . . . . . . . . . . O
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . X . . . . . . .
+. . . O X X X . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+O . . . . . . . . . . . . . O
+"""
+
+MIDDLE_GAME = """
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . O . . . . . . . .
+. . . . . X X O . . . . . . .
+. . . . . O X X X O . . . . .
+. . . . . . O X O . . . . . .
+. . . . . X O X . . . . . . .
+. . . . . . . O X . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+
+def _choose(level: str, picture: str, rule: Rule = Rule.FREESTYLE, **limits: int) -> tuple[Board, Point]:
+    board = Board.from_picture(picture, rule=rule)
+    decision = ENGINE_LEVELS[level]().choose(board, SearchLimits(**limits), seed=1)
+    return board, decision.move
+
+
+def test_levels_are_registered_weakest_first() -> None:
+    assert list(ENGINE_LEVELS) == ["easy", "medium", "hard", "master"]
+    for name, factory in ENGINE_LEVELS.items():
+        bot = factory()
+        assert bot.level == name
+        assert bot.description
+
+
+@pytest.mark.parametrize("level", list(ENGINE_LEVELS))
+def test_every_level_blocks_a_four(level: str) -> None:
+    board, move = _choose(level, WHITE_FOUR, time_ms=500)
+    assert format_point(move, 15) == "h3"
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_an_open_three_is_answered_at_its_ends(level: str) -> None:
+    _, move = _choose(level, WHITE_OPEN_THREE, time_ms=800)
+    assert format_point(move, 15) in ("h4", "h8")
+
+
+@pytest.mark.parametrize("level", list(ENGINE_LEVELS))
+def test_every_level_plays_a_winning_four_sequence(level: str) -> None:
+    _, move = _choose(level, FOUR_THEN_OPEN_FOUR, time_ms=500)
+    assert format_point(move, 15) == "h8"
+
+
+def test_the_search_reports_each_depth_with_a_principal_variation() -> None:
+    board = Board.from_picture(MIDDLE_GAME)
+    searcher = Searcher(board, SearchSettings(max_depth=3), Budget())
+    results = list(searcher.iterate())
+    assert [result.depth for result in results] == [1, 2, 3]
+    for result in results:
+        assert result.pv[0] == result.move
+        assert len(result.pv) >= 1
+        assert result.nodes > 0
+    assert results[-1].nodes > results[0].nodes
+    assert board.moves == Board.from_picture(MIDDLE_GAME).moves, "the caller's board is left alone"
+
+
+def test_a_win_by_fours_is_scored_as_a_win_with_its_line() -> None:
+    searcher = Searcher(Board.from_picture(FOUR_THEN_OPEN_FOUR), SearchSettings(), Budget())
+    results = list(searcher.iterate())
+    assert len(results) == 1
+    assert results[0].score > WON
+    assert [format_point(point, 15) for point in results[0].pv[:2]] == ["h8", "i8"]
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_a_200_ms_deadline_is_met(level: str) -> None:
+    board = Board.from_picture(MIDDLE_GAME)
+    started = time.monotonic()
+    ENGINE_LEVELS[level]().choose(board, SearchLimits(time_ms=200), seed=0)
+    assert time.monotonic() - started < 2.0
+
+
+def test_the_deadline_is_read_from_the_injected_clock() -> None:
+    ticks = itertools.count()
+    clock = lambda: next(ticks) * 0.001  # noqa: E731 - every reading advances a millisecond
+    board = Board.from_picture(MIDDLE_GAME)
+    bot = EngineBot(ENGINE_LEVELS["master"]().settings, clock=clock)  # type: ignore[attr-defined]
+    results = list(bot.think(board, SearchLimits(time_ms=50)))
+    assert next(ticks) < 200, "the search stops soon after 50 readings of a millisecond each"
+    decision = bot.decide(board, results[-1] if results else None, seed=0)
+    assert board.is_legal(decision.move)
+
+
+def test_a_node_limit_is_respected() -> None:
+    board = Board.from_picture(MIDDLE_GAME)
+    decision = ENGINE_LEVELS["hard"]().choose(board, SearchLimits(nodes=500), seed=0)
+    assert decision.nodes <= 500 + 64
+    assert board.is_legal(decision.move)
+
+
+@pytest.mark.parametrize("level", list(ENGINE_LEVELS))
+def test_renju_black_never_plays_the_forbidden_point(level: str) -> None:
+    board, move = _choose(level, TEMPTING_FORBIDDEN_POINT, rule=Rule.RENJU, time_ms=400)
+    assert board.forbidden_reason(parse_point("h8", 15)) is rules.Forbidden.DOUBLE_THREE
+    assert move != parse_point("h8", 15)
+    assert board.is_legal(move)
+
+
+def test_the_same_point_is_the_choice_in_freestyle() -> None:
+    _, move = _choose("hard", TEMPTING_FORBIDDEN_POINT, time_ms=500)
+    assert format_point(move, 15) == "h8"
+
+
+@pytest.mark.parametrize("level", list(ENGINE_LEVELS))
+def test_renju_black_with_no_legal_block_still_answers_legally(level: str) -> None:
+    board, move = _choose(level, BLOCK_IS_FORBIDDEN, rule=Rule.RENJU, time_ms=300)
+    assert board.to_move == rules.BLACK
+    assert board.is_legal(move)
+
+
+def test_a_lost_position_is_scored_as_lost() -> None:
+    board = Board.from_picture(BLOCK_IS_FORBIDDEN, rule=Rule.RENJU)
+    decision = ENGINE_LEVELS["hard"]().choose(board, SearchLimits(time_ms=300), seed=0)
+    assert decision.score < -WON or decision.depth == 0
+
+
+@pytest.mark.parametrize("level", list(ENGINE_LEVELS))
+def test_a_level_is_deterministic_for_a_seed(level: str) -> None:
+    board = Board.from_picture(MIDDLE_GAME)
+    limits = SearchLimits(time_ms=60_000, depth=2, nodes=3_000)
+    first = ENGINE_LEVELS[level]().choose(board, limits, seed=7)
+    second = ENGINE_LEVELS[level]().choose(board, limits, seed=7)
+    assert first == second
+
+
+def test_easy_varies_its_move_with_the_seed() -> None:
+    board = Board.from_moves([Point(7, 7), Point(8, 8)])
+    limits = SearchLimits(time_ms=60_000, depth=2, nodes=3_000)
+    moves = {ENGINE_LEVELS["easy"]().choose(board, limits, seed=seed).move for seed in range(8)}
+    assert len(moves) > 1

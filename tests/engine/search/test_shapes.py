@@ -1,0 +1,88 @@
+"""Line patterns and the incremental Position: shapes, threat sets, forbidden points, undo."""
+
+import random
+
+import pytest
+
+from engine import Board, Point, Rule, rules
+from engine.search.evaluation import Position
+from engine.search.patterns import FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, OVERLINE, THREE, TWO, shape_of_cells
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "exact", "shape"),
+    [
+        ("xx.", "xx.", False, FIVE),
+        ("xxxx", "x", False, FIVE),
+        ("xxxx", "x", True, OVERLINE),
+        ("xx..", "x..", False, OPEN_FOUR),
+        ("o", "xxx.", False, FOUR),
+        (".x.", "x..", False, OPEN_THREE),
+        ("xx.", ".", False, THREE),
+        ("x.", "..", False, TWO),
+        ("x", "xx", False, NONE),
+    ],
+)
+def test_the_shape_a_stone_makes_along_a_line(left: str, right: str, exact: bool, shape: int) -> None:
+    assert shape_of_cells(left, right, exact) == shape
+
+
+def _random_game(rule: Rule, seed: int, length: int) -> Board:
+    generator = random.Random(seed)
+    board = Board(15, rule)
+    while board.ply < length and board.result is None:
+        point = generator.choice([p for p in board.empty_points() if 3 <= p.x <= 11 and 3 <= p.y <= 11])
+        board.push(point)
+    if board.result is not None:
+        board.pop()
+    return board
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_five_points_match_the_rules_on_random_positions(rule: Rule) -> None:
+    for seed in range(8):
+        board = _random_game(rule, seed, 40)
+        position = Position.from_board(board)
+        for color in (rules.BLACK, rules.WHITE):
+            for point in board.empty_points():
+                index = point.y * 15 + point.x
+                board.cells[index] = color
+                wins = rules.winning_run(board.cells, 15, point.x, point.y, color, rule) is not None
+                board.cells[index] = rules.EMPTY
+                assert wins == (index in position.fives[color]), (seed, color, point)
+
+
+def test_forbidden_points_match_the_rules_on_random_renju_positions() -> None:
+    checked = 0
+    for seed in range(40):
+        board = _random_game(Rule.RENJU, seed, 30 + seed % 2)
+        if board.to_move != rules.BLACK:
+            board.pop()
+        position = Position.from_board(board)
+        for point in board.empty_points():
+            expected = rules.forbidden_reason(board.cells, 15, point.x, point.y) is not None
+            assert position.is_forbidden(point.y * 15 + point.x) == expected, (seed, point)
+            checked += expected
+    assert checked > 0, "the random positions should include some forbidden points"
+
+
+def test_undo_restores_every_incremental_table() -> None:
+    board = _random_game(Rule.STANDARD, 3, 50)
+    position = Position.from_board(board)
+    for _ in range(25):
+        position.undo()
+    fresh = Position.from_board(Board.from_moves(board.moves[:25], rule=Rule.STANDARD))
+    for name in ("cells", "shapes", "codes", "values", "totals", "fives", "fours", "threats", "nearby", "hash"):
+        assert getattr(position, name) == getattr(fresh, name), name
+
+
+def test_the_hash_agrees_with_the_board() -> None:
+    board = _random_game(Rule.FREESTYLE, 5, 30)
+    assert Position.from_board(board).hash == board.hash
+
+
+def test_a_point_next_to_stones_is_a_candidate_and_a_far_one_is_not() -> None:
+    position = Position.from_board(Board.from_moves([Point(7, 7)]))
+    assert 7 * 15 + 8 in position.nearby
+    assert 7 * 15 + 9 in position.nearby
+    assert 0 not in position.nearby

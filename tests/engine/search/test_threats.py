@@ -1,0 +1,183 @@
+"""The threat-space solvers on constructed positions whose answers are known.
+
+A VCF line is also checked independently of the solver: replayed on a
+Board, every attacker move must make a four (or better), every defender
+move must be the only block, and the line must end in a five or in a four
+the defender cannot stop.
+"""
+
+from engine import Board, Point, Rule, format_point, parse_point, rules
+from engine.search.budget import Budget
+from engine.search.evaluation import Position
+from engine.search.threats import ThreatSolver
+
+# Black to move. h8 makes a four (d8-g8, blocked by O at c8) and an open three
+# on the h file; after the forced block at i8, h7 or h11 makes an open four.
+FOUR_THEN_OPEN_FOUR = """
+O . . . . . . . . . . . . . O
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . X . . . . . . .
+. . . O X X X . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+O . . . . . . . . . . . . . O
+"""
+
+# Black to move. h8 makes two open threes at once (f8-h8 and h10-h8), which
+# wins by threats though there is no four to play.
+DOUBLE_THREE = """
+O . . . . . . . . . . . . . O
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . X X . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+O . . . . . . . . . . . . . O
+"""
+
+# Black to move with only dead shapes: no four can lead anywhere.
+NO_WIN = """
+O . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . X . . . . . . .
+. . . O X X X . O . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+# White to move under renju: h7 makes a four whose only block, h8, would be
+# a double-three for black (f8-g8-h8 and h8-i7-j6), so black cannot stop it.
+FOUR_ONTO_A_FORBIDDEN_POINT = """
+O . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . X X . . . . . . . .
+. . . . . . . . X . . . . . .
+. . . . . . . O . X . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . O . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+
+def _solver(board: Board) -> ThreatSolver:
+    return ThreatSolver(Position.from_board(board), Budget())
+
+
+def _names(position: Position, line: list[int]) -> list[str]:
+    return [format_point(position.point(index), position.size) for index in line]
+
+
+def assert_is_vcf(board: Board, line: list[Point]) -> None:
+    """Replay `line` on a copy of `board`, checking that it is a win by continuous fours."""
+    board = board.copy()
+    attacker = board.to_move
+    for step, point in enumerate(line):
+        board.play(point)
+        if board.result is not None:
+            assert board.result.winner is attacker
+            return
+        if step % 2 == 0:
+            completions = _completions(board, attacker)
+            assert completions, f"{point} is not a four"
+            if len(completions) >= 2 or all(board.is_forbidden(block) for block in completions):
+                assert step == len(line) - 1, "the line goes on after an unstoppable four"
+                return
+        else:
+            assert _completions_before(board, attacker) == [point], f"{point} was not the only block"
+    raise AssertionError("the line ends without a win")
+
+
+def _completions(board: Board, color: int) -> list[Point]:
+    found = []
+    for point in board.empty_points():
+        index = point.y * board.size + point.x
+        board.cells[index] = color
+        if rules.winning_run(board.cells, board.size, point.x, point.y, color, board.rule) is not None:
+            found.append(point)
+        board.cells[index] = rules.EMPTY
+    return found
+
+
+def _completions_before(board: Board, color: int) -> list[Point]:
+    """The attacker's completions just before the defender's last move."""
+    block = board.pop()
+    try:
+        return _completions(board, color)
+    finally:
+        board.push(block)
+
+
+def test_vcf_finds_a_four_then_an_open_four() -> None:
+    board = Board.from_picture(FOUR_THEN_OPEN_FOUR)
+    solver = _solver(board)
+    line = solver.vcf()
+    assert line is not None
+    names = _names(solver.position, line)
+    assert names[:2] == ["h8", "i8"]
+    assert names[2] in ("h7", "h11")
+    assert_is_vcf(board, [solver.position.point(index) for index in line])
+
+
+def test_vcf_reports_no_win_when_every_four_is_dead() -> None:
+    assert _solver(Board.from_picture(NO_WIN)).vcf() is None
+
+
+def test_vct_finds_a_double_three_where_there_is_no_vcf() -> None:
+    board = Board.from_picture(DOUBLE_THREE)
+    solver = _solver(board)
+    assert solver.vcf() is None
+    line = solver.vct(4)
+    assert line is not None
+    assert _names(solver.position, line)[0] == "h8"
+
+
+def test_vct_reports_no_win_without_threats() -> None:
+    assert _solver(Board.from_picture(NO_WIN)).vct(4) is None
+
+
+def test_white_wins_by_a_four_whose_block_is_forbidden_for_black() -> None:
+    board = Board.from_picture(FOUR_ONTO_A_FORBIDDEN_POINT, rule=Rule.RENJU)
+    assert board.to_move == rules.WHITE
+    solver = _solver(board)
+    line = solver.vcf()
+    assert line is not None
+    assert _names(solver.position, line) == ["h7"]
+    board.play(parse_point("h7", 15))
+    assert board.forbidden_reason(parse_point("h8", 15)) is rules.Forbidden.DOUBLE_THREE
+
+
+def test_the_same_four_is_no_win_in_freestyle_where_black_may_block() -> None:
+    board = Board.from_picture(FOUR_ONTO_A_FORBIDDEN_POINT)
+    assert _solver(board).vcf() is None
