@@ -194,6 +194,9 @@ Command = (
     | ReplayCommand
 )
 
+LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ResignCommand)
+"""Commands answered without the server (resign only asks a question; the answer is sent)."""
+
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 _XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
 _CLOCK = re.compile(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from client import commands as cmd
 from client.render import format_clock, render_board
@@ -138,6 +139,12 @@ class ClientCore:
         """The game being replayed, or None."""
         self._clock = clock
         self._resyncing = False
+        self._signed_in = False
+        self._deferred: list[str] = []
+        """Lines typed before the server welcomed this client, or while it answers a `create` or
+        `join` that later lines may depend on; handled, in order, once it has."""
+        self._entering: int | None = None
+        """The id of the create_room or join_room request awaiting its answer."""
         self._confirming_resign = False
         self._hello_id: int | None = None
         self._next_id = 0
@@ -146,14 +153,16 @@ class ClientCore:
 
     @property
     def awaiting_replies(self) -> bool:
-        """Whether a request sent on this connection has not been answered yet."""
-        return bool(self._unanswered)
+        """Whether a request sent on this connection, or a line waiting to be sent, has no answer yet."""
+        return bool(self._unanswered or self._deferred)
 
     # ---------------------------------------------------------------- inputs
 
     def connected(self) -> list[Action]:
         """The connection is open (first time or again): say hello."""
         self._resyncing = False
+        self._signed_in = False
+        self._entering = None
         self._unanswered.clear()
         self._hello_id = self._new_id()
         self._unanswered.add(self._hello_id)
@@ -161,6 +170,8 @@ class ClientCore:
 
     def disconnected(self) -> list[Action]:
         """The connection dropped; requests in flight will get no answer."""
+        self._signed_in = False
+        self._entering = None
         self._waiting.clear()
         self._unanswered.clear()
         return [Show("connection lost; reconnecting...")]
@@ -184,15 +195,34 @@ class ClientCore:
         self._confirming_resign = False
         if isinstance(command, cmd.Answer):
             return self._answer(command.accept, confirming)
+        if not self._ready and not isinstance(command, cmd.LOCAL_COMMANDS):
+            self._deferred.append(line)
+            return []
         try:
             return self._command(command)
         except cmd.CommandError as error:
             return [Show(str(error))]
 
     def handle_message(self, message: ServerEvent) -> list[Action]:
-        """What to do about a message from the server."""
+        """What to do about a message from the server (then about lines that waited for it)."""
         if isinstance(message.id, int):
             self._unanswered.discard(message.id)
+            if message.id == self._entering:
+                self._entering = None
+        return self._dispatch(message) + self._handle_deferred()
+
+    @property
+    def _ready(self) -> bool:
+        """Whether a typed line can be acted on now rather than deferred."""
+        return self._signed_in and self._entering is None
+
+    def _handle_deferred(self) -> list[Action]:
+        actions: list[Action] = []
+        while self._ready and self._deferred:
+            actions += self.handle_line(self._deferred.pop(0))
+        return actions
+
+    def _dispatch(self, message: ServerEvent) -> list[Action]:
         match message:
             case Welcome():
                 return self._welcome(message)
@@ -235,9 +265,10 @@ class ClientCore:
             case cmd.ListBotsCommand():
                 return self._send(ListBots())
             case cmd.CreateRoomCommand():
-                return self._send(_create_room(command))
+                return self._send_entering(_create_room(command))
             case cmd.JoinRoomCommand():
-                return self._send(JoinRoom(room_id=command.room_id, as_="spectator" if command.spectator else "player"))
+                role: Literal["player", "spectator"] = "spectator" if command.spectator else "player"
+                return self._send_entering(JoinRoom(room_id=command.room_id, as_=role))
             case cmd.ListGamesCommand():
                 return self._send(ListGames(player=command.player or self.name, limit=command.limit))
             case cmd.ExportGameCommand():
@@ -298,6 +329,7 @@ class ClientCore:
             RememberToken(message.token),
             Show(f"signed in as {message.player.name} (rating {message.player.rating}); 'help' lists the commands"),
         ]
+        self._signed_in = True
         if self.room is not None:
             actions += self._resync(self.room)
         elif message.rooms:
@@ -445,6 +477,12 @@ class ClientCore:
         request_id = self._new_id()
         self._unanswered.add(request_id)
         return [Send(message.model_copy(update={"id": request_id}))]
+
+    def _send_entering(self, message: CreateRoom | JoinRoom) -> list[Action]:
+        """Send a request that puts the player in a room; later lines wait for its answer."""
+        actions = self._send(message)
+        self._entering = self._next_id
+        return actions
 
     def _send_waiting(self, message: ClientMessage, waiting: _Export | _StartReplay) -> list[Action]:
         """Send a request whose answer is awaited for an action."""

@@ -105,7 +105,9 @@ class Session:
         connecting = asyncio.create_task(self._stay_connected())
         quitting = asyncio.create_task(self._quit.wait())
         try:
-            await asyncio.wait({reading, connecting, quitting}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({reading, connecting, quitting}, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a bug in the client must not pass for a normal exit
         finally:
             for task in (reading, connecting, quitting):
                 task.cancel()
@@ -123,10 +125,10 @@ class Session:
         self._quit.set()
 
     async def _drain(self) -> None:
-        """Give requests already sent a moment to be answered (for piped input)."""
+        """Give requests already typed a moment to be sent and answered (for piped input)."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(DRAIN_TIMEOUT_S):
-                while self._core.awaiting_replies and self._connection is not None:
+                while self._core.awaiting_replies:
                     await self._message_handled.wait()
                     self._message_handled.clear()
 

@@ -56,7 +56,11 @@ def describe_bots(bots: list[BotInfoModel]) -> str:
     if not bots:
         return "this server has no bots"
     width = max(len(bot.level) for bot in bots)
-    return "\n".join(f"{bot.level:<{width}}  {bot.rating:>5}  {bot.description}" for bot in bots)
+    lines = [f"{'level':<{width}}  rating  about"]
+    for bot in bots:
+        rating = "-" if bot.rating is None else str(bot.rating)
+        lines.append(f"{bot.level:<{width}}  {rating:>6}  {bot.description}")
+    return "\n".join(lines)
 
 
 def describe_games(games: list[GameSummaryModel]) -> str:
