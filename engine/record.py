@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar, cast
 
 from engine.board import Board
 from engine.errors import IllegalMoveError, NotationError, RecordFormatError
-from engine.notation import format_point
+from engine.notation import MAX_SIZE, MIN_SIZE, format_point
 from engine.types import Color, EndReason, GameResult, Point, Rule
 
 _T = TypeVar("_T")
@@ -287,6 +287,8 @@ def record_from_dict(data: object) -> GameRecord:
     fields = _Fields(data, "")
     rule = fields.parsed("rule", Rule.parse)
     size = fields.integer("size")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise RecordFormatError(f"size must be {MIN_SIZE} to {MAX_SIZE}, not {size}")
     record = GameRecord(
         rule=rule,
         size=size,
