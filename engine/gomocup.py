@@ -100,6 +100,7 @@ class BrainSession:
         self.finished = False
         """True after END: the caller should stop reading."""
         self._board_lines: list[tuple[Point, int]] | None = None
+        self._board_error: str | None = None
 
     # ------------------------------------------------------------ dispatch
 
@@ -199,26 +200,31 @@ class BrainSession:
         yield from self._think(board)
 
     def _board_start(self, argument: str) -> Iterator[str]:
-        if self.board is None:
-            yield "ERROR BOARD before START"
-            return
+        """Start collecting a BOARD listing (always read up to DONE, so no line is taken for a command)."""
         self._board_lines = []
+        self._board_error = None if self.board is not None else "BOARD before START"
+        return iter(())
 
     def _board_line(self, text: str) -> Iterator[str]:
+        """One line of a BOARD listing; a bad line spoils the whole listing, reported at DONE."""
         assert self._board_lines is not None
         if text.upper() == "DONE":
             stones = self._board_lines
+            error = self._board_error
             self._board_lines = None
-            yield from self._set_up(stones)
+            self._board_error = None
+            if error is not None:
+                yield f"ERROR BOARD refused: {error}"
+            else:
+                yield from self._set_up(stones)
             return
-        parts = text.split(",")
         try:
-            x, y, field = (int(part) for part in parts)
+            x, y, field = (int(part) for part in text.split(","))
         except ValueError:
-            yield f"ERROR a BOARD line must be x,y,field, not {text!r}"
+            self._board_error = self._board_error or f"a line must be x,y,field, not {text!r}"
             return
         if field not in (1, 2, 3):
-            yield f"ERROR a BOARD field must be 1, 2 or 3, not {field}"
+            self._board_error = self._board_error or f"a field must be 1, 2 or 3, not {field}"
             return
         self._board_lines.append((Point(x, y), field))
 

@@ -1,0 +1,158 @@
+"""The Gomocup brain protocol core, driven by a scripted transport: lines in, lines out."""
+
+from collections.abc import Iterable
+
+import pytest
+
+from engine import Point, Rule
+from engine.gomocup import BrainSession, TimeControl, rule_from_bits
+from engine.search.levels import ENGINE_LEVELS
+
+
+def _session(rule: Rule = Rule.FREESTYLE) -> BrainSession:
+    return BrainSession(ENGINE_LEVELS["easy"], rule=rule, seed=3)
+
+
+def _send(session: BrainSession, lines: Iterable[str]) -> list[str]:
+    answers: list[str] = []
+    for line in lines:
+        answers.extend(session.receive(line))
+    return answers
+
+
+def _moves(answers: list[str]) -> list[Point]:
+    moves = []
+    for answer in answers:
+        if answer[0].isdigit():
+            x, y = answer.split(",")
+            moves.append(Point(int(x), int(y)))
+    return moves
+
+
+def test_start_begin_and_turn_answer_with_moves_and_a_message_per_depth() -> None:
+    session = _session()
+    answers = _send(session, ["INFO timeout_turn 300", "START 15", "BEGIN"])
+    assert answers[0] == "OK"
+    assert _moves(answers) == [Point(7, 7)]
+    answers = _send(session, ["TURN 8,8"])
+    messages = [answer for answer in answers if answer.startswith("MESSAGE")]
+    assert messages, "each finished depth is reported"
+    assert all(" depth " in message and " nodes " in message and " pv " in message for message in messages)
+    assert messages[0].startswith("MESSAGE depth 1 score ")
+    (move,) = _moves(answers)
+    assert session.board is not None
+    assert session.board.moves == (Point(7, 7), Point(8, 8), move)
+
+
+def test_board_sets_up_a_position_and_the_brain_blocks_the_four() -> None:
+    session = _session()
+    answers = _send(
+        session,
+        ["START 15", "BOARD", "7,7,2", "0,0,1", "7,8,2", "0,2,1", "7,9,2", "0,4,1", "7,10,2", "DONE"],
+    )
+    assert answers[0] == "OK"
+    assert _moves(answers)[-1] in (Point(7, 6), Point(7, 11))
+
+
+def test_board_with_own_stones_first_means_the_brain_is_black() -> None:
+    session = _session()
+    _send(session, ["START 15", "BOARD", "7,7,1", "8,8,2", "DONE"])
+    assert session.board is not None
+    assert session.board.moves[:2] == (Point(7, 7), Point(8, 8))
+    assert session.board.ply == 3
+
+
+def test_winning_line_markers_are_not_stones() -> None:
+    session = _session()
+    _send(session, ["START 15", "BOARD", "7,7,2", "3,3,3", "DONE"])
+    assert session.board is not None
+    assert Point(3, 3) not in session.board.moves[:1]
+    assert session.board.ply == 2
+
+
+def test_takeback_removes_the_last_move_and_answers_ok() -> None:
+    session = _session()
+    answers = _send(session, ["START 15", "BEGIN"])
+    (move,) = _moves(answers)
+    assert _send(session, [f"TAKEBACK {move.x},{move.y}"]) == ["OK"]
+    assert session.board is not None and session.board.ply == 0
+    assert _send(session, ["TAKEBACK 1,1"])[0].startswith("ERROR")
+
+
+def test_restart_clears_the_board() -> None:
+    session = _session()
+    _send(session, ["START 15", "BEGIN"])
+    assert _send(session, ["RESTART"]) == ["OK"]
+    assert session.board is not None and session.board.ply == 0
+
+
+def test_about_names_the_brain() -> None:
+    (answer,) = _send(_session(), ["ABOUT"])
+    assert answer.startswith('name="gomoku-engine"')
+    assert 'version="' in answer
+
+
+def test_end_finishes_the_session_silently() -> None:
+    session = _session()
+    assert _send(session, ["START 15", "END"]) == ["OK"]
+    assert session.finished
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (["START 2"], "ERROR"),
+        (["START banana"], "ERROR"),
+        (["RECTSTART 15,20"], "ERROR"),
+        (["BEGIN"], "ERROR"),
+        (["TURN 3,3"], "ERROR"),
+        (["START 15", "TURN 15,3"], "ERROR"),
+        (["START 15", "TURN 7,7", "TURN 7,7"], "ERROR"),
+        (["START 15", "BOARD", "1,1", "DONE"], "ERROR"),
+        (["START 15", "BOARD", "1,1,1", "2,2,1", "DONE"], "ERROR"),
+        (["BOARD", "1,1,1", "DONE"], "ERROR"),
+        (["INFO timeout_turn soon"], "ERROR"),
+        (["INFO rule 8"], "ERROR"),
+        (["SWAP2BOARD"], "UNKNOWN"),
+    ],
+)
+def test_bad_input_gets_an_error_line_and_the_session_goes_on(lines: list[str], expected: str) -> None:
+    session = _session()
+    answers = _send(session, lines)
+    assert answers[-1].startswith(expected + " ")
+    assert _send(session, ["ABOUT"])[0].startswith("name=")
+
+
+def test_unknown_info_keys_are_ignored() -> None:
+    assert _send(_session(), ["INFO folder C:\\brains", "INFO evaluate 3,4"]) == []
+
+
+@pytest.mark.parametrize(
+    ("bits", "rule"), [(0, Rule.FREESTYLE), (1, Rule.STANDARD), (4, Rule.RENJU), (5, Rule.RENJU), (2, Rule.FREESTYLE)]
+)
+def test_the_rule_bitmask_maps_to_a_rule(bits: int, rule: Rule) -> None:
+    assert rule_from_bits(bits) is rule
+
+
+def test_info_rule_before_the_first_move_changes_the_rule_of_the_board() -> None:
+    session = _session()
+    _send(session, ["START 15", "INFO rule 4"])
+    assert session.board is not None and session.board.rule is Rule.RENJU
+
+
+def test_renju_brain_as_black_never_plays_a_forbidden_point() -> None:
+    session = _session(Rule.RENJU)
+    # Black (the brain) has f8, g8 and i7, j6: h8 is a double three.
+    answers = _send(
+        session,
+        ["START 15", "BOARD", "5,7,1", "0,0,2", "6,7,1", "14,0,2", "8,8,1", "0,14,2", "9,9,1", "14,14,2", "DONE"],
+    )
+    move = _moves(answers)[-1]
+    assert move != Point(7, 7)
+
+
+def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> None:
+    assert TimeControl().budget_ms() is None
+    assert TimeControl(turn_ms=1000).budget_ms() == 940
+    assert TimeControl(turn_ms=0).budget_ms() == 100
+    assert TimeControl(turn_ms=5000, match_ms=100_000, left_ms=20_000).budget_ms() == 940

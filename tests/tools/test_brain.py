@@ -1,0 +1,36 @@
+"""`gomoku-engine` as a real process: a short game through a pipe."""
+
+import subprocess
+import sys
+
+
+def test_a_session_through_a_pipe() -> None:
+    script = "\n".join(["ABOUT", "INFO timeout_turn 300", "INFO rule 1", "START 15", "BEGIN", "TURN 8,8", "END", ""])
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.brain", "--level", "medium"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    lines = finished.stdout.splitlines()
+    assert lines[0].startswith('name="gomoku-engine"')
+    assert lines[1] == "OK"
+    moves = [line for line in lines if line[0].isdigit()]
+    assert moves[0] == "7,7"
+    assert len(moves) == 2
+    assert any(line.startswith("MESSAGE depth ") for line in lines)
+    assert finished.stderr == ""
+
+
+def test_an_unknown_level_is_refused_with_the_known_ones() -> None:
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.brain", "--level", "grandmaster"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finished.returncode == 2
+    assert "master" in finished.stderr
