@@ -10,6 +10,7 @@ room's actor; records come from storage; searches run in the bot pool.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -188,11 +189,11 @@ class GameServer:
         loop = asyncio.get_running_loop()
         async for frame in connection.websocket:
             if isinstance(frame, bytes):
-                await connection.websocket.close(CLOSE_UNSUPPORTED_DATA, "binary frames are not accepted")
+                await _close_and_drain(connection.websocket, CLOSE_UNSUPPORTED_DATA, "binary frames are not accepted")
                 return
             if not connection.rate_limit.allow(loop.time()):
                 if connection.rate_limit.exhausted:
-                    await connection.websocket.close(CLOSE_POLICY_VIOLATION, "too many requests")
+                    await _close_and_drain(connection.websocket, CLOSE_POLICY_VIOLATION, "too many requests")
                     return
                 connection.send(error_message(ProtocolError("rate_limited", "too many requests; slow down")))
                 continue
@@ -399,6 +400,19 @@ class GameServer:
             return _response(connection, HTTPStatus.OK, json.dumps(body), "application/json")
         content_type = "application/x-go-sgf" if extension == "sgf" else "text/plain; charset=utf-8"
         return _response(connection, HTTPStatus.OK, body, content_type)
+
+
+async def _close_and_drain(websocket: ServerConnection, code: int, reason: str) -> None:
+    """Close, reading and dropping whatever the client still sends until its close frame arrives.
+
+    Frames left unread would fill the receive queue, stop reading, and so
+    hide the client's close frame until the close timeout.
+    """
+    closing = asyncio.ensure_future(websocket.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in websocket:
+            pass
+    await closing
 
 
 def _room_action(

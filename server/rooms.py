@@ -324,7 +324,7 @@ class Room:
         outcome = Outcome()
         color = self.seat_of(caller.name)
         if color is not None and self.status == "playing":
-            self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, caller)
+            self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, None)
         before = self._presence()
         if color is not None and self.status == "waiting":
             self.seats[color] = None

@@ -1,0 +1,62 @@
+"""Fixtures: a real server on 127.0.0.1 (port 0, a SQLite file in tmp_path) and real websocket clients."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
+from websockets.asyncio.client import connect
+
+from server.app import GameServer, ServerSettings
+from server.rooms import RoomSettings
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "gomoku.sqlite3"
+
+
+@pytest.fixture
+async def start_server(db_path: Path) -> AsyncIterator[ServerFactory]:
+    """Start servers on port 0 with the test's database; all are stopped at the end."""
+    running: list[RunningServer] = []
+
+    async def start(abandon_after_s: float = 120.0, **overrides: Any) -> RunningServer:
+        settings = ServerSettings(port=0, db_path=str(db_path), bot_workers=0)
+        settings = replace(settings, room=RoomSettings(abandon_after_s=abandon_after_s), **overrides)
+        app, server = await GameServer.start(settings)
+        port = server.sockets[0].getsockname()[1]
+        instance = RunningServer(app, server, port)
+        running.append(instance)
+        return instance
+
+    yield start
+    for instance in running:
+        await instance.stop()
+
+
+@pytest.fixture
+async def game_server(start_server: ServerFactory) -> RunningServer:
+    return await start_server()
+
+
+@pytest.fixture
+async def client(game_server: RunningServer) -> AsyncIterator[ClientFactory]:
+    """Open clients to `game_server`, signed in when given a name; all are closed at the end."""
+    clients: list[WireClient] = []
+
+    async def open_client(name: str | None = None, server: RunningServer | None = None) -> WireClient:
+        websocket = await connect((server or game_server).ws_url)
+        wire = WireClient(websocket)
+        clients.append(wire)
+        if name is not None:
+            await wire.hello(name)
+        return wire
+
+    yield open_client
+    for wire in clients:
+        await wire.close()

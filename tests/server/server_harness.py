@@ -1,0 +1,113 @@
+"""Test helpers: a server started in-process and a websocket client that speaks JSON frames."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import urllib.request
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.server import Server
+
+from server.app import GameServer
+
+RECEIVE_TIMEOUT_S = 20.0
+"""How long a test waits for a message it expects (generous: the machine is shared)."""
+
+
+@dataclass
+class RunningServer:
+    """A server started by a test, and where to reach it."""
+
+    app: GameServer
+    server: Server
+    port: int
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def http_get(self, path: str) -> tuple[int, str, str]:
+        """Status, content type and body of a GET (blocking; call through `asyncio.to_thread`)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=RECEIVE_TIMEOUT_S) as reply:
+                return reply.status, reply.headers["Content-Type"], reply.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers["Content-Type"], error.read().decode("utf-8")
+
+    async def get(self, path: str) -> tuple[int, str, str]:
+        return await asyncio.to_thread(self.http_get, path)
+
+    async def stop(self) -> None:
+        self.server.close()
+        await self.server.wait_closed()
+        await self.app.close()
+
+
+class WireClient:
+    """A websocket client that speaks JSON frames and keeps what it has not read yet."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, websocket: ClientConnection) -> None:
+        self.websocket = websocket
+        self.backlog: list[dict[str, Any]] = []
+        self.seen: list[dict[str, Any]] = []
+        """Every message received, in order."""
+        self.token: str | None = None
+
+    async def send(self, **fields: Any) -> None:
+        if "as_" in fields:
+            fields["as"] = fields.pop("as_")
+        await self.websocket.send(json.dumps(fields))
+
+    async def _next_frame(self) -> dict[str, Any]:
+        async with asyncio.timeout(RECEIVE_TIMEOUT_S):
+            text = await self.websocket.recv()
+        message: dict[str, Any] = json.loads(text)
+        self.seen.append(message)
+        return message
+
+    async def receive(self) -> dict[str, Any]:
+        """The next message not read yet."""
+        if self.backlog:
+            return self.backlog.pop(0)
+        return await self._next_frame()
+
+    async def expect(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """The next message, which must be of type `kind` and have `fields`."""
+        message = await self.receive()
+        assert message["type"] == kind, message
+        for key, value in fields.items():
+            assert message[key] == value, (key, message)
+        return message
+
+    async def request(self, **fields: Any) -> dict[str, Any]:
+        """Send with a fresh id; return the first message carrying that id (others wait in the backlog)."""
+        request_id = next(self._ids)
+        await self.send(id=request_id, **fields)
+        for index, message in enumerate(self.backlog):
+            if message.get("id") == request_id:
+                return self.backlog.pop(index)
+        while True:
+            message = await self._next_frame()
+            if message.get("id") == request_id:
+                return message
+            self.backlog.append(message)
+
+    async def hello(self, name: str, token: str | None = None) -> dict[str, Any]:
+        reply = await self.request(type="hello", name=name, **({"token": token} if token else {}))
+        assert reply["type"] == "welcome", reply
+        self.token = reply["token"]
+        return reply
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+
+ServerFactory = Callable[..., Awaitable[RunningServer]]
+ClientFactory = Callable[..., Awaitable[WireClient]]
