@@ -11,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-BOT_RATINGS: Mapping[str, int] = MappingProxyType(
-    {
-    }
-)
+BOT_RATINGS: Mapping[str, int] = MappingProxyType({})
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
 
 

@@ -184,4 +184,3 @@ class AlphaBetaBot:
             scored.append((point, score))
             best = max(best, score)
         return scored
-

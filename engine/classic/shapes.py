@@ -58,10 +58,7 @@ counted again."""
 _DIGITS = "012"
 """Cell value to its character in a line string (cells may hold Color members, whose str is a name)."""
 
-_AS_SEEN_BY = {
-    color: str.maketrans({"0": ".", str(color): "x", str(3 - color): "o"})
-    for color in (BLACK, WHITE)
-}
+_AS_SEEN_BY = {color: str.maketrans({"0": ".", str(color): "x", str(3 - color): "o"}) for color in (BLACK, WHITE)}
 
 
 def _consume(match: re.Match[str]) -> str:

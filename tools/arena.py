@@ -1,0 +1,199 @@
+"""`gomoku-arena`: matches between bots and external engines, with a crosstable and Elo.
+
+    gomoku-arena greedy static minimax --time-ms 500
+    gomoku-arena --gauntlet master greedy alphabeta --engine "rapfi=pbrain-rapfi"
+    gomoku-arena greedy "self=gomoku-engine --level hard" --update-ratings
+
+Players are bot levels (engine.levels) or external Gomocup brains written
+NAME=COMMAND. Every pairing (all pairs, or the gauntlet player against
+each other one) plays every opening with both colours. Games run in
+parallel worker processes; each finished game is printed and saved as a
+JSON record (and PSQ with --psq) in the output folder. At the end come
+the crosstable and the Elo ratings with their 95% intervals;
+--update-ratings writes the ratings of the bot levels into
+engine/ratings.py, where `list_bots` reads them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import engine.ratings
+from engine.psq import write_psq
+from engine.record import GameRecord, record_to_dict
+from engine.types import Rule
+from tools.elo import Rating, compute_ratings
+from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game
+
+
+def schedule(
+    players: Sequence[PlayerSpec],
+    gauntlet: PlayerSpec | None,
+    openings: Sequence[str],
+    time_ms: int,
+    rule: Rule,
+    seed: int,
+) -> list[GameTask]:
+    """Every game of the match: each pairing, each opening, each colour."""
+    if gauntlet is not None:
+        pairings = [(gauntlet, other) for other in players]
+    else:
+        pairings = list(itertools.combinations(players, 2))
+    tasks: list[GameTask] = []
+    for first, second in pairings:
+        for opening in openings:
+            for black, white in ((first, second), (second, first)):
+                tasks.append(GameTask(black, white, opening, time_ms, rule, seed=seed + len(tasks)))
+    return tasks
+
+
+def run_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[tuple[int, GameRecord]]:
+    """(index in `tasks`, record) for each game as it finishes; in this process when `jobs` is 1."""
+    if jobs == 1:
+        for index, task in enumerate(tasks):
+            yield index, play_game(task)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures: dict[Future[GameRecord], int] = {pool.submit(play_game, task): i for i, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def describe_game(record: GameRecord) -> str:
+    """One progress line: the players, the score and how the game ended."""
+    points = black_points(record)
+    score = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[points]
+    reason = record.result.reason.value if record.result is not None else "unfinished"
+    return f"{record.black.name} - {record.white.name}  {score}  ({reason}, {len(record.moves)} stones)"
+
+
+def save_game(record: GameRecord, index: int, folder: Path, psq: bool) -> None:
+    """Write the record as NNN-black-white.json (and .psq)."""
+    stem = folder / f"{index + 1:03d}-{record.black.name}-{record.white.name}"
+    stem.with_suffix(".json").write_text(json.dumps(record_to_dict(record), indent=1) + "\n")
+    if psq:
+        stem.with_suffix(".psq").write_text(write_psq(record))
+
+
+def crosstable(names: Sequence[str], results: Sequence[tuple[str, str, float]]) -> str:
+    """Points scored by each row player against each column player, and the total."""
+    points: dict[tuple[str, str], float] = defaultdict(float)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    for player, opponent, score in results:
+        points[player, opponent] += score
+        points[opponent, player] += 1 - score
+        games[player, opponent] += 1
+        games[opponent, player] += 1
+    width = max(9, *(len(name) + 1 for name in names))
+    lines = ["".ljust(width) + "".join(name[: width - 1].rjust(width) for name in names) + "    total"]
+    for row in names:
+        cells = []
+        for column in names:
+            count = games[row, column]
+            cells.append(("-" if row == column or not count else f"{points[row, column]:g}/{count}").rjust(width))
+        total = sum(points[row, other] for other in names)
+        played = sum(games[row, other] for other in names)
+        share = f"{100 * total / played:5.1f}%" if played else ""
+        lines.append(row.ljust(width) + "".join(cells) + f"  {total:g}/{played} {share}")
+    return "\n".join(lines)
+
+
+def rating_table(ratings: Sequence[Rating]) -> str:
+    """The Elo ratings, best first, with 95% intervals."""
+    lines = [f"{'player':<14}{'elo':>7}{'±95%':>8}{'games':>7}{'points':>8}"]
+    for rating in ratings:
+        lines.append(f"{rating.name:<14}{rating.elo:>7.0f}{rating.error:>8.0f}{rating.games:>7}{rating.points:>8g}")
+    return "\n".join(lines)
+
+
+def render_ratings_module(ratings: Mapping[str, int]) -> str:
+    """The source text of engine/ratings.py holding `ratings`."""
+    docstring = (engine.ratings.__doc__ or "").strip()
+    entries = "".join(f'        "{level}": {rating},\n' for level, rating in ratings.items())
+    table = f"MappingProxyType(\n    {{\n{entries}    }}\n)" if entries else "MappingProxyType({})"
+    return (
+        f'"""{docstring}\n"""\n\n'
+        "from __future__ import annotations\n\n"
+        "from collections.abc import Mapping\n"
+        "from types import MappingProxyType\n\n"
+        f"BOT_RATINGS: Mapping[str, int] = {table}\n"
+        '"""Rating of each bot level measured in the arena; a level not yet rated is absent."""\n\n\n'
+        "def rating_of(level: str) -> int | None:\n"
+        '    """The arena rating of `level`, or None if the arena has not rated it."""\n'
+        "    return BOT_RATINGS.get(level)\n"
+    )
+
+
+def update_ratings(ratings: Sequence[Rating], players: Sequence[PlayerSpec], path: Path) -> dict[str, int]:
+    """Merge the new ratings of bot levels into the ratings module at `path`; return the table written."""
+    levels = {player.name for player in players if player.level is not None}
+    table = dict(engine.ratings.BOT_RATINGS)
+    table.update({rating.name: round(rating.elo) for rating in ratings if rating.name in levels})
+    ordered = dict(sorted(table.items(), key=lambda item: item[1]))
+    path.write_text(render_ratings_module(ordered))
+    return ordered
+
+
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="gomoku-arena", description="Matches between bots, with Elo ratings.")
+    parser.add_argument("players", nargs="*", help="bot levels, or external brains as NAME=COMMAND")
+    parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND", help="an external brain")
+    parser.add_argument("--gauntlet", metavar="PLAYER", help="play this player against each other one only")
+    parser.add_argument("--time-ms", type=int, default=1000, help="time per move in milliseconds (default 1000)")
+    parser.add_argument("--openings", type=int, default=len(OPENINGS), help=f"openings to use, 1..{len(OPENINGS)}")
+    parser.add_argument("--rule", type=Rule.parse, default=Rule.FREESTYLE, help="freestyle, standard or renju")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games played at once")
+    parser.add_argument("--seed", type=int, default=0, help="base seed handed to the bots")
+    parser.add_argument("--out", type=Path, default=Path("arena-games"), help="folder for the game records")
+    parser.add_argument("--psq", action="store_true", help="save each game as .psq as well")
+    parser.add_argument(
+        "--update-ratings", action="store_true", help="write the bot levels' ratings to engine/ratings.py"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    try:
+        players = [parse_player(text) for text in [*arguments.players, *arguments.engine]]
+        gauntlet = parse_player(arguments.gauntlet) if arguments.gauntlet else None
+    except ValueError as error:
+        print(f"gomoku-arena: {error}", file=sys.stderr)
+        return 2
+    names = [player.name for player in ([gauntlet] if gauntlet else []) + players]
+    if len(names) < 2 or len(set(names)) != len(names):
+        print("gomoku-arena: give at least two players, each with its own name", file=sys.stderr)
+        return 2
+    if not 1 <= arguments.openings <= len(OPENINGS) or arguments.time_ms < 1 or arguments.jobs < 1:
+        print(f"gomoku-arena: --openings must be 1..{len(OPENINGS)}, --time-ms and --jobs at least 1", file=sys.stderr)
+        return 2
+    openings = OPENINGS[: arguments.openings]
+    tasks = schedule(players, gauntlet, openings, arguments.time_ms, arguments.rule, arguments.seed)
+    arguments.out.mkdir(parents=True, exist_ok=True)
+    print(f"{len(tasks)} games, {arguments.time_ms} ms per move, {arguments.rule}, {arguments.jobs} at a time")
+    results: list[tuple[str, str, float]] = []
+    for done, (index, record) in enumerate(run_games(tasks, arguments.jobs), start=1):
+        save_game(record, index, arguments.out, arguments.psq)
+        results.append((record.black.name, record.white.name, black_points(record)))
+        print(f"[{done}/{len(tasks)}] {describe_game(record)}", flush=True)
+    ratings = compute_ratings(results)
+    print()
+    print(crosstable([rating.name for rating in ratings], results))
+    print()
+    print(rating_table(ratings))
+    if arguments.update_ratings:
+        written = update_ratings(ratings, [*players, *([gauntlet] if gauntlet else [])], Path(engine.ratings.__file__))
+        print(f"\nratings written to engine/ratings.py: {written}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

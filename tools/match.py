@@ -1,0 +1,151 @@
+"""Playing one game between two players, each a bot level, a `static` bot with
+given weights, or an external Gomocup brain; the arena and the tuner both
+run their games through `play_game`, in worker processes.
+
+A game starts from an opening (a few stones already placed, as in
+tournaments, so that deterministic bots do not replay one game), gives
+each move the same time limit, and ends with a five, a full board, or a
+forfeit: an external brain that is too slow is killed and loses on time;
+one that crashes or plays an illegal move loses as abandoned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from engine.board import Board
+from engine.bots import Bot, SearchLimits
+from engine.classic.static import StaticBot, StaticWeights
+from engine.errors import IllegalMoveError
+from engine.levels import level_names, make_bot
+from engine.notation import parse_point
+from engine.record import GameRecord, PlayerInfo, RecordedMove
+from engine.types import Color, EndReason, GameResult, Point, Rule
+from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
+
+OPENINGS: tuple[str, ...] = (
+    "h8 h9 j10",
+    "h8 i9 g10",
+    "h8 h9 f7",
+    "h8 i9 j6",
+    "h8 h9 k8",
+    "h8 i9 f8",
+    "h8 h9 g6",
+    "h8 i9 k10",
+)
+"""Quiet three-stone openings (black, white, black; white to move): black's
+third stone stands off, so neither side starts with a strong shape. Every
+pairing plays each opening with both colours."""
+
+
+def opening_moves(opening: str, size: int) -> list[Point]:
+    """The points of an opening written in human notation, e.g. `h8 h9 j10`."""
+    return [parse_point(word, size) for word in opening.split()]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """How to get a player: exactly one of `level`, `command` or `weights` is set."""
+
+    name: str
+    """Display name in tables and records."""
+    level: str | None = None
+    """A bot level of engine.levels."""
+    command: tuple[str, ...] | None = None
+    """The command line of an external Gomocup brain."""
+    weights: StaticWeights | None = None
+    """Weights for a `static` bot (the tuner's candidates)."""
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """A player from the command line: a level name, or `NAME=COMMAND ARGS` for an
+    external brain. Raises ValueError naming the known levels."""
+    if "=" in text:
+        name, command = text.split("=", 1)
+        words = tuple(shlex.split(command))
+        if not name.strip() or not words:
+            raise ValueError(f"{text!r}: an engine is written NAME=COMMAND [ARGS]")
+        return PlayerSpec(name.strip(), command=words)
+    if text not in level_names():
+        raise ValueError(f"unknown bot level {text!r}: expected one of {', '.join(level_names())} or NAME=COMMAND")
+    return PlayerSpec(text, level=text)
+
+
+@contextlib.contextmanager
+def open_player(spec: PlayerSpec, size: int, rule: Rule) -> Iterator[Bot]:
+    """The player as a Bot for one game; an external brain is stopped afterwards."""
+    if spec.command is not None:
+        with GomocupEngine(spec.command, spec.name, size, rule) as engine:
+            yield engine
+    elif spec.weights is not None:
+        yield StaticBot(spec.weights)
+    elif spec.level is not None:
+        yield make_bot(spec.level)
+    else:
+        raise ValueError(f"player {spec.name!r} has no level, command or weights")
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One game to play (picklable, for a worker process)."""
+
+    black: PlayerSpec
+    white: PlayerSpec
+    opening: str
+    time_ms: int
+    rule: Rule = Rule.FREESTYLE
+    size: int = 15
+    seed: int = 0
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Play the game and return its record, opening stones included (with no time)."""
+    board = Board(task.size, task.rule)
+    recorded = []
+    for point in opening_moves(task.opening, task.size):
+        recorded.append(RecordedMove(point, board.to_move))
+        board.play(point)
+    started_at = datetime.now(UTC)
+    with open_player(task.black, task.size, task.rule) as black, open_player(task.white, task.size, task.rule) as white:
+        result = board.result
+        while result is None:
+            mover = board.to_move
+            bot = black if mover is Color.BLACK else white
+            began = time.monotonic()
+            try:
+                decision = bot.choose(board, SearchLimits(time_ms=task.time_ms), seed=task.seed + board.ply)
+                board.play(decision.move)
+            except EngineTimeout:
+                result = GameResult(mover.other, EndReason.TIMEOUT)
+                break
+            except (EngineError, IllegalMoveError):
+                result = GameResult(mover.other, EndReason.ABANDONED)
+                break
+            recorded.append(RecordedMove(decision.move, mover, round((time.monotonic() - began) * 1000)))
+            result = board.result
+    return GameRecord(
+        rule=task.rule,
+        size=task.size,
+        black=_player_info(task.black),
+        white=_player_info(task.white),
+        moves=tuple(recorded),
+        result=result,
+        started_at=started_at,
+        ended_at=datetime.now(UTC),
+    )
+
+
+def _player_info(spec: PlayerSpec) -> PlayerInfo:
+    return PlayerInfo(spec.name, "bot", spec.level or ("static" if spec.weights is not None else None))
+
+
+def black_points(record: GameRecord) -> float:
+    """Black's points from a finished game: 1, 1/2 or 0."""
+    if record.result is None or record.result.winner is None:
+        return 0.5
+    return 1.0 if record.result.winner is Color.BLACK else 0.0
