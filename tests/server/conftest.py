@@ -46,15 +46,18 @@ async def game_server(start_server: ServerFactory) -> RunningServer:
 
 @pytest.fixture
 async def client(game_server: RunningServer) -> AsyncIterator[ClientFactory]:
-    """Open clients to `game_server`, signed in when given a name; all are closed at the end."""
+    """Open clients to `game_server`, signed in when given a name (again with the name's token
+    when the name was used before); all are closed at the end."""
     clients: list[WireClient] = []
+    tokens: dict[str, str] = {}
 
     async def open_client(name: str | None = None, server: RunningServer | None = None) -> WireClient:
         websocket = await connect((server or game_server).ws_url)
         wire = WireClient(websocket)
         clients.append(wire)
         if name is not None:
-            await wire.hello(name)
+            await wire.hello(name, tokens.get(name))
+            tokens[name] = wire.token or ""
         return wire
 
     yield open_client
