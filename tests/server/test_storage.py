@@ -1,0 +1,119 @@
+"""The SQLite store: migrations, players, and games written as rooms hand them over."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engine.record import ClockSetting, PlayerInfo
+from engine.types import Color, EndReason, GameResult, Point, Rule
+from server.protocol import GameId, ProtocolError, RoomId
+from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, new_game_id, new_room_id
+from server.sessions import hash_token, new_token, sign_in, token_matches
+from server.storage import Storage, StorageError
+
+START = datetime(2026, 11, 22, 17, 0, tzinfo=UTC)
+
+
+def started(game_id: GameId, room_id: RoomId) -> GameStarted:
+    return GameStarted(
+        game_id=game_id,
+        room_id=room_id,
+        rule=Rule.FREESTYLE,
+        size=15,
+        black=PlayerInfo("alice"),
+        white=PlayerInfo("hard", "bot", "hard"),
+        clock=ClockSetting(60_000, 1_000),
+        started_at=START,
+        private=False,
+    )
+
+
+async def test_migrations_are_applied_in_order_once_and_recorded(tmp_path: Path) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    (migrations / "0002_notes.sql").write_text("CREATE TABLE notes (text TEXT);", encoding="utf-8")
+    (migrations / "0001_start.sql").write_text("CREATE TABLE things (name TEXT);", encoding="utf-8")
+    db = tmp_path / "db.sqlite3"
+    storage = await Storage.open(db, migrations)
+    assert await storage.applied_migrations() == [1, 2]
+    await storage.close()
+
+    (migrations / "0003_more.sql").write_text("ALTER TABLE notes ADD COLUMN author TEXT;", encoding="utf-8")
+    storage = await Storage.open(db, migrations)
+    assert await storage.applied_migrations() == [1, 2, 3]
+    await storage.close()
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(notes)")]
+    assert columns == ["text", "author"]
+
+
+async def test_a_badly_named_migration_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "add things.sql").write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(StorageError, match="NNNN"):
+        await Storage.open(tmp_path / "db.sqlite3", tmp_path)
+
+
+async def test_only_the_hash_of_a_token_is_kept(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    storage = await Storage.open(db)
+    player, token = await sign_in(storage, "alice", None, None)
+    assert (player.name, player.rating) == ("alice", 1500)
+    again, same = await sign_in(storage, "alice", token, 1)
+    assert (again.name, same) == ("alice", token)
+    with pytest.raises(ProtocolError) as wrong:
+        await sign_in(storage, "alice", new_token(), 2)
+    assert (wrong.value.code, wrong.value.request_id) == ("unauthorized", 2)
+    await storage.close()
+    with sqlite3.connect(db) as connection:
+        stored = connection.execute("SELECT token_hash FROM players WHERE name = 'alice'").fetchone()[0]
+    assert stored == hash_token(token) and token.encode() not in db.read_bytes()
+    assert token_matches(token, hash_token(token)) and not token_matches(token + "x", hash_token(token))
+
+
+async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    game_id, room_id = new_game_id(), new_room_id()
+    await storage.apply(
+        [
+            started(game_id, room_id),
+            MovePlayed(game_id, 1, Point(7, 7), Color.BLACK, 1200, (59_800, 60_000)),
+        ]
+    )
+    await storage.apply([MovePlayed(game_id, 2, Point(8, 8), Color.WHITE, 300, (59_800, 60_700))])
+    await storage.apply([MovePlayed(game_id, 3, Point(6, 6), Color.BLACK, 900, (59_900, 60_700))])
+
+    restored = await storage.unfinished_games()
+    assert [game.moves for game in restored] == [(Point(7, 7), Point(8, 8), Point(6, 6))]
+    assert restored[0].clock_ms == (59_900, 60_700) and restored[0].white.level == "hard"
+
+    await storage.apply([MovesTakenBack(game_id, 1, (59_000, 60_700))])
+    result = GameResult(Color.WHITE, EndReason.RESIGN)
+    await storage.apply([GameFinished(game_id, result, START.replace(hour=18), (59_000, 60_700))])
+
+    record = await storage.game_record(game_id)
+    assert record is not None
+    assert [(move.point, move.color, move.time_ms) for move in record.moves] == [(Point(7, 7), Color.BLACK, 1200)]
+    assert record.result == result and record.ended_at == START.replace(hour=18)
+    assert record.clock == ClockSetting(60_000, 1_000)
+    assert await storage.unfinished_games() == []
+    summaries = await storage.list_games("alice", 10, None)
+    assert summaries is not None and [summary.moves for summary in summaries] == [1]
+    assert await storage.list_games("hard", 10, None) == []
+    await storage.close()
+
+
+async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    game_id = new_game_id()
+    await storage.apply([started(game_id, new_room_id())])
+    duplicate = MovePlayed(game_id, 1, Point(1, 1), Color.BLACK, 10, None)
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.apply([MovePlayed(game_id, 1, Point(0, 0), Color.BLACK, 10, None), duplicate])
+    record = await storage.game_record(game_id)
+    assert record is not None and record.moves == ()
+    await storage.close()
