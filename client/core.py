@@ -295,11 +295,11 @@ class ClientCore:
                 self._confirming_resign = True
                 return [Show("resign this game? (yes/no)")]
             case cmd.OfferDrawCommand():
-                return self._send(OfferDraw(room_id=room_id)) + [Show("draw offered")]
+                return self._send(OfferDraw(room_id=room_id))
             case cmd.RequestUndoCommand():
-                return self._send(RequestUndo(room_id=room_id)) + [Show("undo requested")]
+                return self._send(RequestUndo(room_id=room_id))
             case cmd.RematchCommand():
-                return self._send(Rematch(room_id=room_id)) + [Show("rematch requested")]
+                return self._send(Rematch(room_id=room_id))
             case cmd.ShowBoard():
                 return [Show(self._describe_room(room))]
             case cmd.HintCommand():
