@@ -88,6 +88,8 @@ class ServerSettings:
     db_path: str = "gomoku.sqlite3"
     bot_workers: int = 1
     """Processes in the bot pool; 0 runs no bots (bot seats and `analyze` are refused)."""
+    bot_queue_limit: int | None = None
+    """Bot requests that may wait for a worker (None: the pool's default); beyond that, `busy`."""
     room: RoomSettings = field(default_factory=RoomSettings)
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
@@ -132,7 +134,7 @@ class GameServer:
     async def start(cls, settings: ServerSettings) -> tuple[GameServer, Server]:
         """Open the database, bring back unfinished games, start the bot pool and listen."""
         storage = await Storage.open(settings.db_path)
-        bots = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
+        bots = BotPool(settings.bot_workers, settings.bot_queue_limit) if settings.bot_workers > 0 else None
         app = cls(settings, storage, bots)
         await app.restore_rooms()
         server = await serve(
@@ -240,6 +242,9 @@ class GameServer:
         assert connection.player is not None
         return Caller(connection.id, connection.player, request.id)
 
+    # A connection notes a room before acting in it: a seat holder acting from a
+    # new connection becomes a member of the room, and must be let go when it closes.
+
     def _actor(self, room_id: str, request: ClientRequest) -> RoomActor:
         actor = self.rooms.get(room_id)
         if actor is None:
@@ -278,8 +283,8 @@ class GameServer:
     async def _join_room(self, connection: Connection, request: JoinRoom) -> None:
         actor = self._actor(request.room_id, request)
         caller = self._caller(connection, request)
-        await actor.run(lambda room, now: room.join(caller, request.as_ == "player", now))
         connection.rooms.add(actor.room.room_id)
+        await actor.run(lambda room, now: room.join(caller, request.as_ == "player", now))
 
     async def _leave_room(self, connection: Connection, request: LeaveRoom) -> None:
         actor = self._actor(request.room_id, request)
@@ -291,16 +296,16 @@ class GameServer:
         actor = self._actor(request.room_id, request)
         caller = self._caller(connection, request)
         target: Point | str = request.move if request.move is not None else Point(request.x or 0, request.y or 0)
-        await actor.run(lambda room, now: room.move(caller, target, now))
         connection.rooms.add(actor.room.room_id)
+        await actor.run(lambda room, now: room.move(caller, target, now))
 
     async def _room_action(
         self, connection: Connection, request: Resign | OfferDraw | AnswerDraw | RequestUndo | AnswerUndo | Rematch
     ) -> None:
         actor = self._actor(request.room_id, request)
         caller = self._caller(connection, request)
-        await actor.run(lambda room, now: _room_action(room, request, caller, now))
         connection.rooms.add(actor.room.room_id)
+        await actor.run(lambda room, now: _room_action(room, request, caller, now))
 
     # ----------------------------------------------------------------- bots
 

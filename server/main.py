@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of `gomoku-server`."""
     settings = parse_arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("websockets").setLevel(logging.WARNING)
     asyncio.run(run(settings))
     sys.exit(0)
 

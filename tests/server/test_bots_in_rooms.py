@@ -1,0 +1,103 @@
+"""Bot seats and analysis through the real bot pool (worker processes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
+
+
+@pytest.fixture
+async def bot_server(start_server: ServerFactory) -> RunningServer:
+    return await start_server(bot_workers=1, analysis_level="greedy")
+
+
+async def next_of(wire: WireClient, kind: str) -> dict[str, Any]:
+    """The next message of type `kind`, skipping others."""
+    while (message := await wire.receive())["type"] != kind:
+        pass
+    return message
+
+
+async def test_a_bot_answers_each_move_and_takes_back_on_request(
+    bot_server: RunningServer, client: ClientFactory
+) -> None:
+    alice = await client("alice", server=bot_server)
+    created = await alice.request(type="create_room", black="me", white={"bot": "greedy"})
+    assert created["you"] == "black" and created["room"]["status"] == "playing"
+    assert created["room"]["white"] == {"name": "greedy", "kind": "bot", "level": "greedy", "connected": True}
+    room_id = created["room"]["room_id"]
+
+    assert (await alice.request(type="move", room_id=room_id, move="h8"))["ply"] == 1
+    reply = await next_of(alice, "moved")
+    assert (reply["ply"], reply["color"]) == (2, "white")
+
+    undone = await alice.request(type="request_undo", room_id=room_id)
+    assert undone["type"] == "undone" and len(undone["removed"]) == 2 and undone["to_move"] == "black"
+    declined = await alice.request(type="offer_draw", room_id=room_id)
+    assert (declined["type"], declined["what"]) == ("declined", "draw")
+
+    analysis = await alice.request(type="analyze", room_id=room_id, time_ms=200, point={"x": 7, "y": 7})
+    assert analysis["type"] == "analysis" and analysis["best"]["move"] == "h8"
+    assert isinstance(analysis["score"], int)
+
+
+async def test_two_bots_play_a_whole_game_for_a_spectator(bot_server: RunningServer, client: ClientFactory) -> None:
+    carol = await client("carol", server=bot_server)
+    created = await carol.request(
+        type="create_room", size=7, black={"bot": "greedy"}, white={"bot": "greedy"}, private=True
+    )
+    assert created["you"] == "spectator" and created["room"]["status"] == "playing"
+    events = []
+    while (message := await carol.receive())["type"] != "game_over":
+        if message["type"] == "moved":
+            events.append(message)
+    assert [event["ply"] for event in events] == list(range(1, len(events) + 1))
+    assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
+    assert message["seq"] == len(events) + 1
+    record = await carol.request(type="get_game", game_id=created["room"]["game_id"])
+    assert len(record["record"]["moves"]) == len(events)
+    assert record["record"]["black"]["kind"] == "bot"
+
+
+async def test_analysis_is_refused_to_players_of_a_human_game_but_not_to_spectators(
+    bot_server: RunningServer, client: ClientFactory
+) -> None:
+    alice = await client("alice", server=bot_server)
+    bob = await client("bob", server=bot_server)
+    carol = await client("carol", server=bot_server)
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await alice.request(type="move", room_id=room_id, move="h8")
+    assert (await alice.request(type="analyze", room_id=room_id))["code"] == "not_allowed"
+    assert (await bob.request(type="analyze", room_id=room_id))["code"] == "not_allowed"
+    await carol.request(type="join_room", room_id=room_id, as_="spectator")
+    seen = await carol.request(type="analyze", room_id=room_id, time_ms=200)
+    assert seen["type"] == "analysis" and seen["pv"][0] == seen["best"]["move"]
+    await alice.request(type="resign", room_id=room_id)
+    after = await bob.request(type="analyze", room_id=room_id, time_ms=200)
+    assert after["type"] == "analysis"
+
+
+async def test_bots_are_listed_and_unknown_levels_refused(bot_server: RunningServer, client: ClientFactory) -> None:
+    alice = await client("alice", server=bot_server)
+    bots = await alice.request(type="list_bots")
+    levels = [bot["level"] for bot in bots["bots"]]
+    assert "greedy" in levels and all(bot["description"] for bot in bots["bots"])
+    refused = await alice.request(type="create_room", white={"bot": "grandmaster-9000"})
+    assert refused["code"] == "bad_request" and "greedy" in refused["message"]
+
+
+async def test_analysis_beyond_the_pool_capacity_is_busy(start_server: ServerFactory, client: ClientFactory) -> None:
+    tight = await start_server(bot_workers=1, bot_queue_limit=0, analysis_level="hard")
+    carol = await client("carol", server=tight)
+    room_id = (await carol.request(type="create_room", black="open", white="open"))["room"]["room_id"]
+    await carol.send(type="analyze", room_id=room_id, time_ms=3000, id="first")
+    await carol.send(type="analyze", room_id=room_id, time_ms=3000, id="second")
+    replies: dict[str, dict[str, Any]] = {}
+    while len(replies) < 2:
+        message = await carol.receive()
+        replies[message["id"]] = message
+    assert replies["second"]["code"] == "busy"
+    assert replies["first"]["type"] == "analysis"
