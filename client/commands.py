@@ -33,7 +33,7 @@ commands:
   rematch                       ask for a new game with colours swapped
   board                         draw the board and clocks again
   hint [SECONDS]                the engine's view of the position (spectators and bot games)
-  games [PLAYER] [LIMIT]        list stored games, newest first
+  games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   help                          this list

@@ -219,3 +219,20 @@ def test_a_record_that_is_not_a_game_is_not_replayed(core: ClientCore) -> None:
     (request,) = sent(core.handle_line("replay g7"))
     text = shown(core.handle_message(GameMessage(game_id="g7", format="json", record={"size": 15}, id=request.id)))
     assert "cannot be replayed" in text and core.replay is None
+
+
+def test_lines_typed_before_the_welcome_are_handled_after_it() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    assert client.handle_line("rooms") == []
+    assert client.awaiting_replies
+    actions = client.handle_message(welcome())
+    assert [type(message).__name__ for message in sent(actions)] == ["ListRooms"]
+
+
+def test_a_move_typed_right_after_create_waits_for_the_room(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    (create,) = sent(core.handle_line("create"))
+    assert core.handle_line("h8") == []
+    answer = snapshot("", seq=0).model_copy(update={"id": create.id})
+    (move,) = sent(core.handle_message(answer))
+    assert isinstance(move, Move) and (move.x, move.y) == (7, 7)

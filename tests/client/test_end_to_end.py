@@ -203,12 +203,17 @@ async def test_offers_are_answered_at_the_prompt(launcher: Launcher) -> None:
         await player.expect("game over: draw by agreement")
 
 
-async def test_a_bot_answers_a_move(launcher: Launcher) -> None:
+async def test_a_bot_answers_on_the_clock_and_the_engine_gives_hints(launcher: Launcher) -> None:
     alice = await launcher.start("alice")
-    alice.type("create vs easy size 9")
+    alice.type("create vs easy size 9 clock 5+2")
     await alice.expect(r"room \S+: you are playing black")
+    await alice.expect(r"^room \S+, freestyle 9x9, clock \+2s: black alice, white bot easy")
+    await alice.expect(r"^black [45]:\d\d \| white 5:00 -- move 1, your move$")
     alice.type("e5")
     await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
+    await alice.expect(r"^black [45]:\d\d \| white [45]:\d\d -- move 3, your move$")
+    alice.type("hint 0.2")
+    await alice.expect(r"^engine: best [a-i]\d, score -?\d+, depth \d+")
 
 
 async def test_a_dropped_connection_is_recovered_and_the_game_goes_on(launcher: Launcher, server_port: int) -> None:
