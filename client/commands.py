@@ -32,6 +32,7 @@ commands:
   yes | no                      answer the question on screen (draw, undo, resign)
   rematch                       ask for a new game with colours swapped
   board                         draw the board and clocks again
+  clock                         show the clocks and whose turn it is
   hint [SECONDS]                the engine's view of the position (spectators and bot games)
   games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
@@ -151,6 +152,11 @@ class ShowBoard:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowClocks:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class HintCommand:
     time_ms: int
 
@@ -188,13 +194,14 @@ Command = (
     | RematchCommand
     | Answer
     | ShowBoard
+    | ShowClocks
     | HintCommand
     | ListGamesCommand
     | ExportGameCommand
     | ReplayCommand
 )
 
-LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ResignCommand)
+LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ShowClocks, ResignCommand)
 """Commands answered without the server (resign only asks a question; the answer is sent)."""
 
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
@@ -214,6 +221,7 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "undo": RequestUndoCommand(),
     "rematch": RematchCommand(),
     "board": ShowBoard(),
+    "clock": ShowClocks(),
     "yes": Answer(True),
     "y": Answer(True),
     "accept": Answer(True),

@@ -302,6 +302,8 @@ class ClientCore:
                 return self._send(Rematch(room_id=room_id))
             case cmd.ShowBoard():
                 return [Show(self._describe_room(room))]
+            case cmd.ShowClocks():
+                return [Show(self._describe_status(room) or "no game yet")]
             case cmd.HintCommand():
                 return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
         raise AssertionError(f"unhandled command {command!r}")
@@ -353,9 +355,11 @@ class ClientCore:
         self.room = RoomView.from_snapshot(message, self._clock())
         self._resyncing = False
         actions: list[Action] = []
+        role = "watching" if message.you == "spectator" else f"playing {message.you}"
         if previous is None or previous.room_id != message.room.room_id:
-            role = "watching" if message.you == "spectator" else f"playing {message.you}"
             actions.append(Show(f"room {message.room.room_id}: you are {role}"))
+        elif previous.game_id != message.room.game_id:
+            actions.append(Show(f"new game in room {message.room.room_id}: you are {role}"))
         actions.append(Show(self._describe_room(self.room)))
         return actions
 

@@ -16,6 +16,7 @@ from server.protocol import (
     AnswerDraw,
     BotSeatSpec,
     ClientMessage,
+    ClockModel,
     CreateRoom,
     DrawOffered,
     ErrorMessage,
@@ -27,6 +28,8 @@ from server.protocol import (
     Move,
     Moved,
     PlayerModel,
+    Rematch,
+    RematchOffered,
     Resign,
     ResultModel,
     RoomMessage,
@@ -236,3 +239,24 @@ def test_a_move_typed_right_after_create_waits_for_the_room(core: ClientCore, sn
     answer = snapshot("", seq=0).model_copy(update={"id": create.id})
     (move,) = sent(core.handle_message(answer))
     assert isinstance(move, Move) and (move.x, move.y) == (7, 7)
+
+
+def test_a_rematch_accepted_at_the_prompt_starts_a_new_game(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9", seq=5, status="finished"))
+    text = shown(core.handle_message(RematchOffered(room_id="r1", by="white", seq=6)))
+    assert "white (bob) asks for a rematch. Accept? (yes/no)" in text
+    (request,) = sent(core.handle_line("yes"))
+    assert isinstance(request, Rematch)
+    rematch = snapshot("", you="white", seq=7)
+    new_game = rematch.model_copy(update={"room": rematch.room.model_copy(update={"game_id": "g2"})})
+    assert "new game in room r1: you are playing white" in shown(core.handle_message(new_game))
+
+
+def test_the_clock_command_shows_the_running_clocks(snapshot: SnapshotFactory) -> None:
+    now = [100.0]
+    client = ClientCore("alice", token=None, clock=lambda: now[0])
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_message(snapshot("h8", clock=ClockModel(black_ms=300_000, white_ms=300_000, increment_ms=0)))
+    now[0] = 112.0
+    assert shown(client.handle_line("clock")) == "black 5:00 | white 4:48 -- move 2, white to move"
