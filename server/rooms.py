@@ -347,7 +347,7 @@ class Room:
 
     def move(self, caller: Caller, point: Point | str, now: float) -> Outcome:
         """Play a move for the caller's colour (given as a point or as `h8`)."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
         if self.board.to_move is not color:
             raise _refuse("not_your_turn", f"it is {self.board.to_move}'s turn", caller)
@@ -357,6 +357,7 @@ class Room:
         except IllegalMoveError as error:
             raise _refuse(self._illegal_move_code(error), str(error), caller) from None
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         if self.clock is not None and self.clock.has_flagged(now):
             self._end(GameResult(color.other, EndReason.TIMEOUT), now, outcome, caller)
         else:
@@ -365,21 +366,23 @@ class Room:
 
     def resign(self, caller: Caller, now: float) -> Outcome:
         """The caller gives up; the opponent wins."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, caller)
         return outcome
 
     def offer_draw(self, caller: Caller, now: float) -> Outcome:
         """Offer a draw; offering back to an opponent's pending offer accepts it. Bots decline."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
+        if self.draw_offer is color:
+            raise _refuse("not_allowed", "your draw offer is already pending", caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         if self.draw_offer is color.other:
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
-        elif self.draw_offer is color:
-            raise _refuse("not_allowed", "your draw offer is already pending", caller)
         elif self._is_bot(color.other):
             self._declined("draw", outcome, caller)
         else:
@@ -390,11 +393,12 @@ class Room:
 
     def answer_draw(self, caller: Caller, accept: bool, now: float) -> Outcome:
         """Accept or decline the opponent's pending draw offer."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
         if self.draw_offer is not color.other:
             raise _refuse("no_pending_offer", "your opponent has not offered a draw", caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         if accept:
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
         else:
@@ -404,13 +408,14 @@ class Room:
 
     def request_undo(self, caller: Caller, now: float) -> Outcome:
         """Ask to take back one's last move (and the reply to it). Bots accept at once."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
         if self.board.ply < (1 if color is Color.BLACK else 2):
             raise _refuse("not_allowed", "you have no move to take back", caller)
         if self.undo_request is not None:
             raise _refuse("not_allowed", "an undo request is already pending", caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         if self._is_bot(color.other):
             self._take_back(color, now, outcome, caller)
         else:
@@ -421,12 +426,13 @@ class Room:
 
     def answer_undo(self, caller: Caller, accept: bool, now: float) -> Outcome:
         """Accept or decline the opponent's pending undo request."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         self._require_playing(caller)
         requester = self.undo_request
         if requester is not color.other:
             raise _refuse("no_pending_offer", "your opponent has not asked to undo", caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         self.undo_request = None
         if accept:
             self._take_back(requester, now, outcome, caller)
@@ -436,12 +442,13 @@ class Room:
 
     def rematch(self, caller: Caller, now: float) -> Outcome:
         """Ask for a new game with colours swapped; it starts when both players (or a bot) agree."""
-        color = self._acting_player(caller, now)
+        color = self._player_color(caller)
         if self.status != "finished":
             raise _refuse("not_allowed", "a rematch can only follow a finished game", caller)
         if color in self.rematch_asks:
             raise _refuse("not_allowed", "you have already asked for a rematch", caller)
         outcome = Outcome()
+        self._enter(caller, now, outcome)
         self.rematch_asks.add(color)
         if color.other in self.rematch_asks or self._is_bot(color.other):
             self._new_game(now, outcome, caller)
@@ -601,14 +608,26 @@ class Room:
 
     # ------------------------------------------------------------- helpers
 
-    def _acting_player(self, caller: Caller, now: float) -> Color:
-        """The caller's colour; a seat holder acting from a new connection joins the room with it."""
+    def _player_color(self, caller: Caller) -> Color:
+        """The colour of the seat the caller holds; `not_a_player` if none."""
         color = self.seat_of(caller.name)
         if color is None:
             raise _refuse("not_a_player", "you hold no seat in this room", caller)
-        if caller.connection not in self.members:
-            self._attach(caller.connection, caller.name, now)
         return color
+
+    def _enter(self, caller: Caller, now: float, outcome: Outcome) -> None:
+        """A seat holder acting from a connection not yet in the room joins it with that connection.
+
+        Called once a request has passed every check, so that a refused
+        request changes nothing.
+        """
+        if caller.connection in self.members:
+            return
+        before = self._presence()
+        self._attach(caller.connection, caller.name, now)
+        if self._presence() != before:
+            for connection in self.members:
+                outcome.send(connection, self.snapshot_for(connection, None, now))
 
     def _require_playing(self, caller: Caller) -> None:
         if self.status == "waiting":

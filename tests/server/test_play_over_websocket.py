@@ -185,9 +185,12 @@ async def test_each_request_error_code(client: ClientFactory, game_server: Runni
     assert (await anon.request(type="join_room", room_id="nope"))["code"] == "not_found"
     assert (await anon.request(type="get_game", game_id="nope"))["code"] == "not_found"
     assert (await anon.request(type="hello", name="dave"))["code"] == "not_allowed"
+    waiting = (await anon.request(type="create_room"))["room"]["room_id"]
+    assert (await anon.request(type="move", room_id=waiting, move="h8"))["code"] == "not_started"
     unknown = json.dumps({"type": "list_rooms", "id": "x1", "extra": {"ignored": True}})
     await anon.websocket.send(unknown)
-    assert (await anon.receive()) == {"type": "rooms", "rooms": [], "id": "x1"}
+    listed = await anon.receive()
+    assert (listed["type"], listed["id"], [room["room_id"] for room in listed["rooms"]]) == ("rooms", "x1", [waiting])
 
 
 async def test_rate_limited_requests_are_answered_then_the_socket_closed(start_server: ServerFactory) -> None:
@@ -218,3 +221,13 @@ async def test_binary_and_oversized_frames_close_the_connection(game_server: Run
         await websocket.send(json.dumps({"type": "hello", "name": "x" * 70_000}))
         await asyncio.wait_for(websocket.wait_closed(), 20)
         assert websocket.close_code == 1009
+
+
+async def test_a_failure_inside_the_server_is_internal_and_the_connection_stays(
+    client: ClientFactory, game_server: RunningServer
+) -> None:
+    alice = await client("alice")
+    await game_server.app.storage.close()
+    failed = await alice.request(type="list_games")
+    assert failed["code"] == "internal"
+    assert (await alice.request(type="list_rooms"))["type"] == "rooms"
