@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-BOT_RATINGS: Mapping[str, int] = MappingProxyType({})
+BOT_RATINGS: Mapping[str, int] = MappingProxyType(
+    {
+        "greedy": 1221,
+        "alphabeta": 1359,
+        "minimax": 1359,
+        "astar": 1399,
+        "easy": 1477,
+        "static": 1497,
+        "hard": 1681,
+        "master": 1753,
+        "medium": 1753,
+    }
+)
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
 
 
