@@ -68,13 +68,20 @@ class RoomActor:
     async def run(self, action: RoomAction) -> None:
         """Apply `action` to the room, then store, deliver and re-arm.
 
-        A ProtocolError raised by the action propagates with nothing changed.
+        A ProtocolError raised by the action propagates with nothing changed;
+        so does a failure to store, after which the room is as it was before,
+        and nobody has been told of a change that is not on disk.
         """
         async with self._lock:
             if self._closed:
                 return
-            outcome = action(self.room, asyncio.get_running_loop().time())
-            await self._storage.apply(outcome.records)
+            before = self.room.checkpoint()
+            try:
+                outcome = action(self.room, asyncio.get_running_loop().time())
+                await self._storage.apply(outcome.records)
+            except BaseException:
+                self.room = before
+                raise
             self._deliver(outcome.messages)
             self._after_change()
 

@@ -150,7 +150,12 @@ class GameServer:
         """Every unfinished game comes back as a playing room that its players can rejoin."""
         now = asyncio.get_running_loop().time()
         for game in await self.storage.unfinished_games():
-            room = Room.restore(game, self.settings.room, now)
+            try:
+                room = Room.restore(game, self.settings.room, now)
+            except ValueError as error:
+                # One unreadable game must not keep every other game (and the server) down.
+                logger.error("cannot restore game %s: %s", game.game_id, error)
+                continue
             self.rooms.add(RoomActor(room, self.storage, self.deliver, self.bots, self.rooms))
             logger.info("restored game %s in room %s at ply %d", game.game_id, game.room_id, len(game.moves))
 

@@ -13,6 +13,8 @@ play a whole timed game, run out a clock or abandon a seat without waiting.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 import secrets
 from collections.abc import Callable
@@ -300,6 +302,17 @@ class Room:
             if not room._seat_connected(color):
                 room.absent_since[color] = now
         return room
+
+    def checkpoint(self) -> Room:
+        """An independent copy of the room, to go back to if storing a change fails."""
+        twin = copy.copy(self)
+        twin.seats = dict(self.seats)
+        twin.members = dict(self.members)
+        twin.board = self.board.copy()
+        twin.clock = None if self.clock is None else dataclasses.replace(self.clock)
+        twin.rematch_asks = set(self.rematch_asks)
+        twin.absent_since = dict(self.absent_since)
+        return twin
 
     # --------------------------------------------------------- membership
 
