@@ -175,7 +175,7 @@ class BotPool:
         except BrokenProcessPool:
             self._replace_executor(executor)
             raise BotError(f"the worker running bot {request.level!r} died") from None
-        except ValueError as error:
+        except Exception as error:  # raised in the worker: an unknown level, a bad position, a bot's bug
             raise BotError(f"bot {request.level!r} failed: {error}") from error
 
     def _submit(self, request: BotRequest) -> tuple[ProcessPoolExecutor, Future[Decision]]:
