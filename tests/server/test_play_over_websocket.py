@@ -231,3 +231,32 @@ async def test_a_failure_inside_the_server_is_internal_and_the_connection_stays(
     failed = await alice.request(type="list_games")
     assert failed["code"] == "internal"
     assert (await alice.request(type="list_rooms"))["type"] == "rooms"
+
+
+async def test_two_players_racing_for_the_last_seat_one_gets_it(client: ClientFactory) -> None:
+    alice = await client("alice")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    racers = [await client(f"racer{index}") for index in range(6)]
+    replies = await asyncio.gather(*(racer.request(type="join_room", room_id=room_id) for racer in racers))
+    assert sorted(reply.get("code", reply["type"]) for reply in replies) == ["room", *["room_full"] * 5]
+
+
+async def test_many_rooms_play_at_once_without_mixing_their_events(client: ClientFactory) -> None:
+    async def one_game(index: int) -> list[int]:
+        black = await client(f"black{index}")
+        white = await client(f"white{index}")
+        room_id = (await black.request(type="create_room"))["room"]["room_id"]
+        await white.request(type="join_room", room_id=room_id)
+        for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
+            mover = black if ply % 2 else white
+            reply = await mover.request(type="move", room_id=room_id, x=x, y=y)
+            assert reply["type"] == "moved" and reply["room_id"] == room_id
+        seqs = []
+        while (message := await white.receive())["type"] != "game_over":
+            if message["type"] == "moved":
+                assert message["room_id"] == room_id
+                seqs.append(message["seq"])
+        return seqs
+
+    results = await asyncio.gather(*(one_game(index) for index in range(12)))
+    assert all(seqs == [1, 3, 5, 7, 9] for seqs in results)
