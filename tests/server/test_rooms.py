@@ -404,3 +404,22 @@ def test_a_seat_holder_acting_from_a_new_connection_enters_the_room_with_it() ->
     assert ConnectionId(40) in room.members and not room.absent_since
     assert types_for(outcome, ConnectionId(40)) == ["room", "moved"]
     assert as_dicts(outcome, ALICE.connection)[0]["room"]["white"]["connected"] is True
+
+
+def test_a_waiting_room_whose_creator_stays_away_expires() -> None:
+    room = new_room(abandon_after_s=30.0)
+    room.open(ALICE, "me", "open", 0.0)
+    room.disconnect(ALICE.connection, 5.0)
+    assert room.next_deadline() == pytest.approx(35.0)
+    assert not room.is_disposable(34.0)
+    assert room.is_disposable(35.0)
+
+
+def test_a_finished_room_is_kept_while_someone_is_in_it() -> None:
+    room = started_room()
+    room.resign(ALICE, 1.0)
+    for caller in (ALICE, BOB):
+        room.disconnect(caller.connection, 2.0)
+    assert not room.is_disposable(2.0)
+    room.leave(CAROL, 3.0)
+    assert room.is_disposable(3.0)

@@ -1,0 +1,105 @@
+"""The wire's messages: parsed in one place, strictly, with unknown fields ignored and ids kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.types import EndReason, Rule
+from server.protocol import (
+    BotSeatSpec,
+    ClockModel,
+    CreateRoom,
+    GameOver,
+    JoinRoom,
+    Move,
+    Moved,
+    ProtocolError,
+    ResultModel,
+    parse_client_message,
+    parse_server_message,
+)
+
+
+def refusal(text: str) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(text)
+    return caught.value
+
+
+def test_a_request_is_read_into_its_own_type_with_defaults() -> None:
+    request = parse_client_message('{"type": "create_room", "white": {"bot": "hard"}, "id": "r1", "colour": "pink"}')
+    assert request == CreateRoom(white=BotSeatSpec(bot="hard"), id="r1")
+    assert (request.rule, request.size, request.black, request.clock) == (Rule.FREESTYLE, 15, "me", None)
+
+
+def test_join_room_reads_the_as_field() -> None:
+    request = parse_client_message('{"type": "join_room", "room_id": "abc", "as": "spectator"}')
+    assert isinstance(request, JoinRoom) and request.as_ == "spectator"
+    assert json.loads(request.to_wire()) == {"type": "join_room", "room_id": "abc", "as": "spectator"}
+
+
+def test_a_move_is_either_a_point_or_notation() -> None:
+    assert parse_client_message('{"type": "move", "room_id": "r", "move": "h8"}') == Move(room_id="r", move="h8")
+    assert parse_client_message('{"type": "move", "room_id": "r", "x": 0, "y": 14}') == Move(room_id="r", x=0, y=14)
+    assert refusal('{"type": "move", "room_id": "r", "x": 1}').code == "bad_request"
+    assert refusal('{"type": "move", "room_id": "r", "x": 1, "y": 1, "move": "b14"}').code == "bad_request"
+    assert refusal('{"type": "move", "room_id": "r"}').code == "bad_request"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("{", "bad_json"),
+        ('"hello"', "bad_request"),
+        ('{"name": "alice"}', "bad_request"),
+        ('{"type": 3}', "bad_request"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "move", "room_id": "r", "x": "7", "y": 7}', "bad_request"),
+        ('{"type": "move", "room_id": "r", "x": 7.0, "y": 7}', "bad_request"),
+        ('{"type": "answer_draw", "room_id": "r", "accept": 1}', "bad_request"),
+        ('{"type": "hello", "name": ""}', "bad_request"),
+        ('{"type": "hello", "name": "' + "a" * 33 + '"}', "bad_request"),
+        ('{"type": "hello", "name": "al/ice"}', "bad_request"),
+        ('{"type": "create_room", "rule": "renju", "size": 19}', "bad_request"),
+        ('{"type": "create_room", "size": 27}', "bad_request"),
+        ('{"type": "create_room", "black": "me", "white": "me"}', "bad_request"),
+        ('{"type": "create_room", "black": "robot"}', "bad_request"),
+        ('{"type": "create_room", "clock": {"initial_ms": 0}}', "bad_request"),
+        ('{"type": "list_games", "limit": 0}', "bad_request"),
+        ('{"type": "get_game", "game_id": "g", "format": "pdf"}', "bad_request"),
+        ('{"type": "list_rooms", "id": true}', "bad_request"),
+        ('{"type": "list_rooms", "id": "' + "x" * 65 + '"}', "bad_request"),
+    ],
+)
+def test_bad_input_gets_the_contract_code(text: str, code: str) -> None:
+    assert refusal(text).code == code
+
+
+def test_a_refused_request_still_gets_its_id_back() -> None:
+    assert refusal('{"type": "teleport", "id": 42}').request_id == 42
+    assert refusal('{"type": "move", "id": "m1", "room_id": 5, "x": 1, "y": 1}').request_id == "m1"
+    assert refusal('{"type": "list_rooms", "id": true}').request_id is None
+
+
+def test_server_messages_round_trip_and_leave_out_a_missing_id() -> None:
+    moved = Moved(
+        room_id="r",
+        game_id="g",
+        ply=1,
+        color="black",
+        x=7,
+        y=7,
+        move="h8",
+        clock=ClockModel(black_ms=1, white_ms=2, increment_ms=0),
+        seq=1,
+    )
+    wire = json.loads(moved.to_wire())
+    assert "id" not in wire and wire["clock"]["black_ms"] == 1
+    assert parse_server_message(moved.to_wire()) == moved
+    over = GameOver(
+        room_id="r", game_id="g", seq=2, result=ResultModel(winner=None, reason=EndReason.DRAW_AGREED), id=9
+    )
+    assert json.loads(over.to_wire())["result"] == {"winner": None, "reason": "draw_agreed", "line": None}
+    assert parse_server_message(over.to_wire()) == over
