@@ -413,7 +413,8 @@ class ClientCore:
 
     def _board_screen(self, room: RoomView, title: str) -> str:
         """A title over the board with the last move marked, then the clocks and whose turn."""
-        return "\n".join([title, render_board(room.board, room.board.last_move), self._describe_status(room)])
+        lines = [title, render_board(room.board, room.board.last_move), self._describe_status(room)]
+        return "\n".join(line for line in lines if line)
 
     def _describe_status(self, room: RoomView) -> str:
         parts = []

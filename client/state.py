@@ -124,8 +124,8 @@ class RoomView:
 
     @property
     def to_move(self) -> Color | None:
-        """Whose turn it is, or None when no game is being played."""
-        return self.board.to_move if self.status == "playing" else None
+        """Whose turn it is, or None when no game is being played (or the last move ended it)."""
+        return self.board.to_move if self.status == "playing" and self.board.result is None else None
 
     def seat(self, colour: Color) -> SeatModel | None:
         """Who sits on `colour`'s seat."""

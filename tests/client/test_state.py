@@ -98,3 +98,9 @@ def test_game_over_stops_the_clocks_and_keeps_the_result(snapshot: SnapshotFacto
     assert view.status == "finished" and view.result == result and view.to_move is None
     assert view.clock is not None
     assert view.clock.left_ms(Color.WHITE, now=200.0) == 49_000
+
+
+def test_nobody_is_to_move_once_a_move_makes_five(snapshot: SnapshotFactory) -> None:
+    view = RoomView.from_snapshot(snapshot("h8 a1 h9 a2 h10 a3 h11 a4", seq=5), now=0.0)
+    view.apply(moved(7, 3, ply=9, seq=6), now=1.0)
+    assert view.status == "playing" and view.to_move is None
