@@ -3,7 +3,8 @@
 Run with `./dev run python bench/engine.py` (add `--quick` for a short run).
 Prints:
 
-* nodes per second of the `hard` search on each middle-game position, to a
+* nodes per second (of CPU time, which a busy shared machine disturbs
+  less than wall time) of the `hard` search on each middle-game position, to a
   fixed depth, and overall; also as a ratio to a baseline measured in the
   same run (plain Board.push/pop, which checks for a five after every
   move), so that figures from different machines can be compared;
@@ -77,13 +78,13 @@ def baseline_pushes_per_second(seconds: float) -> float:
     board = board_of(MIDDLE_GAMES[0])
     points = [point for point in board.empty_points()][:40]
     done = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         for point in points:
             board.push(point)
             board.pop()
         done += len(points)
-    return done / (time.perf_counter() - started)
+    return done / (time.process_time() - started)
 
 
 def search_speed(depth: int) -> tuple[int, float]:
@@ -95,13 +96,13 @@ def search_speed(depth: int) -> tuple[int, float]:
         board = board_of(pairs)
         budget = Budget()
         searcher = Searcher(board, settings, budget)
-        started = time.perf_counter()
+        started = time.process_time()
         last = None
         for result in searcher.iterate():
             last = result
             if result.depth >= depth:
                 break
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         total_nodes += budget.nodes
         total_seconds += seconds
         shown = "-" if last is None else f"{last.depth:>2}"

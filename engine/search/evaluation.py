@@ -19,6 +19,8 @@ Points are plain integers `y * size + x`, as in `Board.cells`.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from engine import rules
 from engine.board import Board
@@ -72,43 +74,55 @@ def shape_count(code: int, shape: int) -> int:
     return (code >> (SHAPE_COUNT_BITS * shape)) & 15
 
 
-Affected = tuple[tuple[tuple[int, int, int, int], ...], ...]
-"""Per point: (key, point, line, position) of every (direction, point) a move there changes."""
+Affected = tuple[tuple[tuple[int, int, int, int, int], ...], ...]
+"""Per point: (key, point, line, left shift, right shift) of each (direction, point) a move there changes."""
 LogEntry = tuple[int, int, int, int]
-"""(key, point, old black shape, old white shape): one change made by a move, for undo."""
+"""(key, point, black shape, white shape): a change of shapes, applied by a move or by its undo."""
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Index arithmetic for one board size, computed once: where each point sits on its lines."""
+
+    stone_shifts: tuple[tuple[tuple[int, int], ...], ...]
+    """Per point: (line, bit shift of the point's cell) in each direction."""
+    affected: Affected
+    """Per point: the (direction, point) entries whose shapes a stone there can change."""
+    neighbours: tuple[tuple[int, ...], ...]
+    """Per point: the points close enough to become candidates once it holds a stone."""
 
 
 @functools.cache
-def _geometry(size: int) -> tuple[tuple[int, ...], tuple[int, ...], Affected, tuple[tuple[int, ...], ...]]:
-    """Per board size: line index and position of (direction, point), the (key, point, line,
-    position) entries a move at each point affects, and each point's neighbourhood."""
+def geometry(size: int, reach: int) -> Geometry:
+    """The geometry of a `size` board; a stone changes shapes up to `reach` points away."""
     area = size * size
-    line_of = [0] * (4 * area)
-    position_of = [0] * (4 * area)
-    # Direction order follows rules.DIRECTIONS: (1,0), (0,1), (1,1), (1,-1).
     line_bases = (0, size, 2 * size, 4 * size - 1)
-    for y in range(size):
-        for x in range(size):
-            point = y * size + x
-            ids = (y, x, x - y + size - 1, x + y)
-            positions = (x, y, x, x)
-            for direction in range(4):
-                line_of[direction * area + point] = line_bases[direction] + ids[direction]
-                position_of[direction * area + point] = positions[direction]
+
+    def line_and_position(direction: int, x: int, y: int) -> tuple[int, int]:
+        # Direction order follows rules.DIRECTIONS: (1,0), (0,1), (1,1), (1,-1).
+        ids = (y, x, x - y + size - 1, x + y)
+        positions = (x, y, x, x)
+        return line_bases[direction] + ids[direction], positions[direction]
+
+    stone_shifts = []
     affected = []
-    for y in range(size):
-        for x in range(size):
-            entries = []
-            for direction, (dx, dy) in enumerate(rules.DIRECTIONS):
-                for step in range(-SIDE_CELLS, SIDE_CELLS + 1):
-                    qx, qy = x + step * dx, y + step * dy
-                    if step and 0 <= qx < size and 0 <= qy < size:
-                        key = direction * area + qy * size + qx
-                        entries.append((key, qy * size + qx, line_of[key], position_of[key]))
-            affected.append(tuple(entries))
     neighbours = []
     for y in range(size):
         for x in range(size):
+            shifts = []
+            entries = []
+            for direction, (dx, dy) in enumerate(rules.DIRECTIONS):
+                line, position = line_and_position(direction, x, y)
+                shifts.append((line, 2 * (position + SIDE_CELLS)))
+                for step in range(-reach, reach + 1):
+                    qx, qy = x + step * dx, y + step * dy
+                    if step and 0 <= qx < size and 0 <= qy < size:
+                        _, other = line_and_position(direction, qx, qy)
+                        point = qy * size + qx
+                        left, right = 2 * other, 2 * (other + SIDE_CELLS + 1)
+                        entries.append((direction * area + point, point, line, left, right))
+            stone_shifts.append(tuple(shifts))
+            affected.append(tuple(entries))
             near = []
             for dy in range(-2, 3):
                 for dx in range(-2, 3):
@@ -117,7 +131,7 @@ def _geometry(size: int) -> tuple[tuple[int, ...], tuple[int, ...], Affected, tu
                         if 0 <= x + dx < size and 0 <= y + dy < size:
                             near.append((y + dy) * size + x + dx)
             neighbours.append(tuple(near))
-    return tuple(line_of), tuple(position_of), tuple(affected), tuple(neighbours)
+    return Geometry(tuple(stone_shifts), tuple(affected), tuple(neighbours))
 
 
 def _empty_lines(size: int) -> list[int]:
@@ -157,10 +171,11 @@ class Position:
         self.moves: list[int] = []
         self.hash = 0
         self._keys = zobrist_keys(size)
-        self._line_of, self._position_of, self._affected, self._neighbours = _geometry(size)
-        self._lines = _empty_lines(size)
         black_exact = rule is not Rule.FREESTYLE
         white_exact = rule is Rule.STANDARD
+        # The sixth point away only matters to tell an exact five from an overline.
+        self._geometry = geometry(size, SIDE_CELLS if black_exact or white_exact else SIDE_CELLS - 1)
+        self._lines = _empty_lines(size)
         self._tables = ((), shape_table(black_exact), shape_table(white_exact))
         self._sides = (((), ()), side_tables(BLACK), side_tables(WHITE))
         self.shapes: tuple[list[int], list[int], list[int]] = ([], [NONE] * (4 * area), [NONE] * (4 * area))
@@ -178,15 +193,7 @@ class Position:
         """Empty points within reach of a stone: the candidates for a move."""
         self._near_count = [0] * area
         self._logs: list[list[LogEntry]] = []
-        for point in range(area):
-            for direction in range(4):
-                self._refresh(
-                    direction * area + point,
-                    point,
-                    self._line_of[direction * area + point],
-                    self._position_of[direction * area + point],
-                    None,
-                )
+        self._apply(self._changes_around(range(area), full=True)[0])
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -201,26 +208,20 @@ class Position:
     def play(self, point: int) -> None:
         """Place a stone of the side to move on the empty `point` (no checks)."""
         color = self.side
-        area = self.area
         self.cells[point] = color
         self.hash ^= self._keys[color][point]
         self.moves.append(point)
         lines = self._lines
-        for direction in range(4):
-            key = direction * area + point
-            lines[self._line_of[key]] |= color << (2 * (self._position_of[key] + SIDE_CELLS))
-        log: list[LogEntry] = []
-        for direction in range(4):
-            self._set(direction * area + point, point, NONE, NONE, log)
-        cells = self.cells
-        for key, other, line, position in self._affected[point]:
-            if cells[other] == EMPTY:
-                self._refresh(key, other, line, position, log)
+        for line, shift in self._geometry.stone_shifts[point]:
+            lines[line] |= color << shift
+        changes, log = self._changes_around((point,))
+        self._apply(changes)
         self._logs.append(log)
+        cells = self.cells
         near_count = self._near_count
         nearby = self.nearby
         nearby.discard(point)
-        for other in self._neighbours[point]:
+        for other in self._geometry.neighbours[point]:
             near_count[other] += 1
             if cells[other] == EMPTY:
                 nearby.add(other)
@@ -230,18 +231,15 @@ class Position:
         """Take back the last move and return its point."""
         point = self.moves.pop()
         color = self.cells[point]
-        log = self._logs.pop()
-        for key, other, black, white in reversed(log):
-            self._set(key, other, black, white, None)
-        area = self.area
-        for direction in range(4):
-            key = direction * area + point
-            self._lines[self._line_of[key]] &= ~(3 << (2 * (self._position_of[key] + SIDE_CELLS)))
+        self._apply(self._logs.pop()[::-1])
+        lines = self._lines
+        for line, shift in self._geometry.stone_shifts[point]:
+            lines[line] &= ~(3 << shift)
         self.cells[point] = EMPTY
         self.hash ^= self._keys[color][point]
         near_count = self._near_count
         nearby = self.nearby
-        for other in self._neighbours[point]:
+        for other in self._geometry.neighbours[point]:
             near_count[other] -= 1
             if near_count[other] == 0:
                 nearby.discard(other)
@@ -250,42 +248,120 @@ class Position:
         self.side = color
         return point
 
-    def _refresh(self, key: int, point: int, line: int, position: int, log: list[LogEntry] | None) -> None:
-        """Recompute both colours' shapes at (direction, point) from its line."""
-        bits = self._lines[line]
-        left = (bits >> (2 * position)) & SIDE_MASK
-        right = (bits >> (2 * (position + SIDE_CELLS + 1))) & SIDE_MASK
+    def _changes_around(self, stones: Iterable[int], full: bool = False) -> tuple[list[LogEntry], list[LogEntry]]:
+        """The shape changes that new stones at `stones` cause, and the log to undo them.
+
+        A stone's own point loses its shapes; the empty points on its lines
+        get theirs read again from the line bits and two table lookups per
+        colour. With `full`, every point of `stones` is read (to start).
+        """
+        cells = self.cells
+        lines = self._lines
+        black_shapes = self.shapes[BLACK]
+        white_shapes = self.shapes[WHITE]
+        black_table = self._tables[BLACK]
+        white_table = self._tables[WHITE]
         black_left, black_right = self._sides[BLACK]
         white_left, white_right = self._sides[WHITE]
-        black = self._tables[BLACK][black_left[left] + black_right[right]]
-        white = self._tables[WHITE][white_left[left] + white_right[right]]
-        self._set(key, point, black, white, log)
+        area = self.area
+        changes: list[LogEntry] = []
+        log: list[LogEntry] = []
+        for stone in stones:
+            if full:
+                entries: Iterable[tuple[int, int, int, int, int]] = (
+                    (direction * area + stone, stone, line, shift - 2 * SIDE_CELLS, shift + 2)
+                    for direction, (line, shift) in enumerate(self._geometry.stone_shifts[stone])
+                )
+            else:
+                entries = self._geometry.affected[stone]
+                for direction in range(4):
+                    key = direction * area + stone
+                    old_black = black_shapes[key]
+                    old_white = white_shapes[key]
+                    if old_black or old_white:
+                        changes.append((key, stone, NONE, NONE))
+                        log.append((key, stone, old_black, old_white))
+            for key, other, line, left_shift, right_shift in entries:
+                if cells[other]:
+                    continue
+                bits = lines[line]
+                left = (bits >> left_shift) & SIDE_MASK
+                right = (bits >> right_shift) & SIDE_MASK
+                black = black_table[black_left[left] + black_right[right]]
+                white = white_table[white_left[left] + white_right[right]]
+                old_black = black_shapes[key]
+                old_white = white_shapes[key]
+                if black != old_black or white != old_white:
+                    changes.append((key, other, black, white))
+                    log.append((key, other, old_black, old_white))
+        return changes, log
 
-    def _set(self, key: int, point: int, black: int, white: int, log: list[LogEntry] | None) -> None:
-        """Give (direction, point) new shapes, keeping counts, values, sets and totals in step."""
-        old_black = self.shapes[BLACK][key]
-        old_white = self.shapes[WHITE][key]
-        if old_black == black and old_white == white:
-            return
-        if log is not None:
-            log.append((key, point, old_black, old_white))
-        for color, old, new in ((BLACK, old_black, black), (WHITE, old_white, white)):
-            if old == new:
-                continue
-            self.shapes[color][key] = new
-            codes = self.codes[color]
-            before = codes[point]
-            after = before + PACK[new] - PACK[old]
-            codes[point] = after
-            change = VALUE[new] - VALUE[old]
-            self.values[color][point] += change
-            self.totals[color] += change
-            if (before >= FIVE_MARK) != (after >= FIVE_MARK):
-                (self.fives[color].add if after >= FIVE_MARK else self.fives[color].discard)(point)
-            if (before >= FOUR_MARK) != (after >= FOUR_MARK):
-                (self.fours[color].add if after >= FOUR_MARK else self.fours[color].discard)(point)
-            if (before >= THREAT_MARK) != (after >= THREAT_MARK):
-                (self.threats[color].add if after >= THREAT_MARK else self.threats[color].discard)(point)
+    def _apply(self, changes: Iterable[LogEntry]) -> None:
+        """Give (direction, point) entries new shapes, keeping counts, values, sets and totals in step.
+
+        Both colours are handled in one pass with the same steps written out
+        twice: this is the innermost loop of the whole engine. A point joins
+        or leaves the threat, four and five sets only when its packed count
+        crosses their marks, which are nested (a five is a four is a threat).
+        """
+        black_shapes, white_shapes = self.shapes[BLACK], self.shapes[WHITE]
+        black_codes, white_codes = self.codes[BLACK], self.codes[WHITE]
+        black_values, white_values = self.values[BLACK], self.values[WHITE]
+        black_threats, white_threats = self.threats[BLACK], self.threats[WHITE]
+        black_fours, white_fours = self.fours[BLACK], self.fours[WHITE]
+        black_fives, white_fives = self.fives[BLACK], self.fives[WHITE]
+        black_total = white_total = 0
+        for key, point, black, white in changes:
+            old = black_shapes[key]
+            if old != black:
+                black_shapes[key] = black
+                before = black_codes[point]
+                after = before + PACK[black] - PACK[old]
+                black_codes[point] = after
+                change = VALUE[black] - VALUE[old]
+                black_values[point] += change
+                black_total += change
+                if after >= THREAT_MARK:
+                    black_threats.add(point)
+                    if after >= FOUR_MARK:
+                        black_fours.add(point)
+                        if after >= FIVE_MARK:
+                            black_fives.add(point)
+                        elif before >= FIVE_MARK:
+                            black_fives.discard(point)
+                    elif before >= FOUR_MARK:
+                        black_fours.discard(point)
+                        black_fives.discard(point)
+                elif before >= THREAT_MARK:
+                    black_threats.discard(point)
+                    black_fours.discard(point)
+                    black_fives.discard(point)
+            old = white_shapes[key]
+            if old != white:
+                white_shapes[key] = white
+                before = white_codes[point]
+                after = before + PACK[white] - PACK[old]
+                white_codes[point] = after
+                change = VALUE[white] - VALUE[old]
+                white_values[point] += change
+                white_total += change
+                if after >= THREAT_MARK:
+                    white_threats.add(point)
+                    if after >= FOUR_MARK:
+                        white_fours.add(point)
+                        if after >= FIVE_MARK:
+                            white_fives.add(point)
+                        elif before >= FIVE_MARK:
+                            white_fives.discard(point)
+                    elif before >= FOUR_MARK:
+                        white_fours.discard(point)
+                        white_fives.discard(point)
+                elif before >= THREAT_MARK:
+                    white_threats.discard(point)
+                    white_fours.discard(point)
+                    white_fives.discard(point)
+        self.totals[BLACK] += black_total
+        self.totals[WHITE] += white_total
 
     # --------------------------------------------------------------- queries
 
@@ -340,9 +416,9 @@ class Position:
         return self.values[side][point] * 10 + self.values[other][point] * 8
 
     def line_neighbours(self, point: int) -> list[int]:
-        """Empty points on the four lines through `point`, at most five points away."""
+        """Empty points on the four lines through `point`, as far as a stone there changes shapes."""
         cells = self.cells
-        return [other for _, other, _, _ in self._affected[point] if cells[other] == EMPTY]
+        return [entry[1] for entry in self._geometry.affected[point] if cells[entry[1]] == EMPTY]
 
     def describe(self, color: int, point: int) -> list[int]:
         """The four shapes a stone of `color` at `point` would make, by direction (for tests)."""
