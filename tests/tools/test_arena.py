@@ -1,0 +1,64 @@
+"""A short real arena run: two bots, two openings, tiny time limits."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.record import record_from_dict
+from tools import arena
+from tools.elo import compute_ratings
+
+
+def test_a_short_round_robin_saves_every_game_and_prints_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = arena.main(["greedy", "static", "--openings=2", "--time-ms=50", "--jobs=2", f"--out={tmp_path}", "--psq"])
+    assert status == 0
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 4 and len(list(tmp_path.glob("*.psq"))) == 4
+    players = set()
+    for path in records:
+        record = record_from_dict(json.loads(path.read_text()))
+        record.to_board()
+        assert record.result is not None
+        players.add((record.black.name, record.white.name))
+    assert players == {("greedy", "static"), ("static", "greedy")}
+    output = capsys.readouterr().out
+    assert "[4/4]" in output
+    table = output[output.index("total") :]
+    assert "greedy" in table and "static" in table and "/4" in table
+    assert "±95%" in output
+
+
+def test_an_external_brain_plays_in_the_arena(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    brain = f"self={sys.executable} -m tools.brain --level greedy"
+    status = arena.main(
+        ["greedy", "--gauntlet", brain, "--openings=1", "--time-ms=500", "--jobs=1", f"--out={tmp_path}"]
+    )
+    assert status == 0
+    assert len(list(tmp_path.glob("*.json"))) == 2
+    assert "self" in capsys.readouterr().out
+
+
+def test_unknown_players_are_refused_with_the_known_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["greedy", "grandmaster"]) == 2
+    assert "expected one of" in capsys.readouterr().err
+
+
+def test_ratings_follow_the_results() -> None:
+    results = [("a", "b", 1.0)] * 8 + [("b", "a", 0.0)] * 8 + [("b", "c", 0.5)] * 8
+    ratings = {rating.name: rating for rating in compute_ratings(results)}
+    assert ratings["a"].elo > ratings["b"].elo
+    assert abs(ratings["b"].elo - ratings["c"].elo) < 100
+    assert abs(sum(rating.elo for rating in ratings.values()) / 3 - 1500) < 1e-6
+    assert ratings["a"].games == 16 and ratings["a"].points == 16
+    assert 0 < ratings["b"].error < 1000
+
+
+def test_the_ratings_module_is_rewritten_as_valid_python(tmp_path: Path) -> None:
+    text = arena.render_ratings_module({"greedy": 1200, "master": 2100})
+    namespace: dict[str, object] = {}
+    exec(compile(text, "ratings.py", "exec"), namespace)
+    assert dict(namespace["BOT_RATINGS"]) == {"greedy": 1200, "master": 2100}  # type: ignore[call-overload]

@@ -1,0 +1,55 @@
+"""The Gomocup client against real brain processes: gomoku-engine itself, and a
+brain that never answers (which must be killed)."""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board
+from engine.bots import SearchLimits
+from engine.types import Point
+from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
+
+BRAIN = [sys.executable, "-m", "tools.brain", "--level", "greedy"]
+
+
+def test_plays_a_whole_game_against_itself_over_the_protocol() -> None:
+    board = Board()
+    with GomocupEngine(BRAIN, "first") as first, GomocupEngine(BRAIN, "second") as second:
+        assert "gomoku-engine" in first.about()
+        while board.result is None:
+            engine = first if board.ply % 2 == 0 else second
+            board.play(engine.choose(board, SearchLimits(time_ms=2000)).move)
+    assert board.result.winner is not None
+
+
+def test_a_position_it_did_not_follow_is_sent_whole() -> None:
+    board = Board.from_moves([Point(7, 7), Point(8, 7), Point(7, 8), Point(8, 8), Point(7, 9), Point(8, 9)])
+    board.play(Point(7, 10))
+    with GomocupEngine(BRAIN, "greedy") as engine:
+        assert engine.choose(board, SearchLimits(time_ms=2000)).move in (Point(7, 6), Point(7, 11))
+
+
+def test_a_brain_that_does_not_answer_is_killed_in_time(tmp_path: Path) -> None:
+    script = tmp_path / "sleepy_brain.py"
+    script.write_text(
+        "import sys, time\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('START'):\n"
+        "        print('OK', flush=True)\n"
+        "    elif line.startswith(('BEGIN', 'TURN', 'DONE')):\n"
+        "        time.sleep(60)\n"
+    )
+    engine = GomocupEngine([sys.executable, str(script)], "sleepy", grace_ms=200)
+    began = time.monotonic()
+    with pytest.raises(EngineTimeout, match="sleepy"):
+        engine.choose(Board(), SearchLimits(time_ms=100))
+    assert time.monotonic() - began < 30
+    engine.close()
+
+
+def test_a_brain_that_cannot_start_is_an_engine_error() -> None:
+    with pytest.raises(EngineError, match="cannot start"):
+        GomocupEngine(["/nonexistent/brain"], "ghost")
