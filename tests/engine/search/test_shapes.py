@@ -86,3 +86,34 @@ def test_a_point_next_to_stones_is_a_candidate_and_a_far_one_is_not() -> None:
     assert 7 * 15 + 8 in position.nearby
     assert 7 * 15 + 9 in position.nearby
     assert 0 not in position.nearby
+
+
+def _side_text(board: Board, x: int, y: int, dx: int, dy: int, color: int) -> str:
+    """Five cells from (x, y) going (dx, dy), nearest first: `x` own, `.` empty, `o` blocker."""
+    text = ""
+    for step in range(1, 6):
+        qx, qy = x + step * dx, y + step * dy
+        if not (0 <= qx < board.size and 0 <= qy < board.size):
+            break
+        value = board.cells[qy * board.size + qx]
+        text += "." if value == rules.EMPTY else "x" if value == color else "o"
+    return text
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_incremental_shapes_equal_shapes_read_afresh_from_the_board(rule: Rule) -> None:
+    for seed in range(4):
+        board = _random_game(rule, 100 + seed, 45)
+        position = Position.from_board(board)
+        for color in (rules.BLACK, rules.WHITE):
+            exact = rule is Rule.STANDARD or (rule is Rule.RENJU and color == rules.BLACK)
+            for point in board.empty_points():
+                expected = [
+                    shape_of_cells(
+                        _side_text(board, point.x, point.y, -dx, -dy, color),
+                        _side_text(board, point.x, point.y, dx, dy, color),
+                        exact,
+                    )
+                    for dx, dy in rules.DIRECTIONS
+                ]
+                assert position.describe(color, point.y * 15 + point.x) == expected, (seed, color, point)
