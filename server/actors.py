@@ -28,9 +28,11 @@ Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
 RoomAction = Callable[[Room, float], Outcome]
 
 BOT_ATTEMPTS = 3
-"""How many times a bot's move is asked for before the bot resigns."""
+"""How many failed searches in a row make a bot resign."""
 BOT_RETRY_DELAY_S = 0.5
 """Pause before asking again when the bot pool was busy or failed."""
+BOT_BUSY_WAIT_CAP_S = 2.0
+"""Longest pause between asks while the bot pool stays busy."""
 TIMER_SLACK_S = 0.002
 """Fire timers a little after the deadline, so that the deadline has surely passed."""
 
@@ -149,19 +151,29 @@ class RoomActor:
             self._bot_task = asyncio.get_running_loop().create_task(self._think(turn))
 
     async def _think(self, turn: BotTurn) -> None:
+        """Ask the pool for the bot's move until it answers; a bot that keeps failing resigns.
+
+        A busy pool is not the bot's fault: the request waits and tries again
+        (the bot's clock, if any, keeps running meanwhile).
+        """
         assert self._bots is not None
         request = BotRequest(turn.level, turn.rule, turn.size, turn.moves, turn.time_ms)
-        for attempt in range(1, BOT_ATTEMPTS + 1):
+        failures = 0
+        busy_waits = 0
+        while failures < BOT_ATTEMPTS:
             try:
                 decision = await self._bots.choose(request)
             except BotBusyError:
-                logger.warning("bot pool busy for room %s (attempt %d)", self.room.room_id, attempt)
+                busy_waits += 1
+                await asyncio.sleep(min(BOT_RETRY_DELAY_S * busy_waits, BOT_BUSY_WAIT_CAP_S))
+                continue
             except BotError as error:
+                failures += 1
                 logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
-            else:
-                await self.run(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
-                return
-            await asyncio.sleep(BOT_RETRY_DELAY_S * attempt)
+                await asyncio.sleep(BOT_RETRY_DELAY_S)
+                continue
+            await self.run(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
+            return
         await self.run(lambda room, now: room.bot_failed(turn.version, now))
 
 

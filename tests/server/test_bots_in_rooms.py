@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
+
+from engine.record import PlayerInfo
+from engine.types import Color, Point, Rule
+from server.protocol import GameId, RoomId
+from server.rooms import GameStarted, MovePlayed
+from server.storage import Storage
 
 
 @pytest.fixture
@@ -101,3 +110,36 @@ async def test_analysis_beyond_the_pool_capacity_is_busy(start_server: ServerFac
         replies[message["id"]] = message
     assert replies["second"]["code"] == "busy"
     assert replies["first"]["type"] == "analysis"
+
+
+async def test_a_restored_bot_game_goes_on_and_a_bot_that_cannot_move_resigns(
+    start_server: ServerFactory, client: ClientFactory, db_path: Path
+) -> None:
+    storage = await Storage.open(db_path)
+    moves = [MovePlayed(GameId("g1"), 1, Point(7, 7), Color.BLACK, 100, None)]
+    for game_id, level in (("g1", "greedy"), ("g2", "retired-level")):
+        start = GameStarted(
+            GameId(game_id),
+            RoomId(f"room-{game_id}"),
+            Rule.FREESTYLE,
+            15,
+            PlayerInfo("alice"),
+            PlayerInfo(level, "bot", level),
+            None,
+            datetime(2026, 11, 22, 17, 0, tzinfo=UTC),
+            False,
+        )
+        await storage.apply([start, replace(moves[0], game_id=GameId(game_id))])
+    await storage.close()
+
+    server = await start_server(bot_workers=1)
+    alice = await client("alice", server=server)
+    resumed = await alice.request(type="join_room", room_id="room-g1")
+    if len(resumed["room"]["moves"]) < 2:
+        assert (await next_of(alice, "moved"))["color"] == "white"
+    broken = await alice.request(type="join_room", room_id="room-g2")
+    if broken["room"]["status"] == "playing":
+        broken = await next_of(alice, "game_over")
+        assert broken["result"] == {"winner": "black", "reason": "resign", "line": None}
+    else:
+        assert broken["room"]["result"]["reason"] == "resign"
