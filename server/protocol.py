@@ -14,7 +14,7 @@ The server and the terminal client both import this module; it only grows
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, NewType
+from typing import Annotated, Any, Literal, NewType, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
@@ -32,27 +32,6 @@ PlayerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 RequestId = Annotated[str, StringConstraints(max_length=64)] | int
 BotLevel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
-ERROR_CODES = (
-    "bad_json",
-    "bad_request",
-    "unknown_type",
-    "unauthorized",
-    "name_taken",
-    "not_found",
-    "room_full",
-    "not_a_player",
-    "not_started",
-    "not_your_turn",
-    "out_of_board",
-    "occupied",
-    "forbidden",
-    "game_over",
-    "not_allowed",
-    "no_pending_offer",
-    "rate_limited",
-    "busy",
-    "internal",
-)
 ErrorCode = Literal[
     "bad_json",
     "bad_request",
@@ -74,6 +53,10 @@ ErrorCode = Literal[
     "busy",
     "internal",
 ]
+
+
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+"""Every error code of the contract, in its order."""
 
 
 class ProtocolError(Exception):
