@@ -26,6 +26,7 @@ from engine.board import Board
 from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
 from engine.notation import format_point, parse_point
 from engine.record import ClockSetting, PlayerInfo
+from engine.rules import DIRECTIONS, EMPTY
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.clock import GameClock, elapsed_ms
 from server.protocol import (
@@ -212,6 +213,26 @@ def _refuse(code: ErrorCode, message: str, caller: Caller) -> ProtocolError:
     return ProtocolError(code, message, caller.request_id)
 
 
+def no_five_possible(board: Board) -> bool:
+    """Whether no line of five cells is left that either colour could still fill.
+
+    Such a game can only end in a draw, so a bot accepts a draw offer then
+    (and declines it otherwise).
+    """
+    size = board.size
+    cells = board.cells
+    for y in range(size):
+        for x in range(size):
+            for dx, dy in DIRECTIONS:
+                end_x, end_y = x + 4 * dx, y + 4 * dy
+                if not (0 <= end_x < size and 0 <= end_y < size):
+                    continue
+                stones = {cells[(y + step * dy) * size + x + step * dx] for step in range(5)} - {EMPTY}
+                if len(stones) < 2:
+                    return False
+    return True
+
+
 # --------------------------------------------------------------------- room
 
 
@@ -387,7 +408,10 @@ class Room:
         return outcome
 
     def offer_draw(self, caller: Caller, now: float) -> Outcome:
-        """Offer a draw; offering back to an opponent's pending offer accepts it. Bots decline."""
+        """Offer a draw; offering back to an opponent's pending offer accepts it.
+
+        A bot declines, unless no five can be made any more by either side.
+        """
         color = self._player_color(caller)
         self._require_playing(caller)
         if self.draw_offer is color:
@@ -396,8 +420,10 @@ class Room:
         self._enter(caller, now, outcome)
         if self.draw_offer is color.other:
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
-        elif self._is_bot(color.other):
+        elif self._is_bot(color.other) and not no_five_possible(self.board):
             self._declined("draw", outcome, caller)
+        elif self._is_bot(color.other):
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
         else:
             self.draw_offer = color
             self.seq += 1

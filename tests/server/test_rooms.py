@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from engine.board import Board
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, Point, Rule
 from server.protocol import ProtocolError, ServerMessage
@@ -27,6 +28,7 @@ from server.rooms import (
     RoomSettings,
     new_game_id,
     new_room_id,
+    no_five_possible,
 )
 
 ALICE = Caller(ConnectionId(1), "alice")
@@ -423,3 +425,21 @@ def test_a_finished_room_is_kept_while_someone_is_in_it() -> None:
     assert not room.is_disposable(2.0)
     room.leave(CAROL, 3.0)
     assert room.is_disposable(3.0)
+
+
+def test_a_bot_accepts_a_draw_only_when_no_five_can_be_made() -> None:
+    room = Room(new_room_id(), Rule.FREESTYLE, 5, None, False, RoomSettings())
+    room.open(ALICE, "me", PlayerInfo("greedy", "bot", "greedy"), 0.0)
+    assert types_for(room.offer_draw(ALICE, 1.0), ALICE.connection) == ["declined"]
+    room.board = Board.from_picture(
+        """
+        X O X O X
+        X O X O O
+        O X O X .
+        O X O X .
+        X O X O .
+        """
+    )
+    assert no_five_possible(room.board)
+    accepted = room.offer_draw(ALICE, 2.0)
+    assert as_dicts(accepted, ALICE.connection)[0]["result"]["reason"] == "draw_agreed"
