@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.bots import Decision, SearchLimits
 from engine.classic.common import WIN_SCORE, Deadline, SearchTimeout, nearby_points, rank
-from engine.classic.shapes import Shape, added, board_shapes, shape_change
+from engine.classic.shapes import Shape, added, board_shapes, own_gains, shape_change
 from engine.types import Point
 
 DEFAULT_DEPTH = 4
@@ -75,18 +75,24 @@ class _Search:
         return shapes_value(own) - shapes_value(other)
 
     def candidates(self) -> list[tuple[Point, int]]:
-        """The best CANDIDATES_PER_PLY points by attack plus defence value, best first."""
+        """The best CANDIDATES_PER_PLY playable points by attack plus defence value, best first."""
         board = self.board
         mover = int(board.to_move)
         scored = []
-        for point in nearby_points(board, 2):
-            attack = shape_change(board, point, mover)[mover - 1]
-            defence = shape_change(board, point, 3 - mover)[2 - mover]
-            if attack[Shape.FIVE] > 0:
-                return [(point, WIN_SCORE)]
-            scored.append((point, shapes_value(attack) + shapes_value(defence)))
+        for point in nearby_points(board, 2, playable_only=False):
+            gains = own_gains(board, point)
+            attack, defence = gains[mover - 1], gains[2 - mover]
+            scored.append(
+                (point, WIN_SCORE if attack[Shape.FIVE] > 0 else shapes_value(attack) + shapes_value(defence))
+            )
         scored.sort(key=lambda item: -item[1])
-        return scored[:CANDIDATES_PER_PLY]
+        best = []
+        for point, score in scored:
+            if not board.is_forbidden(point):
+                best.append((point, score))
+                if score >= WIN_SCORE or len(best) == CANDIDATES_PER_PLY:
+                    break
+        return best
 
     def play(self, point: Point) -> tuple[list[int], list[int]]:
         """Push `point` and update the counts; return the counts before, to undo with."""

@@ -22,11 +22,13 @@ def centre(board: Board) -> Point:
     return Point(board.size // 2, board.size // 2)
 
 
-def nearby_points(board: Board, distance: int) -> list[Point]:
-    """The empty, playable points within `distance` (in both x and y) of a stone,
-    row by row; the centre alone on an empty board.
+def nearby_points(board: Board, distance: int, playable_only: bool = True) -> list[Point]:
+    """The empty points within `distance` (in both x and y) of a stone, row by
+    row; the centre alone on an empty board.
 
-    Renju forbidden points are left out, so no bot can ever choose one.
+    Renju forbidden points are left out, so no bot can ever choose one,
+    unless `playable_only` is False: a caller that keeps only a few of the
+    points then checks just those (the check is costly).
     """
     if board.ply == 0:
         return [centre(board)]
@@ -41,7 +43,9 @@ def nearby_points(board: Board, distance: int) -> list[Point]:
     return [
         Point(index % size, index // size)
         for index in range(size * size)
-        if near[index] and cells[index] == 0 and not board.is_forbidden(Point(index % size, index // size))
+        if near[index]
+        and cells[index] == 0
+        and not (playable_only and board.is_forbidden(Point(index % size, index // size)))
     ]
 
 

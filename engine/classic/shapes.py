@@ -17,6 +17,7 @@ instead of recounting the board.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Sequence
 
@@ -70,6 +71,8 @@ def add_shapes(cells: str, color: int, counts: list[int], sign: int = 1) -> None
     (a string of cell values, `0` empty, `1` black, `2` white); the ends of the
     string are the edges of the board."""
     line = cells.translate(_AS_SEEN_BY[color])
+    if line.count("x") < 2:
+        return
     for shape, pattern in _SHAPE_PATTERNS:
         if "x" not in line:
             return
@@ -109,24 +112,28 @@ def board_shapes(board: Board) -> tuple[list[int], list[int]]:
     return black, white
 
 
-def line_through(board: Board, point: Point, dx: int, dy: int) -> tuple[str, int]:
-    """The whole line through `point` along (dx, dy) as a string of cell values,
-    and the index of `point` in it."""
-    size = board.size
-    cells = board.cells
-    x, y = point.x, point.y
+@functools.cache
+def _line_indices(size: int, x: int, y: int, dx: int, dy: int) -> tuple[tuple[int, ...], int]:
+    """The cell indices of the whole line through (x, y) along (dx, dy), and where (x, y) is in it."""
+    steps_back = 0
     while 0 <= x - dx < size and 0 <= y - dy < size:
         x -= dx
         y -= dy
-    chars: list[str] = []
-    index = 0
+        steps_back += 1
+    indices = []
     while 0 <= x < size and 0 <= y < size:
-        if x == point.x and y == point.y:
-            index = len(chars)
-        chars.append(_DIGITS[cells[y * size + x]])
+        indices.append(y * size + x)
         x += dx
         y += dy
-    return "".join(chars), index
+    return tuple(indices), steps_back
+
+
+def line_through(board: Board, point: Point, dx: int, dy: int) -> tuple[str, int]:
+    """The whole line through `point` along (dx, dy) as a string of cell values,
+    and the index of `point` in it."""
+    indices, position = _line_indices(board.size, point.x, point.y, dx, dy)
+    cells = board.cells
+    return "".join([_DIGITS[cells[index]] for index in indices]), position
 
 
 def shape_change(board: Board, point: Point, color: int) -> tuple[list[int], list[int]]:
@@ -144,6 +151,19 @@ def shape_change(board: Board, point: Point, color: int) -> tuple[list[int], lis
         line = line[:index] + _DIGITS[color] + line[index + 1 :]
         add_shapes(line, BLACK, black)
         add_shapes(line, WHITE, white)
+    return black, white
+
+
+def own_gains(board: Board, point: Point) -> tuple[list[int], list[int]]:
+    """How black's own counts change if black plays the empty `point`, and
+    how white's change if white does: what the point is worth to each side."""
+    black = [0] * SHAPE_COUNT
+    white = [0] * SHAPE_COUNT
+    for dx, dy in DIRECTIONS:
+        line, index = line_through(board, point, dx, dy)
+        for color, counts in ((BLACK, black), (WHITE, white)):
+            add_shapes(line, color, counts, -1)
+            add_shapes(line[:index] + _DIGITS[color] + line[index + 1 :], color, counts)
     return black, white
 
 
