@@ -106,28 +106,21 @@ class GameTask:
 def play_game(task: GameTask) -> GameRecord:
     """Play the game and return its record, opening stones included (with no time)."""
     board = Board(task.size, task.rule)
-    recorded = []
+    recorded: list[RecordedMove] = []
     for point in opening_moves(task.opening, task.size):
         recorded.append(RecordedMove(point, board.to_move))
         board.play(point)
     started_at = datetime.now(UTC)
-    with open_player(task.black, task.size, task.rule) as black, open_player(task.white, task.size, task.rule) as white:
-        result = board.result
-        while result is None:
-            mover = board.to_move
-            bot = black if mover is Color.BLACK else white
-            began = time.monotonic()
+    with contextlib.ExitStack() as stack:
+        bots: dict[Color, Bot] = {}
+        for color, spec in ((Color.BLACK, task.black), (Color.WHITE, task.white)):
             try:
-                decision = bot.choose(board, SearchLimits(time_ms=task.time_ms), seed=task.seed + board.ply)
-                board.play(decision.move)
-            except EngineTimeout:
-                result = GameResult(mover.other, EndReason.TIMEOUT)
+                bots[color] = stack.enter_context(open_player(spec, task.size, task.rule))
+            except EngineError:
+                result: GameResult | None = GameResult(color.other, EndReason.ABANDONED)
                 break
-            except (EngineError, IllegalMoveError):
-                result = GameResult(mover.other, EndReason.ABANDONED)
-                break
-            recorded.append(RecordedMove(decision.move, mover, round((time.monotonic() - began) * 1000)))
-            result = board.result
+        else:
+            result = _play_out(board, bots, task, recorded)
     return GameRecord(
         rule=task.rule,
         size=task.size,
@@ -138,6 +131,22 @@ def play_game(task: GameTask) -> GameRecord:
         started_at=started_at,
         ended_at=datetime.now(UTC),
     )
+
+
+def _play_out(board: Board, bots: dict[Color, Bot], task: GameTask, recorded: list[RecordedMove]) -> GameResult:
+    """Play moves until the game ends; a brain's timeout, failure or illegal move loses it."""
+    while board.result is None:
+        mover = board.to_move
+        began = time.monotonic()
+        try:
+            decision = bots[mover].choose(board, SearchLimits(time_ms=task.time_ms), seed=task.seed + board.ply)
+            board.play(decision.move)
+        except EngineTimeout:
+            return GameResult(mover.other, EndReason.TIMEOUT)
+        except (EngineError, IllegalMoveError):
+            return GameResult(mover.other, EndReason.ABANDONED)
+        recorded.append(RecordedMove(decision.move, mover, round((time.monotonic() - began) * 1000)))
+    return board.result
 
 
 def _player_info(spec: PlayerSpec) -> PlayerInfo:

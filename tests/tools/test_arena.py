@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from engine.record import record_from_dict
+from engine.types import Color
 from tools import arena
-from tools.elo import compute_ratings
+from tools.elo import Rating, compute_ratings
+from tools.match import PlayerSpec
 
 
 def test_a_short_round_robin_saves_every_game_and_prints_the_tables(
@@ -62,3 +64,24 @@ def test_the_ratings_module_is_rewritten_as_valid_python(tmp_path: Path) -> None
     namespace: dict[str, object] = {}
     exec(compile(text, "ratings.py", "exec"), namespace)
     assert dict(namespace["BOT_RATINGS"]) == {"greedy": 1200, "master": 2100}  # type: ignore[call-overload]
+
+
+def test_a_brain_that_cannot_start_loses_its_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = arena.main(["greedy", "ghost=/nonexistent/brain", "--openings=1", "--jobs=1", f"--out={tmp_path}"])
+    assert status == 0
+    for path in tmp_path.glob("*.json"):
+        record = record_from_dict(json.loads(path.read_text()))
+        assert record.result is not None and record.result.reason.value == "abandoned"
+        winner = record.black if record.result.winner is Color.BLACK else record.white
+        assert winner.name == "greedy"
+
+
+def test_update_ratings_merges_the_levels_it_rated(tmp_path: Path) -> None:
+    path = tmp_path / "ratings.py"
+    ratings = [Rating("greedy", 1234.4, 50, 10, 5), Rating("rapfi", 2500, 50, 10, 5)]
+    players = [PlayerSpec("greedy", level="greedy"), PlayerSpec("rapfi", command=("pbrain-rapfi",))]
+    written = arena.update_ratings(ratings, players, path)
+    assert written["greedy"] == 1234 and "rapfi" not in written
+    namespace: dict[str, object] = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    assert dict(namespace["BOT_RATINGS"]) == written  # type: ignore[call-overload]
