@@ -90,6 +90,15 @@ def test_the_incremental_hash_always_equals_the_hash_from_scratch(game: RandomGa
         assert replay.hash == hash_from_scratch(replay)
 
 
+@given(random_games())
+def test_looking_for_forbidden_points_leaves_the_board_as_it_was(game: RandomGame) -> None:
+    board = game.board
+    before = (list(board.cells), board.hash, board.result)
+    legal = board.legal_moves()
+    assert (board.cells, board.hash, board.result) == before
+    assert all(board.stone_at(point) is None for point in legal)
+
+
 # ---------------------------------------------------------------- win detection
 
 
