@@ -15,8 +15,10 @@ from collections.abc import Callable
 Clock = Callable[[], float]
 """Seconds from an arbitrary start, like time.monotonic."""
 
-CHECK_EVERY = 64
+CHECK_EVERY = 32
 """Nodes between clock reads: a few milliseconds of Python search at most."""
+RESERVE_MS = 15
+"""Kept back from a time limit for what follows the search (choosing, answering)."""
 
 
 class OutOfBudget(Exception):
@@ -36,8 +38,8 @@ class Budget:
 
     @classmethod
     def from_limits(cls, time_ms: int | None, max_nodes: int | None, clock: Clock = time.monotonic) -> Budget:
-        """A budget that ends `time_ms` from now (None: no deadline)."""
-        deadline = None if time_ms is None else clock() + time_ms / 1000
+        """A budget that ends `time_ms` (less a small reserve) from now (None: no deadline)."""
+        deadline = None if time_ms is None else clock() + max(1, time_ms - RESERVE_MS) / 1000
         return cls(deadline, max_nodes, clock)
 
     def tick(self) -> None:

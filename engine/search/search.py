@@ -56,6 +56,13 @@ class SearchSettings:
     """Most threats in a root VCT (0: no VCT)."""
     vct_share: float = 0.3
     """Part of the time the root VCT may use."""
+    safety_vct_depth: int = 0
+    """After each iteration, the best root moves are checked for an opponent's VCT this deep
+    (0: no check); a move that allows one is scored as lost."""
+    safety_share: float = 0.15
+    """Part of the remaining time one such check may use."""
+    safety_moves: int = 8
+    """Most root moves checked per iteration."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +106,8 @@ class Searcher:
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * self.position.area
         self._start = budget.clock()
+        self._refutations: dict[int, list[int] | None] = {}
+        """Root move -> the opponent's VCT after it (None: none found), filled by the safety check."""
 
     # ----------------------------------------------------------------- root
 
@@ -117,6 +126,8 @@ class Searcher:
         for depth in range(1, self.settings.max_depth + 1):
             try:
                 moves, scores = self._search_root(moves, depth)
+                if self.settings.safety_vct_depth:
+                    moves, scores = self._check_safety(scores)
             except OutOfBudget:
                 return
             best_score = scores[0][1]
@@ -185,6 +196,42 @@ class Searcher:
         scored.sort(key=lambda item: item[1], reverse=True)
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
         return [move for move, _ in scored], scored
+
+    def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
+        """Score as lost the best root moves after which the opponent wins by threats (VCT).
+
+        The alpha-beta tree sees only a few plies, while a VCT can be ten or
+        more plies long: this is how the engine defends against one early.
+        Moves are checked best first until one is safe.
+        """
+        checked = 0
+        while checked < self.settings.safety_moves:
+            move, score = scored[0]
+            if score < -WON:
+                break
+            if move not in self._refutations:
+                self._refutations[move] = self._opponent_threat_win(move)
+                checked += 1
+            refutation = self._refutations[move]
+            if refutation is None:
+                break
+            scored[0] = (move, -(WIN - 1 - len(refutation)))
+            scored.sort(key=lambda item: item[1], reverse=True)
+        return [move for move, _ in scored], scored
+
+    def _opponent_threat_win(self, move: int) -> list[int] | None:
+        """The opponent's VCT after our `move`, or None if none is found within a share of the time."""
+        share = self.budget.sub_budget(self.settings.safety_share)
+        solver = ThreatSolver(self.position, share)
+        self.position.play(move)
+        try:
+            return solver.vct(self.settings.safety_vct_depth)
+        except OutOfBudget:
+            self.budget.check()
+            return None
+        finally:
+            self.position.undo()
+            self.budget.absorb(share)
 
     # ---------------------------------------------------------------- tree
 
