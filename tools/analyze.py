@@ -8,8 +8,9 @@ list of them), chosen by the file's extension, or from any other text
 file holding one letter-pair game per line (`hhjhiijgghjjjkjijfkjig`;
 blank lines and `#` comments are skipped). A record gives the position
 after its moves, or after the first --ply moves. For each position and
-each bot the tool prints the chosen move, its score, depth and nodes, and
-the scores the bot gave its best points: a table for people, or JSON for
+each bot the tool prints the chosen move, its score, depth and nodes, the
+line it expects (for searching bots), and the scores the bot gave its best
+points: a table for people, or JSON for
 programs with --json. A position that cannot be read is reported and
 skipped; the others are still analysed.
 """
@@ -101,6 +102,7 @@ def analyse(position: Position, bots: Sequence[str], limits: SearchLimits, top: 
                 "score": decision.score,
                 "depth": decision.depth,
                 "nodes": decision.nodes,
+                "pv": [format_point(point, board.size) for point in decision.pv],
                 "top": [
                     {"move": format_point(point, board.size), "score": score}
                     for point, score in top_points(decision, top)
@@ -123,6 +125,8 @@ def table_lines(entry: dict[str, Any]) -> Iterator[str]:
             f"  {analysis['bot']:<10} {analysis['move']:>4} {analysis['score']:>10}"
             f"  depth {analysis['depth']:<2} nodes {analysis['nodes']:<8} {best}"
         )
+        if len(analysis["pv"]) > 1:
+            yield f"  {'':<10} pv {' '.join(analysis['pv'])}"
 
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -3,11 +3,13 @@
     gomoku-arena greedy static minimax --time-ms 500
     gomoku-arena --gauntlet master greedy alphabeta --engine "rapfi=pbrain-rapfi"
     gomoku-arena greedy "self=gomoku-engine --level hard" --update-ratings
+    gomoku-arena static --weights tuned=static_weights.tuned.txt --openings 8
 
-Players are bot levels (engine.levels) or external Gomocup brains written
-NAME=COMMAND. Every pairing (all pairs, or the gauntlet player against
-each other one) plays every opening with both colours. Games run in
-parallel worker processes; each finished game is printed and saved as a
+Players are bot levels (engine.levels), external Gomocup brains written
+NAME=COMMAND, and `static` bots with a weight file of their own
+(--weights). Every pairing (all pairs, or the gauntlet player against each
+other one) plays every opening with both colours. Games run in parallel
+worker processes; each finished game is printed and saved as a
 JSON record (and PSQ with --psq) in the output folder. At the end come
 the crosstable and the Elo ratings with their 95% intervals;
 --update-ratings writes the ratings of the bot levels into
@@ -31,7 +33,7 @@ from engine.psq import write_psq
 from engine.record import GameRecord, record_to_dict
 from engine.types import Rule
 from tools.elo import Rating, compute_ratings
-from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game
+from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
 
 
 def schedule(
@@ -146,6 +148,9 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="gomoku-arena", description="Matches between bots, with Elo ratings.")
     parser.add_argument("players", nargs="*", help="bot levels, or external brains as NAME=COMMAND")
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND", help="an external brain")
+    parser.add_argument(
+        "--weights", action="append", default=[], metavar="NAME=FILE", help="a static bot with the weights in FILE"
+    )
     parser.add_argument("--gauntlet", metavar="PLAYER", help="play this player against each other one only")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move in milliseconds (default 1000)")
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help=f"openings to use, 1..{len(OPENINGS)}")
@@ -164,8 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parse_arguments(argv)
     try:
         players = [parse_player(text) for text in [*arguments.players, *arguments.engine]]
+        players += [weights_player(text) for text in arguments.weights]
         gauntlet = parse_player(arguments.gauntlet) if arguments.gauntlet else None
-    except ValueError as error:
+    except (OSError, ValueError) as error:
         print(f"gomoku-arena: {error}", file=sys.stderr)
         return 2
     names = [player.name for player in ([gauntlet] if gauntlet else []) + players]

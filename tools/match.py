@@ -17,10 +17,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from engine.board import Board
 from engine.bots import Bot, SearchLimits
-from engine.classic.static import StaticBot, StaticWeights
+from engine.classic.static import StaticBot, StaticWeights, parse_weights
 from engine.errors import IllegalMoveError
 from engine.levels import level_names, make_bot
 from engine.notation import parse_point
@@ -74,6 +75,17 @@ def parse_player(text: str) -> PlayerSpec:
     if text not in level_names():
         raise ValueError(f"unknown bot level {text!r}: expected one of {', '.join(level_names())} or NAME=COMMAND")
     return PlayerSpec(text, level=text)
+
+
+def weights_player(text: str) -> PlayerSpec:
+    """A `static` bot with its own weights, from `NAME=FILE` on the command line.
+
+    Raises ValueError (or OSError) when the text or the file is not right.
+    """
+    name, separator, file_name = text.partition("=")
+    if not separator or not name.strip() or not file_name.strip():
+        raise ValueError(f"{text!r}: a weighted static bot is written NAME=WEIGHT_FILE")
+    return PlayerSpec(name.strip(), weights=parse_weights(Path(file_name.strip()).read_text()))
 
 
 @contextlib.contextmanager

@@ -106,6 +106,20 @@ class _Search:
         self.board.pop()
         self.counts = {1: before[0], 2: before[1]}
 
+    def principal_variation(self, first: Point, length: int) -> tuple[Point, ...]:
+        """`first` and the best replies the table remembers after it, up to `length` moves."""
+        line = [first]
+        self.board.push(first)
+        while len(line) < length and self.board.result is None:
+            entry = self.table.get(self.board.hash)
+            if entry is None or entry.move is None or self.board.cells[entry.move.y * self.board.size + entry.move.x]:
+                break
+            line.append(entry.move)
+            self.board.push(entry.move)
+        for _ in line:
+            self.board.pop()
+        return tuple(line)
+
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         """The value for the side to move, `depth` plies deep, using and filling the table."""
         self.nodes += 1
@@ -175,7 +189,12 @@ class AlphaBetaBot:
             finished_depth = depth
         move, score = ranked[0]
         return Decision(
-            move=move, score=score, depth=finished_depth, nodes=search.nodes, pv=(move,), candidates=tuple(ranked)
+            move=move,
+            score=score,
+            depth=finished_depth,
+            nodes=search.nodes,
+            pv=search.principal_variation(move, finished_depth),
+            candidates=tuple(ranked),
         )
 
     @staticmethod

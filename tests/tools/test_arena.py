@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.classic.static import DEFAULT_WEIGHTS, StaticWeights, format_weights
 from engine.record import record_from_dict
 from engine.types import Color
 from tools import arena
@@ -85,3 +86,17 @@ def test_update_ratings_merges_the_levels_it_rated(tmp_path: Path) -> None:
     namespace: dict[str, object] = {}
     exec(compile(path.read_text(), str(path), "exec"), namespace)
     assert dict(namespace["BOT_RATINGS"]) == written  # type: ignore[call-overload]
+
+
+def test_a_static_bot_with_its_own_weight_file_takes_part(tmp_path: Path) -> None:
+    weights = tmp_path / "tuned.txt"
+    weights.write_text(format_weights(StaticWeights(DEFAULT_WEIGHTS.own, DEFAULT_WEIGHTS.opponent, 2.0, 0.5)))
+    games = tmp_path / "games"
+    assert arena.main(["static", f"--weights=tuned={weights}", "--openings=1", "--jobs=1", f"--out={games}"]) == 0
+    names = {record_from_dict(json.loads(path.read_text())).white.name for path in games.glob("*.json")}
+    assert names == {"static", "tuned"}
+
+
+def test_a_missing_weight_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["static", f"--weights=tuned={tmp_path / 'none.txt'}"]) == 2
+    assert "none.txt" in capsys.readouterr().err
