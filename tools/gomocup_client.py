@@ -1,6 +1,7 @@
 """Driving an external Gomocup (piskvork) brain as a subprocess, as a Bot.
 
-`GomocupEngine` starts the brain, says START, INFO (time per move, rule)
+`GomocupEngine` starts the brain, says START, INFO (rule, no match clock,
+the time per move)
 and then, for each move asked of it, tells it only what it does not know
 yet: BEGIN on an empty board, TURN with the opponent's last move when the
 brain knows everything before it, and BOARD with the whole game otherwise.
@@ -89,6 +90,7 @@ class GomocupEngine:
             self.close()
             raise EngineError(f"{name} answered {answer!r} to START {size}")
         self._send(f"INFO rule {RULE_BITS[rule]}")
+        self._send("INFO timeout_match 0")  # no match clock: each move has its own limit
 
     def _read_lines(self) -> None:
         assert self._process.stdout is not None
