@@ -2,8 +2,9 @@
 
 `GomocupEngine` starts the brain, says START, INFO (rule, no match clock,
 the time per move) and then, for each move asked of it, tells it only what
-it does not know yet: BEGIN on an empty board, TURN with the opponent's last move when the
-brain knows everything before it, and BOARD with the whole game otherwise.
+it does not know yet: BEGIN on an empty board, TURN with the opponent's
+last move when the brain knows everything before it, and BOARD with the
+whole game otherwise.
 It reads the brain's answer `x,y`, keeping MESSAGE and DEBUG lines aside;
 ERROR, UNKNOWN, a crash, a malformed or illegal move raise EngineError.
 
