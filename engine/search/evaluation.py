@@ -404,10 +404,18 @@ class Position:
         return strong >= 2 or shape_count(code, OPEN_FOUR) > 0 or shape_count(code, OVERLINE) > 0
 
     def evaluate(self) -> int:
-        """Static value for the side to move: its potential against the opponent's."""
+        """Static value for the side to move: its potential against the opponent's.
+
+        The opponent's open threes (points where it would make an open four)
+        count for little: the side to move will block them, while its own
+        would already have won (the search looks for that first).
+        """
         side = self.side
         other = WHITE if side == BLACK else BLACK
-        return self.totals[side] - self.totals[other] * 9 // 10
+        codes = self.codes[other]
+        open_fours = sum(shape_count(codes[point], OPEN_FOUR) for point in self.fours[other])
+        blocked = open_fours * VALUE[OPEN_FOUR] * 3 // 4
+        return self.totals[side] - (self.totals[other] - blocked) * 9 // 10
 
     def move_value(self, point: int) -> int:
         """How promising `point` is for the side to move: its own shapes plus the opponent's it blocks."""
