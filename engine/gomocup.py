@@ -17,13 +17,15 @@ Coordinates are `x,y` from the top-left corner, like Point.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
 from engine.bots import Bot, Decision, SearchLimits
 from engine.errors import IllegalMoveError
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
+from engine.search.budget import Clock
 from engine.search.levels import EngineBot
 from engine.search.search import SearchResult
 from engine.types import Point, Rule
@@ -80,19 +82,21 @@ class TimeControl:
         return max(1, min(candidates) - SAFETY_MS)
 
 
-def format_message(result: SearchResult, size: int) -> str:
-    """The MESSAGE line reporting one finished depth."""
-    pv = " ".join(format_point(point, size) for point in result.pv)
-    return (
-        f"MESSAGE depth {result.depth} score {result.score} nodes {result.nodes} nps {result.nodes_per_second} pv {pv}"
-    )
+def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv: Sequence[Point], size: int) -> str:
+    """The MESSAGE line reporting one finished depth: `MESSAGE depth D score S nodes N nps R pv h8 i9 ...`."""
+    line = " ".join(format_point(point, size) for point in pv)
+    return f"MESSAGE depth {depth} score {score} nodes {nodes} nps {nodes_per_second} pv {line}"
 
 
 class BrainSession:
     """One brain's state between commands: board, rule, time limits and the bot."""
 
-    def __init__(self, make_bot: Callable[[], Bot], rule: Rule = Rule.FREESTYLE, seed: int = 0) -> None:
+    def __init__(
+        self, make_bot: Callable[[], Bot], rule: Rule = Rule.FREESTYLE, seed: int = 0, clock: Clock = time.monotonic
+    ) -> None:
+        """A session that plays with bots from `make_bot`; `clock` times bots that report no speed."""
         self._make_bot = make_bot
+        self._clock = clock
         self.rule = rule
         self.seed = seed
         self.board: Board | None = None
@@ -316,11 +320,16 @@ class BrainSession:
             last: SearchResult | None = None
             for result in bot.think(board.copy(), limits):
                 last = result
-                yield format_message(result, board.size)
+                yield format_message(
+                    result.depth, result.score, result.nodes, result.nodes_per_second, result.pv, board.size
+                )
             decision: Decision = bot.decide(board, last, seed)
         else:
+            started = self._clock()
             decision = bot.choose(board.copy(), limits, seed)
-            yield f"MESSAGE depth {decision.depth} score {decision.score} nodes {decision.nodes}"
+            seconds = self._clock() - started
+            speed = int(decision.nodes / seconds) if seconds > 0 else decision.nodes
+            yield format_message(decision.depth, decision.score, decision.nodes, speed, decision.pv, board.size)
         board.play(decision.move)
         yield f"{decision.move.x},{decision.move.y}"
 

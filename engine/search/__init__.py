@@ -1,0 +1,7 @@
+"""The search engine: line patterns, incremental shapes, threat-space search, PVS, levels.
+
+Read it in this order: `patterns` (tables computed once), `evaluation`
+(the Position the search plays on), `threats` (VCF and VCT), `movegen`,
+`budget` (deadline and node limit), `search` (the iterative-deepening
+generator) and `levels` (the bots `easy` .. `master`).
+"""

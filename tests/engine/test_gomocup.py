@@ -6,6 +6,7 @@ import pytest
 
 from engine import Point, Rule
 from engine.gomocup import BrainSession, TimeControl, rule_from_bits
+from engine.levels import make_bot
 from engine.search.levels import ENGINE_LEVELS
 
 
@@ -156,3 +157,12 @@ def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> Non
     assert TimeControl(turn_ms=1000).budget_ms() == 940
     assert TimeControl(turn_ms=0).budget_ms() == 100
     assert TimeControl(turn_ms=5000, match_ms=100_000, left_ms=20_000).budget_ms() == 940
+
+
+def test_a_classic_bot_reports_one_message_in_the_same_format() -> None:
+    session = BrainSession(lambda: make_bot("greedy"), seed=0)
+    answers = _send(session, ["START 15", "TURN 7,7"])
+    messages = [answer for answer in answers if answer.startswith("MESSAGE")]
+    assert len(messages) == 1
+    assert messages[0].startswith("MESSAGE depth ") and " nps " in messages[0] and " pv " in messages[0]
+    assert len(_moves(answers)) == 1
