@@ -96,13 +96,17 @@ LEVELS: tuple[LevelSettings, ...] = (
         name="hard",
         description="Deep alpha-beta with threat-space search: wins by fours and threes, defends precisely.",
         default_time_ms=2000,
-        search=SearchSettings(width=12, root_width=20, vcf_depth=20, leaf_vcf_depth=6, vct_depth=5, safety_vct_depth=4),
+        search=SearchSettings(
+            width=12, root_width=20, vcf_depth=20, leaf_vcf_depth=6, vct_depth=10, safety_vct_depth=10
+        ),
     ),
     LevelSettings(
         name="master",
         description="The full engine with the most time: deeper threat search and wider alpha-beta.",
         default_time_ms=5000,
-        search=SearchSettings(width=15, root_width=24, vcf_depth=30, leaf_vcf_depth=8, vct_depth=7, safety_vct_depth=5),
+        search=SearchSettings(
+            width=15, root_width=24, vcf_depth=30, leaf_vcf_depth=8, vct_depth=12, safety_vct_depth=12
+        ),
     ),
 )
 
