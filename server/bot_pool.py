@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,6 +27,7 @@ from multiprocessing.process import BaseProcess
 from engine.board import Board
 from engine.bots import Decision, SearchLimits
 from engine.levels import bot_factories, make_bot
+from engine.ratings import rating_of
 from engine.types import Point, Rule
 
 DEFAULT_TIME_MS = 5_000
@@ -89,21 +89,7 @@ class BotInfo:
 
 def bot_catalogue() -> list[BotInfo]:
     """Every bot level with its description and arena rating (None when unrated)."""
-    ratings = _arena_ratings()
-    catalogue = []
-    for level, factory in bot_factories().items():
-        catalogue.append(BotInfo(level, factory().description, ratings.get(level)))
-    return catalogue
-
-
-def _arena_ratings() -> dict[str, int]:
-    """The ratings the arena wrote to `engine.ratings`, or none before its first run."""
-    try:
-        module = importlib.import_module("engine.ratings")
-    except ModuleNotFoundError:
-        return {}
-    ratings: dict[str, int] = getattr(module, "RATINGS", {})
-    return ratings
+    return [BotInfo(level, factory().description, rating_of(level)) for level, factory in bot_factories().items()]
 
 
 def choose_in_worker(request: BotRequest) -> Decision:
