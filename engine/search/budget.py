@@ -60,11 +60,13 @@ class Budget:
         """Seconds left before the deadline (None without one)."""
         return None if self.deadline is None else self.deadline - self.clock()
 
-    def sub_budget(self, fraction: float) -> Budget:
-        """A budget sharing this one's clock and count, ending after `fraction` of the time left."""
+    def sub_budget(self, fraction: float, max_nodes: int | None = None) -> Budget:
+        """A budget sharing this one's clock and count, ending after `fraction` of the time left
+        or after `max_nodes` more nodes, whichever comes first (and never after this one)."""
         remaining = self.remaining()
         deadline = None if remaining is None else self.clock() + max(0.0, remaining) * fraction
-        child = Budget(deadline, self.max_nodes, self.clock)
+        limits = [limit for limit in (self.max_nodes, None if max_nodes is None else self.nodes + max_nodes) if limit]
+        child = Budget(deadline, min(limits) if limits else None, self.clock)
         child.nodes = self.nodes
         child._next_check = self._next_check
         return child

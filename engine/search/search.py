@@ -56,6 +56,8 @@ class SearchSettings:
     """Most threats in a root VCT (0: no VCT)."""
     vct_share: float = 0.3
     """Part of the time the root VCT may use."""
+    vct_nodes: int = 20_000
+    """Most nodes the root VCT may use (it can grow very fast without a deadline)."""
     safety_vct_depth: int = 0
     """After each iteration, the best root moves are checked for an opponent's VCT this deep
     (0: no check); a move that allows one is scored as lost."""
@@ -63,6 +65,8 @@ class SearchSettings:
     """Part of the remaining time one such check may use."""
     safety_moves: int = 8
     """Most root moves checked per iteration."""
+    safety_nodes: int = 5_000
+    """Most nodes one safety check may use."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +168,7 @@ class Searcher:
 
     def _root_vct(self) -> list[int] | None:
         """A VCT within a share of the time; none if that share runs out."""
-        share = self.budget.sub_budget(self.settings.vct_share)
+        share = self.budget.sub_budget(self.settings.vct_share, self.settings.vct_nodes)
         solver = ThreatSolver(self.position, share)
         try:
             return solver.vct(self.settings.vct_depth)
@@ -221,7 +225,7 @@ class Searcher:
 
     def _opponent_threat_win(self, move: int) -> list[int] | None:
         """The opponent's VCT after our `move`, or None if none is found within a share of the time."""
-        share = self.budget.sub_budget(self.settings.safety_share)
+        share = self.budget.sub_budget(self.settings.safety_share, self.settings.safety_nodes)
         solver = ThreatSolver(self.position, share)
         self.position.play(move)
         try:
