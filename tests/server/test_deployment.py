@@ -1,17 +1,16 @@
 """docker-compose.yml and the Dockerfile, checked without a Docker engine.
 
-The compose file is YAML in its JSON-compatible flow style (after the
-leading comment lines), so it is read here with the json module.
+The compose file is read with a YAML parser, as Docker Compose reads it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
 from server_harness import RunningServer
 
 from server.main import parse_arguments
@@ -20,8 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def compose() -> dict[str, Any]:
-    lines = (REPO / "docker-compose.yml").read_text(encoding="utf-8").splitlines()
-    document: dict[str, Any] = json.loads("\n".join(line for line in lines if not line.lstrip().startswith("#")))
+    document: dict[str, Any] = yaml.safe_load((REPO / "docker-compose.yml").read_text(encoding="utf-8"))
     return document
 
 
