@@ -50,36 +50,45 @@ class ThreatSolver:
     def __init__(self, position: Position, budget: Budget) -> None:
         self.position = position
         self.budget = budget
-        self._vcf_failed: dict[int, int] = {}
-        self._vct_failed: dict[int, int] = {}
+        self._vcf_failed: dict[tuple[int, int], int] = {}
+        self._vct_failed: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------ VCF
 
     def vcf(self, max_fours: int = 30) -> WinningLine | None:
         """A win for the side to move by continuous fours, or None.
 
-        Raises OutOfBudget if the budget runs out first.
+        The first four may be any; each later four must lie on a line through
+        the attacker's previous four (within reach of it), as in most VCF
+        solvers: fours that have nothing to do with the previous one could
+        have been played before it. This keeps the branching small at the
+        cost of a few rare wins. Raises OutOfBudget if the budget runs out.
         """
-        return self._vcf(max_fours)
+        return self._vcf(max_fours, -1)
 
-    def _vcf(self, depth: int) -> WinningLine | None:
+    def _vcf(self, depth: int, last_four: int) -> WinningLine | None:
         position = self.position
         me = position.side
         if position.fives[me]:
             return [min(position.fives[me])]
         if depth <= 0:
             return None
-        key = position.hash
+        key = (position.hash, last_four)
         if self._vcf_failed.get(key, -1) >= depth:
             return None
         enemy_fives = position.fives[other(me)]
+        fours = position.fours[me]
         if len(enemy_fives) > 1:
             candidates: list[int] = []
         elif enemy_fives:
             block = next(iter(enemy_fives))
-            candidates = [block] if block in position.fours[me] else []
+            candidates = [block] if block in fours else []
         else:
-            candidates = sorted(position.fours[me], key=position.move_value, reverse=True)
+            if last_four >= 0:
+                near = [point for point in position.line_neighbours(last_four) if point in fours]
+            else:
+                near = list(fours)
+            candidates = sorted(near, key=position.move_value, reverse=True)
         for four in candidates:
             if not legal_for(position, four):
                 continue
@@ -102,7 +111,7 @@ class ThreatSolver:
                 return None
             position.play(forced)
             try:
-                rest = self._vcf(depth - 1)
+                rest = self._vcf(depth - 1, four)
             finally:
                 position.undo()
             return None if rest is None else [four, forced, *rest]
@@ -130,11 +139,14 @@ class ThreatSolver:
     def vct(self, max_threats: int = 6) -> WinningLine | None:
         """A win for the side to move by threes and fours, or None.
 
+        As in the VCF, the first threat may be anywhere and each later one
+        (and the first four of a closing VCF) must lie on a line through the
+        attacker's previous threat: the attacker builds on its last stone.
         Raises OutOfBudget if the budget runs out first.
         """
-        return self._attack(max_threats)
+        return self._attack(max_threats, -1)
 
-    def _attack(self, depth: int) -> WinningLine | None:
+    def _attack(self, depth: int, last_threat: int) -> WinningLine | None:
         """Attacker to move: some threat must win against every defence."""
         position = self.position
         me = position.side
@@ -147,30 +159,35 @@ class ThreatSolver:
             block = next(iter(enemy_fives))
             if not legal_for(position, block):
                 return None
-            return self._then_defend(block, depth)
-        line = self._vcf(min(depth * 2, 12))
+            return self._then_defend(block, depth, last_threat)
+        line = self._vcf(min(depth * 2, 12), last_threat)
         if line is not None or depth <= 1:
             return line
-        key = position.hash
+        key = (position.hash, last_threat)
         if self._vct_failed.get(key, -1) >= depth:
             return None
-        threats = sorted(position.threats[me], key=position.move_value, reverse=True)
+        if last_threat >= 0:
+            near = [point for point in position.line_neighbours(last_threat) if point in position.threats[me]]
+        else:
+            near = list(position.threats[me])
+        threats = sorted(near, key=position.move_value, reverse=True)
         for threat in threats:
             if not legal_for(position, threat):
                 continue
-            line = self._then_defend(threat, depth - 1)
+            line = self._then_defend(threat, depth - 1, threat)
             if line is not None:
                 return line
         self._vct_failed[key] = depth
         return None
 
-    def _then_defend(self, move: int, depth: int) -> WinningLine | None:
-        """Play the attacker's `move`, then require a win against every defence."""
+    def _then_defend(self, move: int, depth: int, threat: int) -> WinningLine | None:
+        """Play the attacker's `move`, then require a win against every defence of `threat`
+        (the attacker's latest threat: `move` itself, or an earlier one when `move` is a block)."""
         position = self.position
         self.budget.tick()
         position.play(move)
         try:
-            rest = self._defend(move, depth)
+            rest = self._defend(threat, depth)
         finally:
             position.undo()
         return None if rest is None else [move, *rest]
@@ -188,7 +205,7 @@ class ThreatSolver:
                 return []
             if forced < 0:
                 return None
-            return self._answer(forced, depth)
+            return self._answer(forced, depth, last)
         pending = [point for point in unstoppable_fours(position, attacker) if not self._forbidden_for(point, attacker)]
         if not pending:
             return None
@@ -197,20 +214,20 @@ class ThreatSolver:
         for defence in sorted(defences, key=position.move_value, reverse=True):
             if not legal_for(position, defence):
                 continue
-            line = self._answer(defence, depth)
+            line = self._answer(defence, depth, last)
             if line is None:
                 return None
             if first is None:
                 first = line
         return first
 
-    def _answer(self, defence: int, depth: int) -> WinningLine | None:
+    def _answer(self, defence: int, depth: int, threat: int) -> WinningLine | None:
         """Play the defender's `defence` and look for the attacker's win after it."""
         position = self.position
         self.budget.tick()
         position.play(defence)
         try:
-            rest = self._attack(depth)
+            rest = self._attack(depth, threat)
         finally:
             position.undo()
         return None if rest is None else [defence, *rest]
