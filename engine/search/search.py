@@ -61,9 +61,9 @@ class SearchSettings:
     safety_vct_depth: int = 0
     """After each iteration, the best root moves are checked for an opponent's VCT this deep
     (0: no check); a move that allows one is scored as lost."""
-    safety_share: float = 0.15
-    """Part of the remaining time one such check may use."""
-    safety_moves: int = 8
+    safety_share: float = 0.5
+    """Part of the remaining time one such check may use (its node limit usually ends it sooner)."""
+    safety_moves: int = 12
     """Most root moves checked per iteration."""
     safety_nodes: int = 5_000
     """Most nodes one safety check may use."""
@@ -206,7 +206,9 @@ class Searcher:
 
         The alpha-beta tree sees only a few plies, while a VCT can be ten or
         more plies long: this is how the engine defends against one early.
-        Moves are checked best first until one is safe.
+        Moves are checked best first until one is safe; a check that runs out
+        of its share of time proves nothing, is not remembered, and lets the
+        move stand.
         """
         checked = 0
         while checked < self.settings.safety_moves:
@@ -214,25 +216,41 @@ class Searcher:
             if score < -WON:
                 break
             if move not in self._refutations:
-                self._refutations[move] = self._opponent_threat_win(move)
                 checked += 1
+                try:
+                    self._refutations[move] = self._opponent_threat_win(move)
+                except OutOfBudget:
+                    self.budget.check()
+                    break
             refutation = self._refutations[move]
             if refutation is None:
                 break
             scored[0] = (move, -(WIN - 1 - len(refutation)))
             scored.sort(key=lambda item: item[1], reverse=True)
+        self._prefer_checked(scored)
         return [move for move, _ in scored], scored
 
+    def _prefer_checked(self, scored: list[tuple[int, int]]) -> None:
+        """When the opponent has threat wins against some moves and the best move is still
+        unchecked, put the best move known to be safe first instead."""
+        refutations = self._refutations
+        if scored[0][0] in refutations or not any(line is not None for line in refutations.values()):
+            return
+        for index, (move, _) in enumerate(scored):
+            if move in refutations and refutations[move] is None:
+                scored.insert(0, scored.pop(index))
+                return
+
     def _opponent_threat_win(self, move: int) -> list[int] | None:
-        """The opponent's VCT after our `move`, or None if none is found within a share of the time."""
+        """The opponent's VCT after our `move`, or None if it has none.
+
+        Raises OutOfBudget when the check's share of the time or nodes runs out.
+        """
         share = self.budget.sub_budget(self.settings.safety_share, self.settings.safety_nodes)
         solver = ThreatSolver(self.position, share)
         self.position.play(move)
         try:
             return solver.vct(self.settings.safety_vct_depth)
-        except OutOfBudget:
-            self.budget.check()
-            return None
         finally:
             self.position.undo()
             self.budget.absorb(share)
