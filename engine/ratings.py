@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-BOT_RATINGS: Mapping[str, int] = MappingProxyType(
+RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1221,
-        "alphabeta": 1359,
-        "minimax": 1359,
-        "astar": 1399,
-        "easy": 1477,
-        "static": 1497,
-        "hard": 1681,
-        "master": 1753,
-        "medium": 1753,
+        "greedy": 1167,
+        "astar": 1347,
+        "easy": 1388,
+        "minimax": 1467,
+        "static": 1467,
+        "medium": 1629,
+        "hard": 1650,
+        "alphabeta": 1660,
+        "master": 1725,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
@@ -29,4 +29,4 @@ BOT_RATINGS: Mapping[str, int] = MappingProxyType(
 
 def rating_of(level: str) -> int | None:
     """The arena rating of `level`, or None if the arena has not rated it."""
-    return BOT_RATINGS.get(level)
+    return RATINGS.get(level)

@@ -126,18 +126,18 @@ def render_ratings_module(ratings: Mapping[str, int]) -> str:
         "from __future__ import annotations\n\n"
         "from collections.abc import Mapping\n"
         "from types import MappingProxyType\n\n"
-        f"BOT_RATINGS: Mapping[str, int] = {table}\n"
+        f"RATINGS: Mapping[str, int] = {table}\n"
         '"""Rating of each bot level measured in the arena; a level not yet rated is absent."""\n\n\n'
         "def rating_of(level: str) -> int | None:\n"
         '    """The arena rating of `level`, or None if the arena has not rated it."""\n'
-        "    return BOT_RATINGS.get(level)\n"
+        "    return RATINGS.get(level)\n"
     )
 
 
 def update_ratings(ratings: Sequence[Rating], players: Sequence[PlayerSpec], path: Path) -> dict[str, int]:
     """Merge the new ratings of bot levels into the ratings module at `path`; return the table written."""
     levels = {player.name for player in players if player.level is not None}
-    table = dict(engine.ratings.BOT_RATINGS)
+    table = dict(engine.ratings.RATINGS)
     table.update({rating.name: round(rating.elo) for rating in ratings if rating.name in levels})
     ordered = dict(sorted(table.items(), key=lambda item: item[1]))
     path.write_text(render_ratings_module(ordered))

@@ -64,7 +64,7 @@ def test_the_ratings_module_is_rewritten_as_valid_python(tmp_path: Path) -> None
     text = arena.render_ratings_module({"greedy": 1200, "master": 2100})
     namespace: dict[str, object] = {}
     exec(compile(text, "ratings.py", "exec"), namespace)
-    assert dict(namespace["BOT_RATINGS"]) == {"greedy": 1200, "master": 2100}  # type: ignore[call-overload]
+    assert dict(namespace["RATINGS"]) == {"greedy": 1200, "master": 2100}  # type: ignore[call-overload]
 
 
 def test_a_brain_that_cannot_start_loses_its_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,7 +85,7 @@ def test_update_ratings_merges_the_levels_it_rated(tmp_path: Path) -> None:
     assert written["greedy"] == 1234 and "rapfi" not in written
     namespace: dict[str, object] = {}
     exec(compile(path.read_text(), str(path), "exec"), namespace)
-    assert dict(namespace["BOT_RATINGS"]) == written  # type: ignore[call-overload]
+    assert dict(namespace["RATINGS"]) == written  # type: ignore[call-overload]
 
 
 def test_a_static_bot_with_its_own_weight_file_takes_part(tmp_path: Path) -> None:
