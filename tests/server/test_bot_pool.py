@@ -13,7 +13,7 @@ import pytest
 
 from engine.board import Board
 from engine.levels import level_names
-from engine.ratings import BOT_RATINGS
+from engine.ratings import RATINGS
 from engine.types import Point, Rule
 from server import bot_pool
 from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, bot_catalogue
@@ -160,5 +160,5 @@ def test_the_catalogue_describes_every_level() -> None:
     assert [info.level for info in catalogue] == level_names()
     for info in catalogue:
         assert info.description.strip()
-        assert info.rating == BOT_RATINGS.get(info.level)
+        assert info.rating == RATINGS.get(info.level)
     assert any(info.rating is not None for info in catalogue), "the arena has rated no level"
