@@ -67,6 +67,10 @@ MOVE_VALUE = {
 }
 """What a stone making each shape is worth, for ordering moves and for the evaluation."""
 VALUE = tuple(MOVE_VALUE[shape] for shape in range(FIVE + 1))
+DOUBLE_THREAT_WIN = 6000
+"""Bonus for the side to move with a point that makes two threats, when the opponent has no four."""
+DOUBLE_THREAT_DANGER = 2500
+"""Penalty per point (up to two) where the opponent would make two threats at once."""
 
 
 def shape_count(code: int, shape: int) -> int:
@@ -374,10 +378,6 @@ class Position:
         """The Point of a point index."""
         return Point(index % self.size, index // self.size)
 
-    def index(self, point: Point) -> int:
-        """The point index of a Point."""
-        return point.y * self.size + point.x
-
     def is_forbidden(self, point: int) -> bool:
         """Whether the empty `point` is a renju forbidden point for the side to move."""
         return self.side == BLACK and self.forbidden_for_black(point)
@@ -404,18 +404,40 @@ class Position:
         return strong >= 2 or shape_count(code, OPEN_FOUR) > 0 or shape_count(code, OVERLINE) > 0
 
     def evaluate(self) -> int:
-        """Static value for the side to move: its potential against the opponent's.
+        """Static value for the side to move: its potential against the opponent's, and double threats.
 
         The opponent's open threes (points where it would make an open four)
         count for little: the side to move will block them, while its own
-        would already have won (the search looks for that first).
+        would already have won (the search looks for that first). A point
+        that makes two threats at once (three-three, four-three) is nearly a
+        win for the side to move if the opponent has no four to answer with,
+        and a danger when it is the opponent's: two such points cannot both
+        be stopped by one move.
         """
         side = self.side
         other = WHITE if side == BLACK else BLACK
         codes = self.codes[other]
         open_fours = sum(shape_count(codes[point], OPEN_FOUR) for point in self.fours[other])
         blocked = open_fours * VALUE[OPEN_FOUR] * 3 // 4
-        return self.totals[side] - (self.totals[other] - blocked) * 9 // 10
+        value = self.totals[side] - (self.totals[other] - blocked) * 9 // 10
+        if not self.fours[other] and self.double_threats(side, 1):
+            value += DOUBLE_THREAT_WIN
+        dangers = self.double_threats(other, 2)
+        return value - (DOUBLE_THREAT_DANGER if dangers == 1 else 2 * DOUBLE_THREAT_DANGER if dangers else 0)
+
+    def double_threats(self, color: int, enough: int) -> int:
+        """How many points (counting up to `enough`) would give `color` two threats at once."""
+        codes = self.codes[color]
+        found = 0
+        for point in self.threats[color]:
+            code = codes[point]
+            if shape_count(code, OPEN_THREE) + shape_count(code, FOUR) + shape_count(code, OPEN_FOUR) >= 2:
+                if color == BLACK and self.forbidden_for_black(point):
+                    continue
+                found += 1
+                if found >= enough:
+                    break
+        return found
 
     def move_value(self, point: int) -> int:
         """How promising `point` is for the side to move: its own shapes plus the opponent's it blocks."""

@@ -42,8 +42,6 @@ OPEN_FOUR = 7
 FIVE = 8
 """The stone completes a winning five."""
 
-SHAPE_NAMES = ("none", "overline", "two", "open two", "three", "open three", "four", "open four", "five")
-
 _OWN = 1
 _EMPTY = 0
 _BLOCK = 2

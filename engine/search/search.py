@@ -65,7 +65,7 @@ class SearchSettings:
     """Part of the remaining time one such check may use (its node limit usually ends it sooner)."""
     safety_moves: int = 12
     """Most root moves checked per iteration."""
-    safety_nodes: int = 5_000
+    safety_nodes: int = 25_000
     """Most nodes one safety check may use."""
 
 
