@@ -10,6 +10,7 @@ when its limits are in nodes or depth rather than time.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -111,12 +112,8 @@ LEVELS: tuple[LevelSettings, ...] = (
 )
 
 
-def _factory(settings: LevelSettings) -> Callable[[], Bot]:
-    def make() -> Bot:
-        return EngineBot(settings)
-
-    return make
-
-
-ENGINE_LEVELS: dict[str, Callable[[], Bot]] = {settings.name: _factory(settings) for settings in LEVELS}
-"""The engine levels by name, weakest first, as the registry in engine.levels expects."""
+ENGINE_LEVELS: dict[str, Callable[[], Bot]] = {
+    settings.name: functools.partial(EngineBot, settings) for settings in LEVELS
+}
+"""The engine levels by name, weakest first, as the registry in engine.levels expects.
+The factories are partials, so they can be pickled for a process pool."""

@@ -1,6 +1,7 @@
 """The main search and the engine levels: forced replies, wins, deadlines, renju, determinism."""
 
 import itertools
+import pickle
 import time
 
 import pytest
@@ -247,3 +248,9 @@ def test_easy_varies_its_move_with_the_seed() -> None:
     limits = SearchLimits(time_ms=60_000, depth=2, nodes=3_000)
     moves = {ENGINE_LEVELS["easy"]().choose(board, limits, seed=seed).move for seed in range(8)}
     assert len(moves) > 1
+
+
+def test_levels_and_their_bots_can_be_pickled_for_a_process_pool() -> None:
+    for name, factory in ENGINE_LEVELS.items():
+        bot = pickle.loads(pickle.dumps(factory))()
+        assert pickle.loads(pickle.dumps(bot)).level == name
