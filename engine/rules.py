@@ -15,6 +15,7 @@ on a single line (`X.XXX.X`).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 
 from engine.types import Color, Rule
 
@@ -48,11 +49,7 @@ def count_direction(cells: list[int], size: int, x: int, y: int, dx: int, dy: in
 
 def line_length(cells: list[int], size: int, x: int, y: int, dx: int, dy: int, color: int) -> int:
     """Length of the run of `color` through (x, y) along (dx, dy), counting (x, y) as that colour."""
-    return (
-        1
-        + count_direction(cells, size, x, y, dx, dy, color)
-        + count_direction(cells, size, x, y, -dx, -dy, color)
-    )
+    return 1 + count_direction(cells, size, x, y, dx, dy, color) + count_direction(cells, size, x, y, -dx, -dy, color)
 
 
 def is_winning_length(length: int, color: int, rule: Rule) -> bool:
@@ -66,9 +63,7 @@ def is_winning_length(length: int, color: int, rule: Rule) -> bool:
     return length == 5 if color == BLACK else True
 
 
-def winning_run(
-    cells: list[int], size: int, x: int, y: int, color: int, rule: Rule
-) -> list[tuple[int, int]] | None:
+def winning_run(cells: list[int], size: int, x: int, y: int, color: int, rule: Rule) -> list[tuple[int, int]] | None:
     """The stones of a winning run through (x, y) for `color`, or None.
 
     (x, y) is taken to hold `color`. When several directions win, the first
@@ -119,17 +114,20 @@ def _forbidden_with_stone(cells: list[int], size: int, x: int, y: int) -> Forbid
     return None
 
 
+def _empty_points_near(cells: list[int], size: int, x: int, y: int, dx: int, dy: int) -> Iterator[tuple[int, int, int]]:
+    """(k, qx, qy) for each empty point within four steps of (x, y) along (dx, dy)."""
+    for k in (-4, -3, -2, -1, 1, 2, 3, 4):
+        qx = x + k * dx
+        qy = y + k * dy
+        if 0 <= qx < size and 0 <= qy < size and cells[qy * size + qx] == EMPTY:
+            yield k, qx, qy
+
+
 def _five_completions(cells: list[int], size: int, x: int, y: int, dx: int, dy: int) -> list[int]:
     """Offsets k along (dx, dy) of the empty points where black would make exactly
     five through the black stone at (x, y)."""
     offsets = []
-    for k in range(-4, 5):
-        if k == 0:
-            continue
-        qx = x + k * dx
-        qy = y + k * dy
-        if not (0 <= qx < size and 0 <= qy < size) or cells[qy * size + qx] != EMPTY:
-            continue
+    for k, qx, qy in _empty_points_near(cells, size, x, y, dx, dy):
         cells[qy * size + qx] = BLACK
         forward = count_direction(cells, size, qx, qy, dx, dy, BLACK)
         backward = count_direction(cells, size, qx, qy, -dx, -dy, BLACK)
@@ -165,13 +163,7 @@ def _is_three(cells: list[int], size: int, x: int, y: int, dx: int, dy: int) -> 
     It is, if some empty point on the line turns it into a straight four
     and that point is not itself forbidden for black (the recursive rule).
     """
-    for k in range(-4, 5):
-        if k == 0:
-            continue
-        qx = x + k * dx
-        qy = y + k * dy
-        if not (0 <= qx < size and 0 <= qy < size) or cells[qy * size + qx] != EMPTY:
-            continue
+    for _, qx, qy in _empty_points_near(cells, size, x, y, dx, dy):
         cells[qy * size + qx] = BLACK
         makes_straight_four = _is_straight_four(cells, size, x, y, dx, dy)
         cells[qy * size + qx] = EMPTY
