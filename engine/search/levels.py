@@ -27,10 +27,13 @@ class LevelSettings:
     """Everything that distinguishes one engine level from another."""
 
     name: str
+    """The level name, as bot seats and `gomoku-engine --level` know it."""
     description: str
+    """One sentence for people choosing an opponent."""
     default_time_ms: int
     """Time per move when the caller gives none."""
     search: SearchSettings
+    """How the search runs at this level."""
     tolerance: int = 0
     """Choose at random among root moves scoring within this of the best (0: always the best)."""
 
@@ -39,6 +42,7 @@ class EngineBot:
     """A Bot that runs the engine's search with one level's settings."""
 
     def __init__(self, settings: LevelSettings, clock: Clock = time.monotonic) -> None:
+        """A bot of the level `settings` describes; deadlines are read from `clock` (tests inject one)."""
         self.settings = settings
         self.level = settings.name
         self.description = settings.description

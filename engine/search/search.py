@@ -74,11 +74,17 @@ class SearchResult:
     """What one finished depth (or a root threat search) found."""
 
     move: Point
+    """The best move found."""
     score: int
+    """Its value for the side to move (beyond WON: a win; below -WON: a loss)."""
     depth: int
+    """Depth of the iteration, or length of the winning line found by threat search."""
     nodes: int
+    """Positions visited so far in this search, threat searches included."""
     seconds: float
+    """Time since the search started, on the budget's clock."""
     pv: tuple[Point, ...]
+    """Principal variation, starting with `move`."""
     root_scores: tuple[tuple[Point, int], ...] = ()
     """(move, score) at the root for the moves searched, best first; scores of moves
     searched with a null window are bounds."""
