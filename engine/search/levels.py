@@ -102,7 +102,7 @@ LEVELS: tuple[LevelSettings, ...] = (
         description="Deep alpha-beta with threat-space search: wins by fours and threes, defends precisely.",
         default_time_ms=2000,
         search=SearchSettings(
-            width=12, root_width=20, vcf_depth=20, leaf_vcf_depth=6, vct_depth=10, safety_vct_depth=10
+            width=14, root_width=22, vcf_depth=20, leaf_vcf_depth=6, vct_depth=10, safety_vct_depth=10
         ),
     ),
     LevelSettings(
