@@ -214,36 +214,48 @@ class Searcher:
         more plies long: this is how the engine defends against one early.
         Moves are checked best first until one is safe; a check that runs out
         of its share of time proves nothing, is not remembered, and lets the
-        move stand.
+        move stand. Once the opponent is known to have such wins, a four
+        proves little (the opponent blocks it and the danger is still
+        there), so the best quiet move found safe is preferred to it.
         """
-        checked = 0
-        while checked < self.settings.safety_moves:
+        checks = [self.settings.safety_moves]
+        while True:
             move, score = scored[0]
             if score < -WON:
                 break
-            if move not in self._refutations:
-                checked += 1
-                try:
-                    self._refutations[move] = self._opponent_threat_win(move)
-                except OutOfBudget:
-                    self.budget.check()
-                    break
-            refutation = self._refutations[move]
+            refutation = self._checked(move, checks)
             if refutation is None:
                 break
             scored[0] = (move, -(WIN - 1 - len(refutation)))
             scored.sort(key=lambda item: item[1], reverse=True)
-        self._prefer_checked(scored)
+        if any(line is not None for line in self._refutations.values()):
+            self._prefer_quiet_safe_move(scored, checks)
         return [move for move, _ in scored], scored
 
-    def _prefer_checked(self, scored: list[tuple[int, int]]) -> None:
-        """When the opponent has threat wins against some moves and the best move is still
-        unchecked, put the best move known to be safe first instead."""
-        refutations = self._refutations
-        if scored[0][0] in refutations or not any(line is not None for line in refutations.values()):
-            return
-        for index, (move, _) in enumerate(scored):
-            if move in refutations and refutations[move] is None:
+    def _checked(self, move: int, checks: list[int]) -> list[int] | None:
+        """The opponent's VCT after `move`, checking it now if need be and `checks` allow;
+        None when it has none or the check could not be made."""
+        if move not in self._refutations:
+            if checks[0] <= 0:
+                return None
+            checks[0] -= 1
+            try:
+                self._refutations[move] = self._opponent_threat_win(move)
+            except OutOfBudget:
+                self.budget.check()
+                checks[0] = 0
+                return None
+        return self._refutations[move]
+
+    def _prefer_quiet_safe_move(self, scored: list[tuple[int, int]], checks: list[int]) -> None:
+        """Put first the best move that is not a four and is known to leave the opponent no VCT."""
+        fours = self.position.fours[self.position.side]
+        for index, (move, score) in enumerate(scored):
+            if score < -WON:
+                return
+            if move in fours:
+                continue
+            if self._checked(move, checks) is None and move in self._refutations:
                 scored.insert(0, scored.pop(index))
                 return
 
