@@ -1,6 +1,6 @@
 """Engine benchmark: search speed on fixed middle-game positions, and VCF solving.
 
-Run with `./dev run python bench/engine.py` (add `--quick` for a short run).
+Run with `./dev run python -m bench.engine` (add `--quick` for a short run).
 Prints:
 
 * nodes per second (of CPU time, which a busy shared machine disturbs
@@ -18,24 +18,18 @@ Prints:
 from __future__ import annotations
 
 import argparse
-import pathlib
 import statistics
-import sys
 import time
 
-# Run as a script, this file's folder comes first on the path, and this
-# file (bench/engine.py) would hide the `engine` package: take it off.
-sys.path[:] = [entry for entry in sys.path if pathlib.Path(entry or ".").resolve() != pathlib.Path(__file__).parent]
-
-from engine import rules  # noqa: E402
-from engine.board import Board  # noqa: E402
-from engine.notation import parse_pairs  # noqa: E402
-from engine.search.budget import Budget, OutOfBudget  # noqa: E402
-from engine.search.evaluation import Position  # noqa: E402
-from engine.search.levels import LEVELS  # noqa: E402
-from engine.search.search import Searcher  # noqa: E402
-from engine.search.threats import ThreatSolver  # noqa: E402
-from engine.types import Point  # noqa: E402
+from engine import rules
+from engine.board import Board
+from engine.notation import parse_pairs
+from engine.search.budget import Budget, OutOfBudget
+from engine.search.evaluation import Position
+from engine.search.levels import LEVELS
+from engine.search.search import Searcher
+from engine.search.threats import ThreatSolver
+from engine.types import Point
 
 MIDDLE_GAMES = (
     "jiggfghghighgfehiffhhhgihfgjgkjf",
