@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1167,
-        "astar": 1347,
-        "easy": 1388,
-        "minimax": 1467,
-        "static": 1467,
-        "medium": 1629,
-        "hard": 1650,
-        "alphabeta": 1660,
-        "master": 1725,
+        "greedy": 1154,
+        "astar": 1292,
+        "minimax": 1392,
+        "easy": 1454,
+        "static": 1464,
+        "alphabeta": 1603,
+        "medium": 1634,
+        "master": 1747,
+        "hard": 1760,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
