@@ -118,6 +118,9 @@ class Searcher:
         self._start = budget.clock()
         self._refutations: dict[int, list[int] | None] = {}
         """Root move -> the opponent's VCT after it (None: none found), filled by the safety check."""
+        self._safety_solver = ThreatSolver(self.position, budget)
+        """One solver for every safety check, so that what a check that ran out of time proved
+        (lines that do not win) is not searched again when the move is checked later."""
 
     # ----------------------------------------------------------------- root
 
@@ -265,10 +268,11 @@ class Searcher:
         Raises OutOfBudget when the check's share of the time or nodes runs out.
         """
         share = self.budget.sub_budget(self.settings.safety_share, self.settings.safety_nodes)
-        solver = ThreatSolver(self.position, share)
+        solver = self._safety_solver
+        solver.budget = share
         self.position.play(move)
         try:
-            return solver.vct(self.settings.safety_vct_depth)
+            return solver.vct_deepening(self.settings.safety_vct_depth)
         finally:
             self.position.undo()
             self.budget.absorb(share)

@@ -181,3 +181,35 @@ def test_white_wins_by_a_four_whose_block_is_forbidden_for_black() -> None:
 def test_the_same_four_is_no_win_in_freestyle_where_black_may_block() -> None:
     board = Board.from_picture(FOUR_ONTO_A_FORBIDDEN_POINT)
     assert _solver(board).vcf() is None
+
+
+# Black to move (after white's h7 in a lost game): black wins by threats,
+# i7 h12 m11 l11 j8 l10 l8 ... , a line a shallow VCT already finds.
+SHORT_WIN_BY_THREATS = """
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . O X O . . .
+. . . . . . . O X X X . . . .
+. . . . . . X . . X O . . . .
+. . . . . . . O X X X . . . .
+. . . . . . . X O . . . . . .
+. . . . . O O O . O . . . . .
+. . . . . . . . . . O . . . .
+. . . . . . . . . . . X . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+
+def test_deepening_finds_a_short_win_by_threats_for_a_fraction_of_the_nodes() -> None:
+    board = Board.from_picture(SHORT_WIN_BY_THREATS)
+    deep = Budget()
+    deep_line = ThreatSolver(Position.from_board(board), deep).vct(12)
+    deepening = Budget()
+    short_line = ThreatSolver(Position.from_board(board), deepening).vct_deepening(12)
+    assert deep_line is not None and short_line is not None
+    assert len(short_line) <= len(deep_line)
+    assert deepening.nodes * 3 < deep.nodes
