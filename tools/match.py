@@ -38,6 +38,22 @@ OPENINGS: tuple[str, ...] = (
     "h8 i9 f8",
     "h8 h9 g6",
     "h8 i9 k10",
+    "h8 h9 j7",
+    "h8 i9 h11",
+    "h8 h9 f9",
+    "h8 i9 k7",
+    "h8 h9 j6",
+    "h8 i9 g6",
+    "h8 h9 k9",
+    "h8 i9 e9",
+    "h8 h9 e8",
+    "h8 i9 j11",
+    "h8 h9 h5",
+    "h8 i9 f6",
+    "h8 h9 f10",
+    "h8 i9 l9",
+    "h8 h9 k7",
+    "h8 i9 g11",
 )
 """Quiet three-stone openings (black, white, black; white to move): black's
 third stone stands off, so neither side starts with a strong shape. Every

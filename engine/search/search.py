@@ -69,6 +69,16 @@ class SearchSettings:
     """Most nodes one safety check may use."""
 
 
+@dataclass(slots=True)
+class _Safety:
+    """What the safety checks know about one root move."""
+
+    proven: int = 0
+    """The opponent has no VCT of this many threats after the move."""
+    refutation: list[int] | None = None
+    """The opponent's VCT after the move, once found."""
+
+
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What one finished depth (or a root threat search) found."""
@@ -116,8 +126,8 @@ class Searcher:
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * self.position.area
         self._start = budget.clock()
-        self._refutations: dict[int, list[int] | None] = {}
-        """Root move -> the opponent's VCT after it (None: none found), filled by the safety check."""
+        self._safety: dict[int, _Safety] = {}
+        """Root move -> what the safety checks found about the opponent's VCT after it."""
         self._safety_solver = ThreatSolver(self.position, budget)
         """One solver for every safety check, so that what a check that ran out of time proved
         (lines that do not win) is not searched again when the move is checked later."""
@@ -211,59 +221,54 @@ class Searcher:
         return [move for move, _ in scored], scored
 
     def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Score as lost the best root moves after which the opponent wins by threats (VCT).
+        """Score as lost the root moves after which the opponent wins by threats (VCT), and put
+        first the move proven safest.
 
-        The alpha-beta tree sees only a few plies, while a VCT can be ten or
-        more plies long: this is how the engine defends against one early.
-        Moves are checked best first until one is safe; a check that runs out
-        of its share of time proves nothing, is not remembered, and lets the
-        move stand. Once the opponent is known to have such wins, a four
-        proves little (the opponent blocks it and the danger is still
-        there), so the best quiet move found safe is preferred to it.
+        The alpha-beta tree sees only a few plies, while a VCT can be twenty
+        plies long: this is how the engine defends against one early. Moves
+        are checked best first, each by a VCT search that deepens step by
+        step, until one is proven safe to the full depth. A check that runs
+        out of time keeps the depth it proved, so that the next iteration
+        resumes it. In the end a move proven safe deeper beats a better
+        scored move that was checked less: in a sharp position, the move the
+        tree likes best is often the one whose danger is too deep to see at
+        once. Once the opponent is known to have such wins, a four proves
+        little (the opponent blocks it and the danger is still there), so a
+        quiet move is preferred to a four that is just as safe.
         """
         checks = [self.settings.safety_moves]
-        while True:
-            move, score = scored[0]
-            if score < -WON:
+        if scored[0][1] > WON:
+            return [move for move, _ in scored], scored
+        for move, score in list(scored):
+            if score < -WON or checks[0] <= 0:
                 break
-            refutation = self._checked(move, checks)
-            if refutation is None:
+            safety = self._check(move, checks)
+            if safety.refutation is None and safety.proven >= self.settings.safety_vct_depth:
                 break
-            scored[0] = (move, -(WIN - 1 - len(refutation)))
-            scored.sort(key=lambda item: item[1], reverse=True)
-        if any(line is not None for line in self._refutations.values()):
-            self._prefer_quiet_safe_move(scored, checks)
+        for index, (move, score) in enumerate(scored):
+            refutation = self._safety.get(move, _Safety()).refutation
+            if refutation is not None and score > -WON:
+                scored[index] = (move, -(WIN - 1 - len(refutation)))
+        scored.sort(key=lambda item: item[1], reverse=True)
+        self._put_safest_first(scored)
         return [move for move, _ in scored], scored
 
-    def _checked(self, move: int, checks: list[int]) -> list[int] | None:
-        """The opponent's VCT after `move`, checking it now if need be and `checks` allow;
-        None when it has none or the check could not be made."""
-        if move not in self._refutations:
-            if checks[0] <= 0:
-                return None
-            checks[0] -= 1
-            try:
-                self._refutations[move] = self._opponent_threat_win(move)
-            except OutOfBudget:
-                self.budget.check()
-                checks[0] = 0
-                return None
-        return self._refutations[move]
+    def _check(self, move: int, checks: list[int]) -> _Safety:
+        """The safety of `move`, deepened now as far as `checks` and the time allow."""
+        safety = self._safety.setdefault(move, _Safety())
+        if safety.refutation is not None or safety.proven >= self.settings.safety_vct_depth:
+            return safety
+        checks[0] -= 1
+        try:
+            self._deepen_safety(move, safety)
+        except OutOfBudget:
+            self.budget.check()
+            checks[0] = 0
+        return safety
 
-    def _prefer_quiet_safe_move(self, scored: list[tuple[int, int]], checks: list[int]) -> None:
-        """Put first the best move that is not a four and is known to leave the opponent no VCT."""
-        fours = self.position.fours[self.position.side]
-        for index, (move, score) in enumerate(scored):
-            if score < -WON:
-                return
-            if move in fours:
-                continue
-            if self._checked(move, checks) is None and move in self._refutations:
-                scored.insert(0, scored.pop(index))
-                return
-
-    def _opponent_threat_win(self, move: int) -> list[int] | None:
-        """The opponent's VCT after our `move`, or None if it has none.
+    def _deepen_safety(self, move: int, safety: _Safety) -> None:
+        """Look for the opponent's VCT after `move`, two threats deeper at a time, recording in
+        `safety` the depth proven to have none or the win found.
 
         Raises OutOfBudget when the check's share of the time or nodes runs out.
         """
@@ -272,10 +277,35 @@ class Searcher:
         solver.budget = share
         self.position.play(move)
         try:
-            return solver.vct_deepening(self.settings.safety_vct_depth)
+            depth = min(max(safety.proven + 2, 4), self.settings.safety_vct_depth)
+            while safety.proven < self.settings.safety_vct_depth:
+                line = solver.vct(depth)
+                if line is not None:
+                    safety.refutation = line
+                    return
+                safety.proven = depth
+                depth = min(depth + 2, self.settings.safety_vct_depth)
         finally:
             self.position.undo()
             self.budget.absorb(share)
+
+    def _put_safest_first(self, scored: list[tuple[int, int]]) -> None:
+        """Move to the front the root move proven safe deepest (the best scored among equals),
+        preferring quiet moves to fours once the opponent is known to have threat wins."""
+        if scored[0][1] < -WON or not self._safety:
+            return
+        threatened = any(safety.refutation is not None for safety in self._safety.values())
+        fours = self.position.fours[self.position.side]
+
+        def rank(index: int) -> tuple[int, bool, int]:
+            move = scored[index][0]
+            proven = self._safety[move].proven if move in self._safety else 0
+            quiet = not (threatened and move in fours)
+            return proven, quiet, -index
+
+        alive = [index for index, (_, score) in enumerate(scored) if score >= -WON]
+        best = max(alive, key=rank)
+        scored.insert(0, scored.pop(best))
 
     # ---------------------------------------------------------------- tree
 
