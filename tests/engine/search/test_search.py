@@ -6,11 +6,13 @@ import time
 
 import pytest
 
-from engine import Board, Point, Rule, format_point, parse_point, rules
+from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.bots import SearchLimits
 from engine.search.budget import Budget
+from engine.search.evaluation import Position
 from engine.search.levels import ENGINE_LEVELS, EngineBot
 from engine.search.search import WON, Searcher, SearchSettings
+from engine.search.threats import ThreatSolver
 
 # Black to move; white threatens a five at h3 (h4-h7), black has nothing better.
 WHITE_FOUR = """
@@ -254,3 +256,21 @@ def test_levels_and_their_bots_can_be_pickled_for_a_process_pool() -> None:
     for name, factory in ENGINE_LEVELS.items():
         bot = pickle.loads(pickle.dumps(factory))()
         assert pickle.loads(pickle.dumps(bot)).level == name
+
+
+# Black to move, 46 stones into a game master lost as black to alphabeta: c7
+# (which master played, and which the search's tree likes best at depth 3)
+# lets white win by threes and fours; n14 and m13 (best at depth 2) do not.
+UNDER_A_DEEP_THREAT = "hhghfjgihjhiiiijfggggfgkgjjkklhkfkkkikglfmflehdififhheidhfhlhdhgdjejileldlemhchbekdncoifdgcf"
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str) -> None:
+    ticks = itertools.count()
+    clock = lambda: next(ticks) * 0.001  # noqa: E731 - a millisecond per reading: about 30k nodes a second
+    board = Board.from_moves(parse_pairs(UNDER_A_DEEP_THREAT, 15))
+    bot = EngineBot(ENGINE_LEVELS[level]().settings, clock=clock)  # type: ignore[attr-defined]
+    decision = bot.choose(board, SearchLimits(time_ms=1000), seed=0)
+    position = Position.from_board(board)
+    position.play(decision.move.y * board.size + decision.move.x)
+    assert ThreatSolver(position, Budget(max_nodes=300_000)).vct_deepening(16) is None
