@@ -56,6 +56,14 @@ class Budget:
         if self.deadline is not None and self.clock() >= self.deadline:
             raise OutOfBudget
 
+    def exhausted(self) -> bool:
+        """Whether the deadline or the node limit has passed (what `check` raises for)."""
+        try:
+            self.check()
+        except OutOfBudget:
+            return True
+        return False
+
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None without one)."""
         return None if self.deadline is None else self.deadline - self.clock()

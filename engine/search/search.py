@@ -63,6 +63,9 @@ class SearchSettings:
     (0: no check); a move that allows one is scored as lost."""
     safety_share: float = 0.5
     """Part of the remaining time one such check may use (its node limit usually ends it sooner)."""
+    last_iteration_after: float = 0.4
+    """Once this part of the time is used, another iteration will hardly finish (each takes
+    several times longer than the last), so a safety check may use all the time left."""
     safety_moves: int = 12
     """Most root moves checked per iteration."""
     safety_nodes: int = 25_000
@@ -151,13 +154,13 @@ class Searcher:
         for depth in range(1, self.settings.max_depth + 1):
             try:
                 moves, scores = self._search_root(moves, depth)
-                if self.settings.safety_vct_depth:
-                    moves, scores = self._check_safety(scores)
             except OutOfBudget:
                 return
+            if self.settings.safety_vct_depth:
+                moves, scores = self._check_safety(scores)
             best_score = scores[0][1]
             yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)
-            if abs(best_score) > WON:
+            if abs(best_score) > WON or self.budget.exhausted():
                 return
 
     def fallback(self) -> Point:
@@ -206,6 +209,7 @@ class Searcher:
     def _search_root(self, moves: list[int], depth: int) -> tuple[list[int], list[tuple[int, int]]]:
         """One iteration over the root moves; returns them re-ordered best first with scores."""
         position = self.position
+        margin = self.settings.safety_margin if self._sharp() else 0
         alpha = -WIN - 1
         scored: list[tuple[int, int]] = []
         for index, move in enumerate(moves):
@@ -215,9 +219,7 @@ class Searcher:
                 if index == 0 or self.full_root_window:
                     score = -self._negamax(depth - 1, -WIN - 1, WIN + 1, 1)
                 else:
-                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
-                    if score > alpha:
-                        score = -self._negamax(depth - 1, -WIN - 1, -alpha, 1)
+                    score = self._scout(depth, alpha, margin)
             finally:
                 position.undo()
             scored.append((move, score))
@@ -225,6 +227,31 @@ class Searcher:
         scored.sort(key=lambda item: item[1], reverse=True)
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
         return [move for move, _ in scored], scored
+
+    def _scout(self, depth: int, alpha: int, margin: int) -> int:
+        """The score of a root move searched after the best so far (whose score is `alpha`).
+
+        Exact if the move is better; otherwise an upper bound, except that
+        with a `margin` a move that comes within it of `alpha` gets a lower
+        bound above `alpha - margin` instead: the safety check may prefer such
+        a close move, and must know it is close rather than guess from a bound.
+        """
+        floor = alpha - margin
+        close_bound = None
+        if margin and -WON < floor and alpha < WON:
+            close_bound = -self._negamax(depth - 1, -floor - 1, -floor, 1)
+            if close_bound <= floor:
+                return close_bound
+        score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
+        if score > alpha:
+            return -self._negamax(depth - 1, -WIN - 1, -alpha, 1)
+        return score if close_bound is None else min(close_bound, alpha)
+
+    def _sharp(self) -> bool:
+        """Whether the safety checks have found the opponent's threats dangerous: a root move
+        refuted, or a check that could not finish."""
+        full = self.settings.safety_vct_depth
+        return any(safety.refutation is not None or safety.proven < full for safety in self._safety.values())
 
     def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
         """Score as lost the root moves after which the opponent wins by threats (VCT), and put
@@ -236,11 +263,12 @@ class Searcher:
         step, until one is proven safe to the full depth. A check that runs
         out of time keeps the depth it proved, so that the next iteration
         resumes it. In the end a move proven safe deeper beats a better
-        scored move that was checked less: in a sharp position, the move the
-        tree likes best is often the one whose danger is too deep to see at
-        once. Once the opponent is known to have such wins, a four proves
-        little (the opponent blocks it and the danger is still there), so a
-        quiet move is preferred to a four that is just as safe.
+        scored move that was checked less, if their scores are close (within
+        `safety_margin`): in a sharp position, the move the tree likes best
+        is often the one whose danger is too deep to see at once. Once the
+        opponent is known to have such wins, a four proves little (the
+        opponent blocks it and the danger is still there), so a quiet move is
+        preferred to a four that is just as safe.
         """
         checks = [self.settings.safety_moves]
         if scored[0][1] > WON:
@@ -260,7 +288,8 @@ class Searcher:
         return [move for move, _ in scored], scored
 
     def _check(self, move: int, checks: list[int]) -> _Safety:
-        """The safety of `move`, deepened now as far as `checks` and the time allow."""
+        """The safety of `move`, deepened now as far as `checks` and the time allow (a check
+        that runs out of time ends the checking for this iteration, whose result still stands)."""
         safety = self._safety.setdefault(move, _Safety())
         if safety.refutation is not None or safety.proven >= self.settings.safety_vct_depth:
             return safety
@@ -268,7 +297,6 @@ class Searcher:
         try:
             self._deepen_safety(move, safety)
         except OutOfBudget:
-            self.budget.check()
             checks[0] = 0
         return safety
 
@@ -278,7 +306,7 @@ class Searcher:
 
         Raises OutOfBudget when the check's share of the time or nodes runs out.
         """
-        share = self.budget.sub_budget(self.settings.safety_share, self.settings.safety_nodes)
+        share = self.budget.sub_budget(self._safety_share(), self.settings.safety_nodes)
         solver = self._safety_solver
         solver.budget = share
         self.position.play(move)
@@ -294,6 +322,14 @@ class Searcher:
         finally:
             self.position.undo()
             self.budget.absorb(share)
+
+    def _safety_share(self) -> float:
+        """The part of the time left that the next safety check may use."""
+        deadline = self.budget.deadline
+        if deadline is None or deadline <= self._start:
+            return self.settings.safety_share
+        used = (self.budget.clock() - self._start) / (deadline - self._start)
+        return 1.0 if used >= self.settings.last_iteration_after else self.settings.safety_share
 
     def _put_safest_first(self, scored: list[tuple[int, int]]) -> None:
         """Move to the front, among the moves scoring within `safety_margin` of the best, the
