@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1154,
-        "astar": 1292,
-        "minimax": 1392,
-        "easy": 1454,
-        "static": 1464,
-        "alphabeta": 1603,
-        "medium": 1634,
-        "master": 1747,
-        "hard": 1760,
+        "greedy": 1104,
+        "astar": 1282,
+        "minimax": 1407,
+        "easy": 1449,
+        "static": 1459,
+        "alphabeta": 1562,
+        "medium": 1604,
+        "hard": 1771,
+        "master": 1861,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
