@@ -14,9 +14,9 @@ searches each position again and its choice is judged by the same solver:
 safe (no VCT for the opponent), refuted (a VCT), or unknown (the solver ran
 out of nodes).
 
-By default the level's clock advances a millisecond every 32 nodes, which
-is about the engine's real speed: the result is the same on every machine
-and every run. The baseline, measured in the same run, is the move the
+By default the level runs on `counting_clock`, a millisecond every 32
+nodes, which is about the engine's real speed: the result is the same on
+every machine and every run. The baseline, measured in the same run, is the move the
 search's move ordering puts first (what the engine would play without
 searching).
 """
@@ -24,14 +24,12 @@ searching).
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
-from collections.abc import Callable
 
 from engine.board import Board
 from engine.bots import SearchLimits
 from engine.notation import format_point, parse_pairs
-from engine.search.budget import Budget, OutOfBudget
+from engine.search.budget import Budget, OutOfBudget, counting_clock
 from engine.search.evaluation import Position
 from engine.search.levels import LEVELS, EngineBot
 from engine.search.movegen import ordered_moves
@@ -62,8 +60,6 @@ JUDGE_NODES = 300_000
 """Nodes the solver may use to judge one choice."""
 JUDGE_DEPTH = 16
 """Most threats in the opponent's VCT the judge looks for."""
-NODES_PER_MS = 32
-"""Nodes per simulated millisecond: the engine's speed on a 2-core machine."""
 
 
 def judge(board: Board, move: Point) -> str:
@@ -77,16 +73,10 @@ def judge(board: Board, move: Point) -> str:
     return "safe" if line is None else "refuted"
 
 
-def node_clock() -> Callable[[], float]:
-    """A clock that advances one millisecond per reading (the budget reads it every 32 nodes)."""
-    readings = itertools.count()
-    return lambda: next(readings) / 1000
-
-
 def level_choice(board: Board, level: str, time_ms: int, wall_clock: bool) -> Point:
     """The move `level` chooses in `board` within `time_ms`."""
     settings = next(candidate for candidate in LEVELS if candidate.name == level)
-    bot = EngineBot(settings) if wall_clock else EngineBot(settings, clock=node_clock())
+    bot = EngineBot(settings) if wall_clock else EngineBot(settings, clock=counting_clock())
     return bot.choose(board, SearchLimits(time_ms=time_ms), seed=0).move
 
 

@@ -273,7 +273,7 @@ class Searcher:
         checks = [self.settings.safety_moves]
         if scored[0][1] > WON:
             return [move for move, _ in scored], scored
-        for move, score in list(scored):
+        for move, score in scored:
             if score < -WON or checks[0] <= 0:
                 break
             safety = self._check(move, checks)

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.bots import SearchLimits
-from engine.search.budget import Budget
+from engine.search.budget import Budget, counting_clock
 from engine.search.evaluation import Position
 from engine.search.levels import ENGINE_LEVELS, EngineBot
 from engine.search.search import WON, Searcher, SearchSettings
@@ -266,9 +266,8 @@ UNDER_A_DEEP_THREAT = "hhghfjgihjhiiiijfggggfgkgjjkklhkfkkkikglfmflehdififhheidh
 
 @pytest.mark.parametrize("level", ["hard", "master"])
 def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str) -> None:
-    ticks = itertools.count()
-    clock = lambda: next(ticks) * 0.001  # noqa: E731 - a millisecond per reading: about 30k nodes a second
     board = Board.from_moves(parse_pairs(UNDER_A_DEEP_THREAT, 15))
+    clock = counting_clock()  # a millisecond per 32 nodes: about the engine's real speed
     bot = EngineBot(ENGINE_LEVELS[level]().settings, clock=clock)  # type: ignore[attr-defined]
     decision = bot.choose(board, SearchLimits(time_ms=1000), seed=0)
     position = Position.from_board(board)
