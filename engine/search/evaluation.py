@@ -3,14 +3,17 @@
 For every empty point, every direction and both colours, a `Position`
 knows the shape a stone there would make (see `patterns`). A move changes
 shapes only on the four lines through it, within five points, so `play`
-recomputes those (about forty table reads) and `undo` restores them from a
-log. From the shapes it keeps, also incrementally:
+reads those again (one table read per point and direction) and logs what
+it changed; `undo` writes the log back without recomputing anything. From
+the shapes it keeps, also incrementally:
 
-* per point and colour, a packed count of shapes by kind (`codes`) and a
-  move value (`values`): what playing there would make;
+* per point and colour, a packed count of shapes by kind (`code()`) and a
+  move value (`values`, read by `move_value`): what playing there would make;
+  both colours' are packed in one integer, so that one addition updates
+  both;
 * per colour, the sets of points that make a five, a four (or better) and
   an open three (or better): the threat lists the threat search walks;
-* per colour, the sum of the values of every empty point: the static
+* per colour, the sum of the values of every empty point (`total()`): the static
   evaluation, which therefore costs nothing to read.
 
 Points are plain integers `y * size + x`, as in `Board.cells`.
@@ -34,16 +37,17 @@ from engine.search.patterns import (
     OPEN_TWO,
     OVERLINE,
     SIDE_CELLS,
-    SIDE_MASK,
     THREE,
     TWO,
     WALL,
-    shape_table,
-    side_tables,
+    WINDOW_MASK,
+    window_table,
 )
 from engine.types import Point, Rule
 from engine.zobrist import zobrist_keys
 
+PAIR_BLACK = 15
+"""The bits of a shape pair (see `patterns.window_table`) that hold black's shape; white's are above."""
 SHAPE_COUNT_BITS = 4
 """Bits per shape kind in a packed count: at most four directions, so four bits suffice."""
 PACK = tuple(0 if shape == NONE else 1 << (SHAPE_COUNT_BITS * shape) for shape in range(FIVE + 1))
@@ -72,16 +76,51 @@ DOUBLE_THREAT_WIN = 6000
 DOUBLE_THREAT_DANGER = 2500
 """Penalty per point (up to two) where the opponent would make two threats at once."""
 
+CODE_BITS = SHAPE_COUNT_BITS * (FIVE + 1)
+"""Bits of one colour's packed count; a point keeps both colours' in one integer, black's low."""
+CODE_MASK = (1 << CODE_BITS) - 1
+VALUE_BITS = 32
+"""Bits of one colour's value (or total) in an integer holding both, black's low."""
+VALUE_MASK = (1 << VALUE_BITS) - 1
+STRONG_BITS = CODE_MASK ^ (THREAT_MARK - 1)
+"""The bits of one colour's counts of open threes or better: only their changes move a point
+between the threat, four and five sets."""
+STRONG_MASK = STRONG_BITS | STRONG_BITS << CODE_BITS
+
+
+def _shapes_of_pair(pair: int) -> tuple[int, int]:
+    """(black's shape, white's shape) of a shape pair, NONE for pairs no table holds."""
+    black, white = pair & PAIR_BLACK, pair >> 4
+    return (black, white) if black <= FIVE and white <= FIVE else (NONE, NONE)
+
+
+PAIR_CODE = tuple(PACK[black] + (PACK[white] << CODE_BITS) for black, white in map(_shapes_of_pair, range(256)))
+"""Shape pair -> both colours' packed counts of it."""
+PAIR_VALUE = tuple(VALUE[black] + (VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256)))
+"""Shape pair -> both colours' values of it."""
+
 
 def shape_count(code: int, shape: int) -> int:
     """How many directions of a packed count hold `shape`."""
     return (code >> (SHAPE_COUNT_BITS * shape)) & 15
 
 
-Affected = tuple[tuple[tuple[int, int, int, int, int], ...], ...]
-"""Per point: (key, point, line, left shift, right shift) of each (direction, point) a move there changes."""
-LogEntry = tuple[int, int, int, int]
-"""(key, point, black shape, white shape): a change of shapes, applied by a move or by its undo."""
+Affected = tuple[tuple[tuple[int, int, int, int], ...], ...]
+"""Per point: (key, point, line, window shift) of each (direction, point) a move there changes."""
+Change = tuple[int, int, int, int, int]
+"""(key, point, shape pair, packed counts, values) before a move changed the entry's shapes."""
+
+
+@dataclass(slots=True)
+class MoveLog:
+    """What a move changed, so that `Position.undo` can put it back without recomputing it."""
+
+    changes: list[Change]
+    """The entries whose shapes changed, with what they and their point held before, in order."""
+    toggled: list[tuple[set[int], int]]
+    """(set, point): the threat, four and five set memberships the move switched."""
+    totals: int
+    """Both colours' totals before the move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +162,7 @@ def geometry(size: int, reach: int) -> Geometry:
                     if step and 0 <= qx < size and 0 <= qy < size:
                         _, other = line_and_position(direction, qx, qy)
                         point = qy * size + qx
-                        left, right = 2 * other, 2 * (other + SIDE_CELLS + 1)
-                        entries.append((direction * area + point, point, line, left, right))
+                        entries.append((direction * area + point, point, line, 2 * other))
             stone_shifts.append(tuple(shifts))
             affected.append(tuple(entries))
             near = []
@@ -180,24 +218,29 @@ class Position:
         # The sixth point away only matters to tell an exact five from an overline.
         self._geometry = geometry(size, SIDE_CELLS if black_exact or white_exact else SIDE_CELLS - 1)
         self._lines = _empty_lines(size)
-        self._tables = ((), shape_table(black_exact), shape_table(white_exact))
-        self._sides = (((), ()), side_tables(BLACK), side_tables(WHITE))
-        self.shapes: tuple[list[int], list[int], list[int]] = ([], [NONE] * (4 * area), [NONE] * (4 * area))
-        """[colour][direction * area + point] -> the shape a stone of that colour there would make."""
-        self.codes: tuple[list[int], list[int], list[int]] = ([], [0] * area, [0] * area)
-        """[colour][point] -> packed count of shapes over the four directions."""
-        self.values: tuple[list[int], list[int], list[int]] = ([], [0] * area, [0] * area)
-        """[colour][point] -> the value of the shapes a stone there would make."""
-        self.totals = [0, 0, 0]
-        """[colour] -> sum of values over every empty point."""
+        self._window_table = window_table(black_exact, white_exact)
+        self.pairs = [0] * (4 * area)
+        """[direction * area + point] -> the shapes a stone of either colour there would make,
+        as a pair `black | white << 4` (see `patterns.window_table`)."""
+        self.codes = [0] * area
+        """[point] -> both colours' packed counts of shapes over the four directions (`code()`)."""
+        self.values = [0] * area
+        """[point] -> both colours' values of the shapes a stone there would make (`value()`)."""
+        self.totals = 0
+        """Both colours' sums of values over every empty point (`total()`)."""
         self.fives: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.fours: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.threats: tuple[set[int], set[int], set[int]] = (set(), set(), set())
+        self._marked_sets = tuple(
+            ((self.threats[color], THREAT_MARK), (self.fours[color], FOUR_MARK), (self.fives[color], FIVE_MARK))
+            for color in (EMPTY, BLACK, WHITE)
+        )
+        """[colour] -> each threat set with the packed count from which a point belongs to it."""
         self.nearby: set[int] = set()
         """Empty points within reach of a stone: the candidates for a move."""
         self._near_count = [0] * area
-        self._logs: list[list[LogEntry]] = []
-        self._apply(self._changes_around(range(area), full=True)[0])
+        self._logs: list[MoveLog] = []
+        self._reshape(range(area), full=True)
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -218,9 +261,7 @@ class Position:
         lines = self._lines
         for line, shift in self._geometry.stone_shifts[point]:
             lines[line] |= color << shift
-        changes, log = self._changes_around((point,))
-        self._apply(changes)
-        self._logs.append(log)
+        self._logs.append(self._reshape((point,)))
         cells = self.cells
         near_count = self._near_count
         nearby = self.nearby
@@ -235,7 +276,7 @@ class Position:
         """Take back the last move and return its point."""
         point = self.moves.pop()
         color = self.cells[point]
-        self._apply(self._logs.pop()[::-1])
+        self._restore(self._logs.pop())
         lines = self._lines
         for line, shift in self._geometry.stone_shifts[point]:
             lines[line] &= ~(3 << shift)
@@ -252,122 +293,107 @@ class Position:
         self.side = color
         return point
 
-    def _changes_around(self, stones: Iterable[int], full: bool = False) -> tuple[list[LogEntry], list[LogEntry]]:
-        """The shape changes that new stones at `stones` cause, and the log to undo them.
+    def _reshape(self, stones: Iterable[int], full: bool = False) -> MoveLog:
+        """Bring shapes, counts, values, totals and threat sets up to date around new stones at
+        `stones`, and return the log that undoes it.
+
+        This is the innermost loop of the whole engine. Both colours' counts
+        and values are updated at once, packed in one integer each, and a
+        colour's sets are only looked at when its count of open threes or
+        better changes (most changes are of weaker shapes).
+        """
+        pairs, codes, values = self.pairs, self.codes, self.values
+        pair_code, pair_value = PAIR_CODE, PAIR_VALUE
+        log = MoveLog([], [], self.totals)
+        logged = log.changes.append
+        total = 0
+        for key, point, pair in self._new_pairs(stones, full):
+            old = pairs[key]
+            before = codes[point]
+            value = values[point]
+            logged((key, point, old, before, value))
+            pairs[key] = pair
+            after = before + pair_code[pair] - pair_code[old]
+            codes[point] = after
+            change = pair_value[pair] - pair_value[old]
+            values[point] = value + change
+            total += change
+            crossed = before ^ after
+            if crossed & STRONG_MASK:
+                if crossed & STRONG_BITS:
+                    self._reclassify(BLACK, point, before & CODE_MASK, after & CODE_MASK, log)
+                if (crossed >> CODE_BITS) & STRONG_BITS:
+                    self._reclassify(WHITE, point, before >> CODE_BITS, after >> CODE_BITS, log)
+        self.totals += total
+        return log
+
+    def _new_pairs(self, stones: Iterable[int], full: bool) -> list[tuple[int, int, int]]:
+        """(key, point, shape pair) of each entry whose shapes new stones at `stones` change.
 
         A stone's own point loses its shapes; the empty points on its lines
-        get theirs read again from the line bits and two table lookups per
-        colour. With `full`, every point of `stones` is read (to start).
+        get theirs read again: one table read of the window around each. With
+        `full`, every point of `stones` is read (to start).
         """
         cells = self.cells
         lines = self._lines
-        black_shapes = self.shapes[BLACK]
-        white_shapes = self.shapes[WHITE]
-        black_table = self._tables[BLACK]
-        white_table = self._tables[WHITE]
-        black_left, black_right = self._sides[BLACK]
-        white_left, white_right = self._sides[WHITE]
+        pairs = self.pairs
+        table = self._window_table
         area = self.area
-        changes: list[LogEntry] = []
-        log: list[LogEntry] = []
+        changes: list[tuple[int, int, int]] = []
         for stone in stones:
             if full:
-                entries: Iterable[tuple[int, int, int, int, int]] = (
-                    (direction * area + stone, stone, line, shift - 2 * SIDE_CELLS, shift + 2)
+                entries: Iterable[tuple[int, int, int, int]] = (
+                    (direction * area + stone, stone, line, shift - 2 * SIDE_CELLS)
                     for direction, (line, shift) in enumerate(self._geometry.stone_shifts[stone])
                 )
             else:
                 entries = self._geometry.affected[stone]
-                for direction in range(4):
-                    key = direction * area + stone
-                    old_black = black_shapes[key]
-                    old_white = white_shapes[key]
-                    if old_black or old_white:
-                        changes.append((key, stone, NONE, NONE))
-                        log.append((key, stone, old_black, old_white))
-            for key, other, line, left_shift, right_shift in entries:
+                for key in range(stone, 4 * area, area):
+                    if pairs[key]:
+                        changes.append((key, stone, 0))
+            for key, other, line, shift in entries:
                 if cells[other]:
                     continue
-                bits = lines[line]
-                left = (bits >> left_shift) & SIDE_MASK
-                right = (bits >> right_shift) & SIDE_MASK
-                black = black_table[black_left[left] + black_right[right]]
-                white = white_table[white_left[left] + white_right[right]]
-                old_black = black_shapes[key]
-                old_white = white_shapes[key]
-                if black != old_black or white != old_white:
-                    changes.append((key, other, black, white))
-                    log.append((key, other, old_black, old_white))
-        return changes, log
+                pair = table[(lines[line] >> shift) & WINDOW_MASK]
+                if pair != pairs[key]:
+                    changes.append((key, other, pair))
+        return changes
 
-    def _apply(self, changes: Iterable[LogEntry]) -> None:
-        """Give (direction, point) entries new shapes, keeping counts, values, sets and totals in step.
+    def _reclassify(self, color: int, point: int, old: int, new: int, log: MoveLog) -> None:
+        """Move `point` in or out of `color`'s threat, four and five sets as its packed count
+        went from `old` to `new`, logging each switch."""
+        for members, mark in self._marked_sets[color]:
+            if (new >= mark) != (old >= mark):
+                if new >= mark:
+                    members.add(point)
+                else:
+                    members.discard(point)
+                log.toggled.append((members, point))
 
-        Both colours are handled in one pass with the same steps written out
-        twice: this is the innermost loop of the whole engine. A point joins
-        or leaves the threat, four and five sets only when its packed count
-        crosses their marks, which are nested (a five is a four is a threat).
-        """
-        black_shapes, white_shapes = self.shapes[BLACK], self.shapes[WHITE]
-        black_codes, white_codes = self.codes[BLACK], self.codes[WHITE]
-        black_values, white_values = self.values[BLACK], self.values[WHITE]
-        black_threats, white_threats = self.threats[BLACK], self.threats[WHITE]
-        black_fours, white_fours = self.fours[BLACK], self.fours[WHITE]
-        black_fives, white_fives = self.fives[BLACK], self.fives[WHITE]
-        black_total = white_total = 0
-        for key, point, black, white in changes:
-            old = black_shapes[key]
-            if old != black:
-                black_shapes[key] = black
-                before = black_codes[point]
-                after = before + PACK[black] - PACK[old]
-                black_codes[point] = after
-                change = VALUE[black] - VALUE[old]
-                black_values[point] += change
-                black_total += change
-                if after >= THREAT_MARK:
-                    black_threats.add(point)
-                    if after >= FOUR_MARK:
-                        black_fours.add(point)
-                        if after >= FIVE_MARK:
-                            black_fives.add(point)
-                        elif before >= FIVE_MARK:
-                            black_fives.discard(point)
-                    elif before >= FOUR_MARK:
-                        black_fours.discard(point)
-                        black_fives.discard(point)
-                elif before >= THREAT_MARK:
-                    black_threats.discard(point)
-                    black_fours.discard(point)
-                    black_fives.discard(point)
-            old = white_shapes[key]
-            if old != white:
-                white_shapes[key] = white
-                before = white_codes[point]
-                after = before + PACK[white] - PACK[old]
-                white_codes[point] = after
-                change = VALUE[white] - VALUE[old]
-                white_values[point] += change
-                white_total += change
-                if after >= THREAT_MARK:
-                    white_threats.add(point)
-                    if after >= FOUR_MARK:
-                        white_fours.add(point)
-                        if after >= FIVE_MARK:
-                            white_fives.add(point)
-                        elif before >= FIVE_MARK:
-                            white_fives.discard(point)
-                    elif before >= FOUR_MARK:
-                        white_fours.discard(point)
-                        white_fives.discard(point)
-                elif before >= THREAT_MARK:
-                    white_threats.discard(point)
-                    white_fours.discard(point)
-                    white_fives.discard(point)
-        self.totals[BLACK] += black_total
-        self.totals[WHITE] += white_total
+    def _restore(self, log: MoveLog) -> None:
+        """Put back what a move's `_reshape` changed."""
+        pairs, codes, values = self.pairs, self.codes, self.values
+        for key, point, pair, code, value in reversed(log.changes):
+            pairs[key] = pair
+            codes[point] = code
+            values[point] = value
+        for members, point in log.toggled:
+            if point in members:
+                members.discard(point)
+            else:
+                members.add(point)
+        self.totals = log.totals
 
     # --------------------------------------------------------------- queries
+
+    def code(self, color: int, point: int) -> int:
+        """`color`'s packed count of the shapes a stone at `point` would make (see `shape_count`)."""
+        code = self.codes[point]
+        return code & CODE_MASK if color == BLACK else code >> CODE_BITS
+
+    def total(self, color: int) -> int:
+        """The sum of `color`'s values over every empty point."""
+        return self.totals & VALUE_MASK if color == BLACK else self.totals >> VALUE_BITS
 
     @property
     def ply(self) -> int:
@@ -397,7 +423,7 @@ class Position:
 
     def black_could_be_forbidden(self, point: int) -> bool:
         """Whether black's shapes at `point` need the exact forbidden check (never misses one)."""
-        code = self.codes[BLACK][point]
+        code = self.codes[point] & CODE_MASK
         if code >= FIVE_MARK:
             return False
         strong = shape_count(code, OPEN_THREE) + shape_count(code, FOUR) + shape_count(code, OPEN_FOUR)
@@ -416,10 +442,9 @@ class Position:
         """
         side = self.side
         other = WHITE if side == BLACK else BLACK
-        codes = self.codes[other]
-        open_fours = sum(shape_count(codes[point], OPEN_FOUR) for point in self.fours[other])
+        open_fours = sum(shape_count(self.code(other, point), OPEN_FOUR) for point in self.fours[other])
         blocked = open_fours * VALUE[OPEN_FOUR] * 3 // 4
-        value = self.totals[side] - (self.totals[other] - blocked) * 9 // 10
+        value = self.total(side) - (self.total(other) - blocked) * 9 // 10
         if not self.fours[other] and self.double_threats(side, 1):
             value += DOUBLE_THREAT_WIN
         dangers = self.double_threats(other, 2)
@@ -427,10 +452,9 @@ class Position:
 
     def double_threats(self, color: int, enough: int) -> int:
         """How many points (counting up to `enough`) would give `color` two threats at once."""
-        codes = self.codes[color]
         found = 0
         for point in self.threats[color]:
-            code = codes[point]
+            code = self.code(color, point)
             if shape_count(code, OPEN_THREE) + shape_count(code, FOUR) + shape_count(code, OPEN_FOUR) >= 2:
                 if color == BLACK and self.forbidden_for_black(point):
                     continue
@@ -441,9 +465,9 @@ class Position:
 
     def move_value(self, point: int) -> int:
         """How promising `point` is for the side to move: its own shapes plus the opponent's it blocks."""
-        side = self.side
-        other = WHITE if side == BLACK else BLACK
-        return self.values[side][point] * 10 + self.values[other][point] * 8
+        values = self.values[point]
+        black, white = values & VALUE_MASK, values >> VALUE_BITS
+        return black * 10 + white * 8 if self.side == BLACK else white * 10 + black * 8
 
     def line_neighbours(self, point: int) -> list[int]:
         """Empty points on the four lines through `point`, as far as a stone there changes shapes."""
@@ -452,4 +476,5 @@ class Position:
 
     def describe(self, color: int, point: int) -> list[int]:
         """The four shapes a stone of `color` at `point` would make, by direction (for tests)."""
-        return [self.shapes[color][direction * self.area + point] for direction in range(4)]
+        shift = 0 if color == BLACK else 4
+        return [(self.pairs[direction * self.area + point] >> shift) & PAIR_BLACK for direction in range(4)]

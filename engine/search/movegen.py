@@ -56,15 +56,11 @@ def ordered_moves(
     candidates = position.nearby if forced is None else forced
     if not candidates and position.ply == 0:
         candidates = {position.size // 2 * (position.size + 1)}
-    me = position.side
-    mine = position.values[me]
-    theirs = position.values[other(me)]
+    value = position.move_value
     if history is None:
-        ranked = sorted(candidates, key=lambda point: mine[point] * 10 + theirs[point] * 8, reverse=True)
+        ranked = sorted(candidates, key=value, reverse=True)
     else:
-        ranked = sorted(
-            candidates, key=lambda point: mine[point] * 10 + theirs[point] * 8 + history[point], reverse=True
-        )
+        ranked = sorted(candidates, key=lambda point: value(point) + history[point], reverse=True)
     if first:
         leading = [point for point in dict.fromkeys(first) if point in candidates]
         ranked = leading + [point for point in ranked if point not in leading]

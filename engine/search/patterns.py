@@ -9,8 +9,10 @@ edge), after which nothing matters. There are only 63 canonical sides, so
 the shape of every (left side, right side) pair fits in a table of 3,969
 entries, computed once per kind of five (exact or five-or-more).
 
-The search looks shapes up with two table reads per colour; the tables
-never change after they are built.
+For the search, `window_table` folds all of this into one read: the
+eleven cells centred on an empty point (22 bits straight from the line)
+index a table of both colours' shapes at once. The tables never change
+after they are built.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import functools
 SIDE_CELLS = 5
 """Cells read on each side of a point: enough to see an overline through it."""
 SIDE_MASK = (1 << (2 * SIDE_CELLS)) - 1
+WINDOW_BITS = 2 * (2 * SIDE_CELLS + 1)
+WINDOW_MASK = (1 << WINDOW_BITS) - 1
+"""The bits of an eleven-cell window: five cells, the point itself, five cells."""
 WALL = 3
 """The 2-bit code of a cell beyond the edge of the board."""
 
@@ -163,6 +168,32 @@ def shape_table(exact: bool) -> tuple[int, ...]:
             line = list(left[::-1]) + [_OWN] + list(right)
             table.append(_shape(line, exact, memo))
     return tuple(table)
+
+
+@functools.cache
+def window_table(black_exact: bool, white_exact: bool) -> bytes:
+    """Both colours' shapes by the 22-bit window around an empty point: `black | white << 4`.
+
+    The window holds the five cells left of the point in its low ten bits
+    (far cell lowest), the point's own (empty) cell, then the five cells to
+    its right (near cell lowest), exactly as they lie in a line's bits, so
+    the search reads a shape pair with one shift, one mask and one index.
+    Windows whose centre is not empty are never read and hold 0.
+    """
+    black_table, white_table = shape_table(black_exact), shape_table(white_exact)
+    black_left, black_right = side_tables(1)
+    white_left, white_right = side_tables(2)
+    sides = range(1 << (2 * SIDE_CELLS))
+    table = bytearray(1 << WINDOW_BITS)
+    right_shift = 2 * (SIDE_CELLS + 1)
+    for right in sides:
+        black_index, white_index = black_right[right], white_right[right]
+        start = right << right_shift
+        table[start : start + len(sides)] = bytes(
+            black_table[black_left[left] + black_index] | white_table[white_left[left] + white_index] << 4
+            for left in sides
+        )
+    return bytes(table)
 
 
 def shape_of_cells(left_near_first: str, right_near_first: str, exact: bool) -> int:

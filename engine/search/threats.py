@@ -31,12 +31,12 @@ def other(color: int) -> int:
 
 def unstoppable_fours(position: Position, color: int) -> list[int]:
     """Points where `color` would make an open four or two fours at once (a threat to win next)."""
-    codes = position.codes[color]
-    return [
-        point
-        for point in position.fours[color]
-        if codes[point] >= PACK[OPEN_FOUR] or shape_count(codes[point], FOUR) >= 2
-    ]
+    found = []
+    for point in position.fours[color]:
+        code = position.code(color, point)
+        if code >= PACK[OPEN_FOUR] or shape_count(code, FOUR) >= 2:
+            found.append(point)
+    return found
 
 
 def legal_for(position: Position, point: int) -> bool:
