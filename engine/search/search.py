@@ -309,6 +309,9 @@ class Searcher:
         share = self.budget.sub_budget(self._safety_share(), self.settings.safety_nodes)
         solver = self._safety_solver
         solver.budget = share
+        solver.hints = {
+            point for known in self._safety.values() if known.refutation is not None for point in known.refutation[::2]
+        }
         self.position.play(move)
         try:
             depth = min(max(safety.proven + 2, 4), self.settings.safety_vct_depth)

@@ -50,6 +50,9 @@ class ThreatSolver:
     def __init__(self, position: Position, budget: Budget) -> None:
         self.position = position
         self.budget = budget
+        self.hints: set[int] = set()
+        """Points the attacker tries first at every step: where wins found in similar positions
+        threatened (the safety checks of one search refute root moves with much the same lines)."""
         self._vcf_failed: dict[tuple[int, int], int] = {}
         self._vct_failed: dict[tuple[int, int], int] = {}
 
@@ -88,7 +91,7 @@ class ThreatSolver:
                 near = [point for point in position.line_neighbours(last_four) if point in fours]
             else:
                 near = list(fours)
-            candidates = sorted(near, key=position.move_value, reverse=True)
+            candidates = self._hinted_first(sorted(near, key=position.move_value, reverse=True))
         for four in candidates:
             if not legal_for(position, four):
                 continue
@@ -133,6 +136,13 @@ class ThreatSolver:
             return None
         block = next(iter(completions))
         return block if legal_for(position, block) else None
+
+    def _hinted_first(self, ordered: list[int]) -> list[int]:
+        """`ordered` with the hinted points moved to the front, in order otherwise."""
+        hints = self.hints
+        if not hints:
+            return ordered
+        return [point for point in ordered if point in hints] + [point for point in ordered if point not in hints]
 
     # ------------------------------------------------------------------ VCT
 
@@ -187,7 +197,7 @@ class ThreatSolver:
             near = [point for point in position.line_neighbours(last_threat) if point in position.threats[me]]
         else:
             near = list(position.threats[me])
-        threats = sorted(near, key=position.move_value, reverse=True)
+        threats = self._hinted_first(sorted(near, key=position.move_value, reverse=True))
         for threat in threats:
             if not legal_for(position, threat):
                 continue

@@ -213,3 +213,14 @@ def test_deepening_finds_a_short_win_by_threats_for_a_fraction_of_the_nodes() ->
     assert deep_line is not None and short_line is not None
     assert len(short_line) <= len(deep_line)
     assert deepening.nodes * 3 < deep.nodes
+
+
+def test_hints_of_a_known_win_lead_the_solver_to_it_sooner() -> None:
+    board = Board.from_picture(SHORT_WIN_BY_THREATS)
+    plain = ThreatSolver(Position.from_board(board), Budget())
+    line = plain.vct_deepening(12)
+    assert line is not None
+    hinted = ThreatSolver(Position.from_board(board), Budget())
+    hinted.hints = set(line[::2])
+    assert hinted.vct_deepening(12) == line
+    assert hinted.budget.nodes < plain.budget.nodes
