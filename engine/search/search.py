@@ -133,6 +133,8 @@ class Searcher:
         self._start = budget.clock()
         self._safety: dict[int, _Safety] = {}
         """Root move -> what the safety checks found about the opponent's VCT after it."""
+        self._previous_best = -1
+        """The move the last finished iteration chose (-1 before the first)."""
         self._safety_solver = ThreatSolver(self.position, budget)
         """One solver for every safety check, so that what a check that ran out of time proved
         (lines that do not win) is not searched again when the move is checked later."""
@@ -158,6 +160,7 @@ class Searcher:
                 return
             if self.settings.safety_vct_depth:
                 moves, scores = self._check_safety(scores)
+            self._previous_best = moves[0]
             best_score = scores[0][1]
             yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)
             if abs(best_score) > WON or self.budget.exhausted():
@@ -264,8 +267,9 @@ class Searcher:
         out of time keeps the depth it proved, so that the next iteration
         resumes it. In the end a move proven safe deeper beats a better
         scored move that was checked less, if their scores are close (within
-        `safety_margin`): in a sharp position, the move the tree likes best
-        is often the one whose danger is too deep to see at once. Once the
+        `safety_margin`) or if it was the previous iteration's choice: in a
+        sharp position, the move the tree likes best is often the one whose
+        danger is too deep to see at once. Once the
         opponent is known to have such wins, a four proves little (the
         opponent blocks it and the danger is still there), so a quiet move is
         preferred to a four that is just as safe.
@@ -335,9 +339,16 @@ class Searcher:
         return 1.0 if used >= self.settings.last_iteration_after else self.settings.safety_share
 
     def _put_safest_first(self, scored: list[tuple[int, int]]) -> None:
-        """Move to the front, among the moves scoring within `safety_margin` of the best, the
-        one proven safe deepest (the best scored among equals), preferring quiet moves to
-        fours once the opponent is known to have threat wins."""
+        """Move to the front, among the moves scoring within `safety_margin` of the best and
+        the previous iteration's choice, the one proven safe deepest (the best scored among
+        equals), preferring quiet moves to fours once the opponent is known to have threat wins.
+
+        The previous choice stays a candidate whatever its new score: scores
+        swing between odd and even depths (the side that moves last at the
+        leaves looks better), so a move that a depth-3 tree likes may be one
+        the depth-2 tree already saw punished. Giving up a move proven safe
+        for one whose check could not finish is how most games were lost.
+        """
         best_score = scored[0][1]
         if abs(best_score) > WON or not self._safety:
             return
@@ -350,7 +361,11 @@ class Searcher:
             quiet = not (threatened and move in fours)
             return proven, quiet, -index
 
-        close = [index for index, (_, score) in enumerate(scored) if score >= best_score - self.settings.safety_margin]
+        close = [
+            index
+            for index, (move, score) in enumerate(scored)
+            if score >= best_score - self.settings.safety_margin or (move == self._previous_best and score > -WON)
+        ]
         best = max(close, key=rank)
         scored.insert(0, scored.pop(best))
 
