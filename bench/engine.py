@@ -3,6 +3,8 @@
 Run with `./dev run python -m bench.engine` (add `--quick` for a short run).
 Prints:
 
+* Position.play/undo pairs per second, the hot path of every search
+  (about 60% of its time), also as a ratio to the baseline below;
 * nodes per second (of CPU time, which a busy shared machine disturbs
   less than wall time) of the `hard` search on each middle-game position, to a
   fixed depth, and overall; also as a ratio to a baseline measured in the
@@ -77,6 +79,21 @@ def baseline_pushes_per_second(seconds: float) -> float:
         for point in points:
             board.push(point)
             board.pop()
+        done += len(points)
+    return done / (time.process_time() - started)
+
+
+def position_plays_per_second(seconds: float) -> float:
+    """Position.play/undo pairs per second on the same board and points: the search's hot path."""
+    board = board_of(MIDDLE_GAMES[0])
+    position = Position.from_board(board)
+    points = [point.y * 15 + point.x for point in board.empty_points()][:40]
+    done = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        for point in points:
+            position.play(point)
+            position.undo()
         done += len(points)
     return done / (time.process_time() - started)
 
@@ -168,6 +185,8 @@ def main() -> None:
     depth = arguments.depth or (3 if arguments.quick else 5)
     baseline = baseline_pushes_per_second(0.5 if arguments.quick else 2.0)
     print(f"baseline: Board.push/pop {baseline:,.0f} per second")
+    plays = position_plays_per_second(0.5 if arguments.quick else 2.0)
+    print(f"Position.play/undo: {plays:,.0f} per second ({plays / baseline:.3f} x baseline)")
     print(f"search speed, hard settings to depth {depth}:")
     nodes, seconds = search_speed(depth)
     speed = nodes / seconds

@@ -36,6 +36,7 @@ from engine.search.patterns import (
     OPEN_THREE,
     OPEN_TWO,
     OVERLINE,
+    PAIR_WHITE_SHIFT,
     SIDE_CELLS,
     THREE,
     TWO,
@@ -46,7 +47,7 @@ from engine.search.patterns import (
 from engine.types import Point, Rule
 from engine.zobrist import zobrist_keys
 
-PAIR_BLACK = 15
+PAIR_BLACK = (1 << PAIR_WHITE_SHIFT) - 1
 """The bits of a shape pair (see `patterns.window_table`) that hold black's shape; white's are above."""
 SHAPE_COUNT_BITS = 4
 """Bits per shape kind in a packed count: at most four directions, so four bits suffice."""
@@ -90,7 +91,7 @@ STRONG_MASK = STRONG_BITS | STRONG_BITS << CODE_BITS
 
 def _shapes_of_pair(pair: int) -> tuple[int, int]:
     """(black's shape, white's shape) of a shape pair, NONE for pairs no table holds."""
-    black, white = pair & PAIR_BLACK, pair >> 4
+    black, white = pair & PAIR_BLACK, pair >> PAIR_WHITE_SHIFT
     return (black, white) if black <= FIVE and white <= FIVE else (NONE, NONE)
 
 
@@ -221,7 +222,7 @@ class Position:
         self._window_table = window_table(black_exact, white_exact)
         self.pairs = [0] * (4 * area)
         """[direction * area + point] -> the shapes a stone of either colour there would make,
-        as a pair `black | white << 4` (see `patterns.window_table`)."""
+        as a shape pair (see `patterns.window_table`)."""
         self.codes = [0] * area
         """[point] -> both colours' packed counts of shapes over the four directions (`code()`)."""
         self.values = [0] * area
@@ -476,5 +477,5 @@ class Position:
 
     def describe(self, color: int, point: int) -> list[int]:
         """The four shapes a stone of `color` at `point` would make, by direction (for tests)."""
-        shift = 0 if color == BLACK else 4
+        shift = 0 if color == BLACK else PAIR_WHITE_SHIFT
         return [(self.pairs[direction * self.area + point] >> shift) & PAIR_BLACK for direction in range(4)]

@@ -25,6 +25,8 @@ SIDE_MASK = (1 << (2 * SIDE_CELLS)) - 1
 WINDOW_BITS = 2 * (2 * SIDE_CELLS + 1)
 WINDOW_MASK = (1 << WINDOW_BITS) - 1
 """The bits of an eleven-cell window: five cells, the point itself, five cells."""
+PAIR_WHITE_SHIFT = 4
+"""A shape pair holds both colours' shapes as `black | white << PAIR_WHITE_SHIFT`."""
 WALL = 3
 """The 2-bit code of a cell beyond the edge of the board."""
 
@@ -172,7 +174,7 @@ def shape_table(exact: bool) -> tuple[int, ...]:
 
 @functools.cache
 def window_table(black_exact: bool, white_exact: bool) -> bytes:
-    """Both colours' shapes by the 22-bit window around an empty point: `black | white << 4`.
+    """Both colours' shapes (a shape pair) by the 22-bit window around an empty point.
 
     The window holds the five cells left of the point in its low ten bits
     (far cell lowest), the point's own (empty) cell, then the five cells to
@@ -190,7 +192,8 @@ def window_table(black_exact: bool, white_exact: bool) -> bytes:
         black_index, white_index = black_right[right], white_right[right]
         start = right << right_shift
         table[start : start + len(sides)] = bytes(
-            black_table[black_left[left] + black_index] | white_table[white_left[left] + white_index] << 4
+            black_table[black_left[left] + black_index]
+            | white_table[white_left[left] + white_index] << PAIR_WHITE_SHIFT
             for left in sides
         )
     return bytes(table)
