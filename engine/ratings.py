@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1104,
-        "astar": 1282,
-        "minimax": 1407,
-        "easy": 1449,
-        "static": 1459,
-        "alphabeta": 1562,
-        "medium": 1604,
-        "hard": 1771,
-        "master": 1861,
+        "greedy": 1151,
+        "astar": 1289,
+        "minimax": 1409,
+        "easy": 1450,
+        "static": 1460,
+        "alphabeta": 1560,
+        "medium": 1601,
+        "master": 1762,
+        "hard": 1818,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
