@@ -347,7 +347,8 @@ class Searcher:
         swing between odd and even depths (the side that moves last at the
         leaves looks better), so a move that a depth-3 tree likes may be one
         the depth-2 tree already saw punished. Giving up a move proven safe
-        for one whose check could not finish is how most games were lost.
+        for one whose check could not finish is how the engine chose the
+        refuted move in most positions of `bench.defence`.
         """
         best_score = scored[0][1]
         if abs(best_score) > WON or not self._safety:
