@@ -135,6 +135,8 @@ class Searcher:
         """Root move -> what the safety checks found about the opponent's VCT after it."""
         self._previous_best = -1
         """The move the last finished iteration chose (-1 before the first)."""
+        self._natural = -1
+        """The root move the move ordering puts first."""
         self._safety_solver = ThreatSolver(self.position, budget)
         """One solver for every safety check, so that what a check that ran out of time proved
         (lines that do not win) is not searched again when the move is checked later."""
@@ -150,6 +152,7 @@ class Searcher:
         moves = ordered_moves(self.position, self.settings.root_width, history=self._history)
         if not moves:
             return
+        self._natural = moves[0]
         if len(moves) == 1:
             yield self._result(moves[0], 0, 1, [moves[0]], ())
             return
@@ -277,7 +280,7 @@ class Searcher:
         checks = [self.settings.safety_moves]
         if scored[0][1] > WON:
             return [move for move, _ in scored], scored
-        for move, score in scored:
+        for move, score in self._check_order(scored):
             if score < -WON or checks[0] <= 0:
                 break
             safety = self._check(move, checks)
@@ -290,6 +293,12 @@ class Searcher:
         scored.sort(key=lambda item: item[1], reverse=True)
         self._put_safest_first(scored)
         return [move for move, _ in scored], scored
+
+    def _check_order(self, scored: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The order of the safety checks: the tree's best move, then the move ordering's
+        first (the natural move: the most own and opponent shapes), then the others by score."""
+        natural = [item for item in scored[1:] if item[0] == self._natural]
+        return scored[:1] + natural + [item for item in scored[1:] if item[0] != self._natural]
 
     def _check(self, move: int, checks: list[int]) -> _Safety:
         """The safety of `move`, deepened now as far as `checks` and the time allow (a check
@@ -365,7 +374,8 @@ class Searcher:
         close = [
             index
             for index, (move, score) in enumerate(scored)
-            if score >= best_score - self.settings.safety_margin or (move == self._previous_best and score > -WON)
+            if score >= best_score - self.settings.safety_margin
+            or (move in (self._previous_best, self._natural) and score > -WON)
         ]
         best = max(close, key=rank)
         scored.insert(0, scored.pop(best))
