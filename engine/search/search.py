@@ -265,13 +265,14 @@ class Searcher:
 
         The alpha-beta tree sees only a few plies, while a VCT can be twenty
         plies long: this is how the engine defends against one early. Moves
-        are checked best first, each by a VCT search that deepens step by
-        step, until one is proven safe to the full depth. A check that runs
+        are checked best first (the natural move second, see `_check_order`),
+        each by a VCT search that deepens step by step, until one is proven
+        safe to the full depth. A check that runs
         out of time keeps the depth it proved, so that the next iteration
         resumes it. In the end a move proven safe deeper beats a better
         scored move that was checked less, if their scores are close (within
-        `safety_margin`) or if it was the previous iteration's choice: in a
-        sharp position, the move the tree likes best is often the one whose
+        `safety_margin`) or if it is the previous iteration's choice or the
+        natural move: in a sharp position, the move the tree likes best is often the one whose
         danger is too deep to see at once. Once the
         opponent is known to have such wins, a four proves little (the
         opponent blocks it and the danger is still there), so a quiet move is
@@ -348,16 +349,19 @@ class Searcher:
         return 1.0 if used >= self.settings.last_iteration_after else self.settings.safety_share
 
     def _put_safest_first(self, scored: list[tuple[int, int]]) -> None:
-        """Move to the front, among the moves scoring within `safety_margin` of the best and
-        the previous iteration's choice, the one proven safe deepest (the best scored among
-        equals), preferring quiet moves to fours once the opponent is known to have threat wins.
+        """Move to the front, among the moves scoring within `safety_margin` of the best, the
+        previous iteration's choice and the natural move, the one proven safe deepest (the
+        best scored among equals), preferring quiet moves to fours once the opponent is known
+        to have threat wins.
 
         The previous choice stays a candidate whatever its new score: scores
         swing between odd and even depths (the side that moves last at the
         leaves looks better), so a move that a depth-3 tree likes may be one
         the depth-2 tree already saw punished. Giving up a move proven safe
         for one whose check could not finish is how the engine chose the
-        refuted move in most positions of `bench.defence`.
+        refuted move in most positions of `bench.defence`. The natural move
+        (the move ordering's first: the most shapes made and blocked) is
+        the one most often safe when the tree's favourites are refuted.
         """
         best_score = scored[0][1]
         if abs(best_score) > WON or not self._safety:

@@ -266,10 +266,14 @@ UNDER_A_DEEP_THREAT = "hhghfjgihjhiiiijfggggfgkgjjkklhkfkkkikglfmflehdififhheidh
 # played; best at depth 3, though at depth 2 it scored thousands below the
 # best) lets black win by threats in 13 plies; f11 (best at depth 2) does not.
 SWINGING_BETWEEN_DEPTHS = "hhghgkhifjfgij"
+# White to move, 19 stones into a game master lost as white to greedy: the
+# moves the tree likes best all let black win by threats; only h7, the move
+# ordering's first (a four that also spoils black's row), does not.
+ONLY_THE_NATURAL_MOVE_HOLDS = "hhgifghgefghgjfiifggeiejdkgfgeiifejihi"
 
 
 @pytest.mark.parametrize("level", ["hard", "master"])
-@pytest.mark.parametrize("moves", [UNDER_A_DEEP_THREAT, SWINGING_BETWEEN_DEPTHS])
+@pytest.mark.parametrize("moves", [UNDER_A_DEEP_THREAT, SWINGING_BETWEEN_DEPTHS, ONLY_THE_NATURAL_MOVE_HOLDS])
 def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str, moves: str) -> None:
     board = Board.from_moves(parse_pairs(moves, 15))
     clock = counting_clock()  # a millisecond per 32 nodes: about the engine's real speed
