@@ -265,18 +265,13 @@ class Searcher:
 
         The alpha-beta tree sees only a few plies, while a VCT can be twenty
         plies long: this is how the engine defends against one early. Moves
-        are checked best first (the natural move second, see `_check_order`),
-        each by a VCT search that deepens step by step, until one is proven
-        safe to the full depth. A check that runs
-        out of time keeps the depth it proved, so that the next iteration
-        resumes it. In the end a move proven safe deeper beats a better
-        scored move that was checked less, if their scores are close (within
-        `safety_margin`) or if it is the previous iteration's choice or the
-        natural move: in a sharp position, the move the tree likes best is often the one whose
-        danger is too deep to see at once. Once the
-        opponent is known to have such wins, a four proves little (the
-        opponent blocks it and the danger is still there), so a quiet move is
-        preferred to a four that is just as safe.
+        are checked in `_check_order`, each by a VCT search that deepens step
+        by step, until one is proven safe to the full depth. A check that
+        runs out of time keeps the depth it proved, so that the next
+        iteration resumes it. In the end a move proven safe deeper may beat a
+        better scored one that was checked less (see `_put_safest_first` for
+        which): in a sharp position, the move the tree likes best is often
+        the one whose danger is too deep to see at once.
         """
         checks = [self.settings.safety_moves]
         if scored[0][1] > WON:
@@ -361,7 +356,10 @@ class Searcher:
         for one whose check could not finish is how the engine chose the
         refuted move in most positions of `bench.defence`. The natural move
         (the move ordering's first: the most shapes made and blocked) is
-        the one most often safe when the tree's favourites are refuted.
+        the one most often safe when the tree's favourites are refuted. Once
+        the opponent is known to have threat wins, a four proves little (the
+        opponent blocks it and the danger is still there), hence quiet moves
+        first among equally safe ones.
         """
         best_score = scored[0][1]
         if abs(best_score) > WON or not self._safety:
