@@ -21,7 +21,6 @@ import functools
 
 SIDE_CELLS = 5
 """Cells read on each side of a point: enough to see an overline through it."""
-SIDE_MASK = (1 << (2 * SIDE_CELLS)) - 1
 WINDOW_BITS = 2 * (2 * SIDE_CELLS + 1)
 WINDOW_MASK = (1 << WINDOW_BITS) - 1
 """The bits of an eleven-cell window: five cells, the point itself, five cells."""
