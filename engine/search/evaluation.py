@@ -106,8 +106,11 @@ def shape_count(code: int, shape: int) -> int:
     return (code >> (SHAPE_COUNT_BITS * shape)) & 15
 
 
-Affected = tuple[tuple[tuple[int, int, int, int], ...], ...]
-"""Per point: (key, point, line, window shift) of each (direction, point) a move there changes."""
+Entry = tuple[int, int, int, int]
+"""(key, point, line, window shift) of one (direction, point): where its shape pair is kept
+(`Position.pairs[key]`) and where to read the window of cells around it."""
+Affected = tuple[tuple[Entry, ...], ...]
+"""Per point: the entries a move there changes."""
 Change = tuple[int, int, int, int, int]
 """(key, point, shape pair, packed counts, values) before a move changed the entry's shapes."""
 
@@ -131,7 +134,8 @@ class Geometry:
     stone_shifts: tuple[tuple[tuple[int, int], ...], ...]
     """Per point: (line, bit shift of the point's cell) in each direction."""
     affected: Affected
-    """Per point: the (direction, point) entries whose shapes a stone there can change."""
+    """Per point: the (direction, point) entries whose shapes a stone there can change, its own
+    four included."""
     neighbours: tuple[tuple[int, ...], ...]
     """Per point: the points close enough to become candidates once it holds a stone."""
 
@@ -160,7 +164,7 @@ def geometry(size: int, reach: int) -> Geometry:
                 shifts.append((line, 2 * (position + SIDE_CELLS)))
                 for step in range(-reach, reach + 1):
                     qx, qy = x + step * dx, y + step * dy
-                    if step and 0 <= qx < size and 0 <= qy < size:
+                    if 0 <= qx < size and 0 <= qy < size:
                         _, other = line_and_position(direction, qx, qy)
                         point = qy * size + qx
                         entries.append((direction * area + point, point, line, 2 * other))
@@ -241,7 +245,10 @@ class Position:
         """Empty points within reach of a stone: the candidates for a move."""
         self._near_count = [0] * area
         self._logs: list[MoveLog] = []
-        self._reshape(range(area), full=True)
+        own_entries = (
+            entry for stone, entries in enumerate(self._geometry.affected) for entry in entries if entry[1] == stone
+        )
+        self._reshape(own_entries)
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -262,14 +269,14 @@ class Position:
         lines = self._lines
         for line, shift in self._geometry.stone_shifts[point]:
             lines[line] |= color << shift
-        self._logs.append(self._reshape((point,)))
+        self._logs.append(self._reshape(self._geometry.affected[point]))
         cells = self.cells
         near_count = self._near_count
         nearby = self.nearby
         nearby.discard(point)
         for other in self._geometry.neighbours[point]:
             near_count[other] += 1
-            if cells[other] == EMPTY:
+            if near_count[other] == 1 and cells[other] == EMPTY:
                 nearby.add(other)
         self.side = WHITE if color == BLACK else BLACK
 
@@ -294,22 +301,28 @@ class Position:
         self.side = color
         return point
 
-    def _reshape(self, stones: Iterable[int], full: bool = False) -> MoveLog:
-        """Bring shapes, counts, values, totals and threat sets up to date around new stones at
-        `stones`, and return the log that undoes it.
+    def _reshape(self, entries: Iterable[Entry]) -> MoveLog:
+        """Bring shapes, counts, values, totals and threat sets up to date for `entries` (those a
+        new stone changes, or every point's own to start), and return the log that undoes it.
 
-        This is the innermost loop of the whole engine. Both colours' counts
-        and values are updated at once, packed in one integer each, and a
-        colour's sets are only looked at when its count of open threes or
-        better changes (most changes are of weaker shapes).
+        This is the innermost loop of the whole engine. A point holding a
+        stone has no shapes; an empty point's are one table read of the
+        window of cells around it. Both colours' counts and values are
+        updated at once, packed in one integer each, and a colour's sets are
+        only looked at when its count of open threes or better changes (most
+        changes are of weaker shapes).
         """
+        cells, lines, table = self.cells, self._lines, self._window_table
         pairs, codes, values = self.pairs, self.codes, self.values
         pair_code, pair_value = PAIR_CODE, PAIR_VALUE
         log = MoveLog([], [], self.totals)
         logged = log.changes.append
         total = 0
-        for key, point, pair in self._new_pairs(stones, full):
+        for key, point, line, shift in entries:
+            pair = 0 if cells[point] else table[(lines[line] >> shift) & WINDOW_MASK]
             old = pairs[key]
+            if pair == old:
+                continue
             before = codes[point]
             value = values[point]
             logged((key, point, old, before, value))
@@ -327,38 +340,6 @@ class Position:
                     self._reclassify(WHITE, point, before >> CODE_BITS, after >> CODE_BITS, log)
         self.totals += total
         return log
-
-    def _new_pairs(self, stones: Iterable[int], full: bool) -> list[tuple[int, int, int]]:
-        """(key, point, shape pair) of each entry whose shapes new stones at `stones` change.
-
-        A stone's own point loses its shapes; the empty points on its lines
-        get theirs read again: one table read of the window around each. With
-        `full`, every point of `stones` is read (to start).
-        """
-        cells = self.cells
-        lines = self._lines
-        pairs = self.pairs
-        table = self._window_table
-        area = self.area
-        changes: list[tuple[int, int, int]] = []
-        for stone in stones:
-            if full:
-                entries: Iterable[tuple[int, int, int, int]] = (
-                    (direction * area + stone, stone, line, shift - 2 * SIDE_CELLS)
-                    for direction, (line, shift) in enumerate(self._geometry.stone_shifts[stone])
-                )
-            else:
-                entries = self._geometry.affected[stone]
-                for key in range(stone, 4 * area, area):
-                    if pairs[key]:
-                        changes.append((key, stone, 0))
-            for key, other, line, shift in entries:
-                if cells[other]:
-                    continue
-                pair = table[(lines[line] >> shift) & WINDOW_MASK]
-                if pair != pairs[key]:
-                    changes.append((key, other, pair))
-        return changes
 
     def _reclassify(self, color: int, point: int, old: int, new: int, log: MoveLog) -> None:
         """Move `point` in or out of `color`'s threat, four and five sets as its packed count
