@@ -7,7 +7,7 @@ after a three the defender may block at any point that spoils it or
 counter with a four of its own, and the attacker must win against every
 such defence. Both solvers work on a `Position` in place (play and undo),
 count nodes on a shared Budget, and remember positions already proved
-not to win so that transpositions are not searched twice.
+to win or not to win so that transpositions are not searched twice.
 
 The solvers return the winning line as point indices, attacker first,
 defender replies included, or None when no win was found within the
@@ -55,6 +55,9 @@ class ThreatSolver:
         threatened (the safety checks of one search refute root moves with much the same lines)."""
         self._vcf_failed: dict[tuple[int, int], int] = {}
         self._vct_failed: dict[tuple[int, int], int] = {}
+        self._vct_won: dict[tuple[int, int], tuple[int, WinningLine]] = {}
+        """(position hash, last threat) -> (threats allowed, winning line) of the VCT wins found:
+        the defender's counter-fours in different orders reach the same positions again."""
 
     # ------------------------------------------------------------------ VCF
 
@@ -193,6 +196,9 @@ class ThreatSolver:
         key = (position.hash, last_threat)
         if self._vct_failed.get(key, -1) >= depth:
             return None
+        won = self._vct_won.get(key)
+        if won is not None and won[0] <= depth:
+            return won[1]
         if last_threat >= 0:
             near = [point for point in position.line_neighbours(last_threat) if point in position.threats[me]]
         else:
@@ -203,6 +209,7 @@ class ThreatSolver:
                 continue
             line = self._then_defend(threat, depth - 1, threat)
             if line is not None:
+                self._vct_won[key] = (depth, line)
                 return line
         self._vct_failed[key] = depth
         return None

@@ -6,7 +6,7 @@ move must be the only block, and the line must end in a five or in a four
 the defender cannot stop.
 """
 
-from engine import Board, Point, Rule, format_point, parse_point, rules
+from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.search.budget import Budget
 from engine.search.evaluation import Position
 from engine.search.threats import ThreatSolver
@@ -224,3 +224,31 @@ def test_hints_of_a_known_win_lead_the_solver_to_it_sooner() -> None:
     hinted.hints = set(line[::2])
     assert hinted.vct_deepening(12) == line
     assert hinted.budget.nodes < plain.budget.nodes
+
+
+WIN_BY_THREATS_IN_NINE = "hhgijffihihjfhghggeihgfg"
+"""A game lost to a VCT of nine threats (bench.defence): white's g10 let black win; no VCF."""
+
+
+def _after_moves(pairs: str) -> ThreatSolver:
+    board = Board()
+    for point in parse_pairs(pairs, 15):
+        board.play(point)
+    return ThreatSolver(Position.from_board(board), Budget())
+
+
+def test_a_win_by_threats_found_once_is_answered_again_from_memory() -> None:
+    solver = _after_moves(WIN_BY_THREATS_IN_NINE)
+    assert solver.vcf() is None
+    line = solver.vct(12)
+    nodes = solver.budget.nodes
+    assert line is not None
+    assert solver.vct(12) == line
+    assert solver.budget.nodes == nodes
+
+
+def test_a_remembered_win_is_not_claimed_by_a_shallower_search() -> None:
+    solver = _after_moves(WIN_BY_THREATS_IN_NINE)
+    line = solver.vct(12)
+    assert line is not None and len(line) > 2 * 4
+    assert solver.vct(4) is None
