@@ -4,11 +4,13 @@
     gomoku-arena --gauntlet master greedy alphabeta --engine "rapfi=pbrain-rapfi"
     gomoku-arena greedy "self=gomoku-engine --level hard" --update-ratings
     gomoku-arena static --weights tuned=static_weights.tuned.txt --openings 8
+    gomoku-arena alphabeta static --gauntlet master --colour white
 
 Players are bot levels (engine.levels), external Gomocup brains written
 NAME=COMMAND, and `static` bots with a weight file of their own
 (--weights). Every pairing (all pairs, or the gauntlet player against each
-other one) plays every opening with both colours. Games run in parallel
+other one) plays every opening with both colours (or, with --colour, a
+gauntlet player only with one). Games run in parallel
 worker processes; each finished game is printed and saved as a
 JSON record (and PSQ with --psq) in the output folder. At the end come
 the crosstable and the Elo ratings with their 95% intervals;
@@ -35,6 +37,9 @@ from engine.types import Rule
 from tools.elo import Rating, compute_ratings
 from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
 
+COLOURS = ("both", "black", "white")
+"""The colours a gauntlet player can be restricted to (--colour)."""
+
 
 def schedule(
     players: Sequence[PlayerSpec],
@@ -43,16 +48,21 @@ def schedule(
     time_ms: int,
     rule: Rule,
     seed: int,
+    colour: str = "both",
 ) -> list[GameTask]:
-    """Every game of the match: each pairing, each opening, each colour."""
+    """Every game of the match: each pairing, each opening, each colour (or, in a gauntlet, only
+    the games where the gauntlet player has `colour`: black's first-move advantage makes the
+    two colours very different tests)."""
     if gauntlet is not None:
         pairings = [(gauntlet, other) for other in players]
     else:
         pairings = list(itertools.combinations(players, 2))
+    first_plays_black = {"both": (True, False), "black": (True,), "white": (False,)}[colour]
     tasks: list[GameTask] = []
     for first, second in pairings:
         for opening in openings:
-            for black, white in ((first, second), (second, first)):
+            for first_is_black in first_plays_black:
+                black, white = (first, second) if first_is_black else (second, first)
                 tasks.append(GameTask(black, white, opening, time_ms, rule, seed=seed + len(tasks)))
     return tasks
 
@@ -152,6 +162,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--weights", action="append", default=[], metavar="NAME=FILE", help="a static bot with the weights in FILE"
     )
     parser.add_argument("--gauntlet", metavar="PLAYER", help="play this player against each other one only")
+    parser.add_argument("--colour", choices=COLOURS, default="both", help="the gauntlet player's colour (default both)")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move in milliseconds (default 1000)")
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help=f"openings to use, 1..{len(OPENINGS)}")
     parser.add_argument("--rule", type=Rule.parse, default=Rule.FREESTYLE, help="freestyle, standard or renju")
@@ -181,8 +192,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= arguments.openings <= len(OPENINGS) or arguments.time_ms < 1 or arguments.jobs < 1:
         print(f"gomoku-arena: --openings must be 1..{len(OPENINGS)}, --time-ms and --jobs at least 1", file=sys.stderr)
         return 2
+    if arguments.colour != "both" and gauntlet is None:
+        print("gomoku-arena: --colour needs --gauntlet (a round robin plays both colours)", file=sys.stderr)
+        return 2
     openings = OPENINGS[: arguments.openings]
-    tasks = schedule(players, gauntlet, openings, arguments.time_ms, arguments.rule, arguments.seed)
+    tasks = schedule(players, gauntlet, openings, arguments.time_ms, arguments.rule, arguments.seed, arguments.colour)
     arguments.out.mkdir(parents=True, exist_ok=True)
     print(f"{len(tasks)} games, {arguments.time_ms} ms per move, {arguments.rule}, {arguments.jobs} at a time")
     results: list[tuple[str, str, float]] = []

@@ -452,9 +452,10 @@ class Position:
         return black * 10 + white * 8 if self.side == BLACK else white * 10 + black * 8
 
     def line_neighbours(self, point: int) -> list[int]:
-        """Empty points on the four lines through `point`, as far as a stone there changes shapes."""
+        """Empty points on the four lines through `point` (not `point` itself), as far as a stone
+        there changes shapes."""
         cells = self.cells
-        return [entry[1] for entry in self._geometry.affected[point] if cells[entry[1]] == EMPTY]
+        return [entry[1] for entry in self._geometry.affected[point] if cells[entry[1]] == EMPTY and entry[1] != point]
 
     def describe(self, color: int, point: int) -> list[int]:
         """The four shapes a stone of `color` at `point` would make, by direction (for tests)."""

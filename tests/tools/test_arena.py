@@ -100,3 +100,19 @@ def test_a_static_bot_with_its_own_weight_file_takes_part(tmp_path: Path) -> Non
 def test_a_missing_weight_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert arena.main(["static", f"--weights=tuned={tmp_path / 'none.txt'}"]) == 2
     assert "none.txt" in capsys.readouterr().err
+
+
+def test_a_gauntlet_can_give_its_player_one_colour_only(tmp_path: Path) -> None:
+    status = arena.main(
+        ["greedy", "static", "--gauntlet=easy", "--colour=white", "--openings=2", "--time-ms=50", f"--out={tmp_path}"]
+    )
+    assert status == 0
+    records = [record_from_dict(json.loads(path.read_text())) for path in tmp_path.glob("*.json")]
+    assert len(records) == 4
+    assert {record.white.name for record in records} == {"easy"}
+    assert {record.black.name for record in records} == {"greedy", "static"}
+
+
+def test_one_colour_only_is_refused_outside_a_gauntlet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["greedy", "static", "--colour=black"]) == 2
+    assert "--colour needs --gauntlet" in capsys.readouterr().err

@@ -117,3 +117,12 @@ def test_incremental_shapes_equal_shapes_read_afresh_from_the_board(rule: Rule) 
                     for dx, dy in rules.DIRECTIONS
                 ]
                 assert position.describe(color, point.y * 15 + point.x) == expected, (seed, color, point)
+
+
+def test_the_line_neighbours_of_a_point_are_the_empty_points_on_its_lines_but_itself() -> None:
+    position = Position.from_board(Board.from_moves([Point(7, 7), Point(8, 7)]))
+    centre, empty = 7 * 15 + 7, 7 * 15 + 9
+    assert centre not in position.line_neighbours(centre)
+    assert 7 * 15 + 8 not in position.line_neighbours(centre)
+    assert {7 * 15 + 6, 6 * 15 + 7, 6 * 15 + 6} <= set(position.line_neighbours(centre))
+    assert empty not in position.line_neighbours(empty)
