@@ -110,7 +110,13 @@ LEVELS: tuple[LevelSettings, ...] = (
         description="The full engine with the most time: deeper threat search and wider alpha-beta.",
         default_time_ms=5000,
         search=SearchSettings(
-            width=15, root_width=24, vcf_depth=30, leaf_vcf_depth=8, vct_depth=12, safety_vct_depth=12
+            width=15,
+            root_width=24,
+            reduce_after=3,
+            vcf_depth=30,
+            leaf_vcf_depth=8,
+            vct_depth=12,
+            safety_vct_depth=12,
         ),
     ),
 )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.search.budget import Budget, OutOfBudget
 from engine.search.evaluation import Position
-from engine.search.movegen import ordered_moves
+from engine.search.movegen import ordered_moves, threat_replies
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 
@@ -35,6 +35,9 @@ MAX_PLY = 60
 EVAL_LIMIT = 100_000
 """Static evaluations are clipped to this, well below WON."""
 
+REDUCTION_DEPTH = 3
+"""Late move reductions apply only this far from the leaves, where a ply saved is worth most."""
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -46,6 +49,10 @@ class SearchSettings:
     """Moves tried per node inside the tree (forced replies are never cut)."""
     root_width: int = 20
     """Moves tried at the root."""
+    reduce_after: int = 0
+    """Late move reductions: at a node with `REDUCTION_DEPTH` plies or more to go and no forced
+    replies, the moves after this many are searched a ply shallower first, and fully only if they
+    beat the best so far (0: no reductions)."""
     max_depth: int = 30
     """Deepest iteration."""
     vcf_depth: int = 20
@@ -413,6 +420,7 @@ class Searcher:
         if not moves:
             return -(WIN - ply - 2)
         next_depth = depth if len(moves) == 1 else depth - 1
+        reduce_after = self._reduce_after(depth)
         original_alpha = alpha
         best_score = -WIN - 1
         best_move = moves[0]
@@ -422,7 +430,10 @@ class Searcher:
                 if index == 0:
                     score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
                 else:
-                    score = -self._negamax(next_depth, -alpha - 1, -alpha, ply + 1)
+                    reduced = index >= reduce_after
+                    score = -self._negamax(next_depth - reduced, -alpha - 1, -alpha, ply + 1)
+                    if reduced and score > alpha:
+                        score = -self._negamax(next_depth, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
             finally:
@@ -438,6 +449,15 @@ class Searcher:
         bound = _LOWER if best_score >= beta else _UPPER if best_score <= original_alpha else _EXACT
         self._store(depth, bound, best_score, best_move, ply)
         return best_score
+
+    def _reduce_after(self, depth: int) -> int:
+        """How many moves of this node are searched at full depth before the rest are reduced
+        (the number of points, more than any node has, when none are: near the leaves, or when
+        the side to move must answer a threat, where every reply has to be searched in full)."""
+        count = self.settings.reduce_after
+        if not count or depth < REDUCTION_DEPTH or threat_replies(self.position) is not None:
+            return self.position.area
+        return count
 
     def _leaf(self, ply: int) -> int:
         """Quiescence by threats: a short VCF for the side to move, else the static value."""

@@ -184,6 +184,26 @@ def test_a_win_by_fours_is_scored_as_a_win_with_its_line() -> None:
     assert [format_point(point, 15) for point in results[0].pv[:2]] == ["h8", "i8"]
 
 
+def test_late_move_reductions_reach_the_same_depth_for_fewer_nodes() -> None:
+    nodes = {}
+    for reduce_after in (0, 3):
+        budget = Budget()
+        settings = SearchSettings(width=12, max_depth=5, reduce_after=reduce_after)
+        results = list(Searcher(Board.from_picture(MIDDLE_GAME), settings, budget).iterate())
+        assert results[-1].depth == 5
+        nodes[reduce_after] = budget.nodes
+    assert nodes[3] < nodes[0] * 0.9
+
+
+def test_no_reply_to_a_threat_is_searched_shallower() -> None:
+    settings = SearchSettings(reduce_after=3)
+    threatened = Searcher(Board.from_picture(WHITE_OPEN_THREE), settings, Budget())
+    assert threatened._reduce_after(5) == 15 * 15
+    quiet = Searcher(Board.from_moves([Point(7, 7), Point(8, 8), Point(6, 8)]), settings, Budget())
+    assert quiet._reduce_after(5) == 3
+    assert quiet._reduce_after(2) == 15 * 15, "not near the leaves"
+
+
 @pytest.mark.parametrize("level", ["hard", "master"])
 def test_a_200_ms_deadline_is_met(level: str) -> None:
     board = Board.from_picture(MIDDLE_GAME)
