@@ -9,8 +9,9 @@ through a Budget; when they run out the generator simply stops.
 Before deepening, the root looks for a win by threats: a five, a VCF, and
 (if the settings allow) a VCT, and answers a four with its block. Inside
 the alpha-beta search, forced replies are pruned (see movegen), a single
-forced reply does not use up depth, and at the leaves a short VCF search
-stands in for quiescence. Scores are for the side to move; a win in n
+forced reply does not use up depth, late moves at quiet nodes may be
+searched a ply shallower first (late move reductions), and at the leaves a
+short VCF search stands in for quiescence. Scores are for the side to move; a win in n
 plies from the root scores WIN - n.
 """
 
