@@ -11,8 +11,8 @@ Before deepening, the root looks for a win by threats: a five, a VCF, and
 the alpha-beta search, forced replies are pruned (see movegen), a single
 forced reply does not use up depth, late moves at quiet nodes may be
 searched a ply shallower first (late move reductions), and at the leaves a
-short VCF search stands in for quiescence. Scores are for the side to move; a win in n
-plies from the root scores WIN - n.
+short VCF search stands in for quiescence. Scores are for the side to
+move; a win in n plies from the root scores WIN - n.
 """
 
 from __future__ import annotations
