@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1151,
-        "astar": 1289,
-        "minimax": 1409,
-        "easy": 1450,
-        "static": 1460,
-        "alphabeta": 1560,
-        "medium": 1601,
-        "master": 1762,
-        "hard": 1818,
+        "greedy": 1110,
+        "astar": 1288,
+        "minimax": 1432,
+        "easy": 1453,
+        "static": 1463,
+        "alphabeta": 1563,
+        "medium": 1605,
+        "hard": 1779,
+        "master": 1807,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
