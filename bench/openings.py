@@ -46,7 +46,11 @@ def main() -> int:
     unknown = [level for level in arguments.levels if level not in level_names()]
     if unknown:
         parser.error(f"unknown level {', '.join(unknown)}: expected some of {', '.join(level_names())}")
-    openings = OPENINGS[: max(1, arguments.openings)]
+    if not 1 <= arguments.openings <= len(OPENINGS):
+        parser.error(f"--openings must be between 1 and {len(OPENINGS)}")
+    if arguments.time_ms < 1 or arguments.jobs < 1:
+        parser.error("--time-ms and --jobs must be positive")
+    openings = OPENINGS[: arguments.openings]
     tasks = opening_games(arguments.levels, openings, arguments.time_ms)
     black_score: dict[str, float] = defaultdict(float)
     began = time.monotonic()
