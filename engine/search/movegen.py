@@ -52,7 +52,18 @@ def ordered_moves(
     when they are among the candidates; the rest are ordered by value and
     by `history` (indexed by point), if given.
     """
-    forced = threat_replies(position)
+    return moves_in_order(position, threat_replies(position), width, first, history)
+
+
+def moves_in_order(
+    position: Position,
+    forced: set[int] | None,
+    width: int,
+    first: Sequence[int] = (),
+    history: Sequence[int] | None = None,
+) -> list[int]:
+    """`ordered_moves` for a caller that has already asked `threat_replies` (as `forced`) and
+    needs the answer itself: the search, which reduces no reply to a threat."""
     candidates = position.nearby if forced is None else forced
     if not candidates and position.ply == 0:
         candidates = {position.size // 2 * (position.size + 1)}

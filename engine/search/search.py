@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.search.budget import Budget, OutOfBudget
 from engine.search.evaluation import Position
-from engine.search.movegen import ordered_moves, threat_replies
+from engine.search.movegen import moves_in_order, ordered_moves, threat_replies
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 
@@ -417,11 +417,12 @@ class Searcher:
                 if bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha):
                     return score
         first = (table_move, *self._killers[ply])
-        moves = ordered_moves(position, self.settings.width, first, self._history)
+        forced = threat_replies(position)
+        moves = moves_in_order(position, forced, self.settings.width, first, self._history)
         if not moves:
             return -(WIN - ply - 2)
         next_depth = depth if len(moves) == 1 else depth - 1
-        reduce_after = self._reduce_after(depth)
+        reduce_after = self._reduce_after(depth, forced is not None)
         original_alpha = alpha
         best_score = -WIN - 1
         best_move = moves[0]
@@ -451,12 +452,13 @@ class Searcher:
         self._store(depth, bound, best_score, best_move, ply)
         return best_score
 
-    def _reduce_after(self, depth: int) -> int:
+    def _reduce_after(self, depth: int, forced: bool) -> int:
         """How many moves of this node are searched at full depth before the rest are reduced
         (the number of points, more than any node has, when none are: near the leaves, or when
-        the side to move must answer a threat, where every reply has to be searched in full)."""
+        the side to move must answer a threat (`forced`), where every reply has to be searched
+        in full)."""
         count = self.settings.reduce_after
-        if not count or depth < REDUCTION_DEPTH or threat_replies(self.position) is not None:
+        if not count or depth < REDUCTION_DEPTH or forced:
             return self.position.area
         return count
 

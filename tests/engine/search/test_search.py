@@ -11,6 +11,7 @@ from engine.bots import SearchLimits
 from engine.search.budget import Budget, counting_clock
 from engine.search.evaluation import Position
 from engine.search.levels import ENGINE_LEVELS, EngineBot
+from engine.search.movegen import threat_replies
 from engine.search.search import WON, Searcher, SearchSettings
 from engine.search.threats import ThreatSolver
 
@@ -198,10 +199,10 @@ def test_late_move_reductions_reach_the_same_depth_for_fewer_nodes() -> None:
 def test_no_reply_to_a_threat_is_searched_shallower() -> None:
     settings = SearchSettings(reduce_after=3)
     threatened = Searcher(Board.from_picture(WHITE_OPEN_THREE), settings, Budget())
-    assert threatened._reduce_after(5) == 15 * 15
+    assert threatened._reduce_after(5, threat_replies(threatened.position) is not None) == 15 * 15
     quiet = Searcher(Board.from_moves([Point(7, 7), Point(8, 8), Point(6, 8)]), settings, Budget())
-    assert quiet._reduce_after(5) == 3
-    assert quiet._reduce_after(2) == 15 * 15, "not near the leaves"
+    assert quiet._reduce_after(5, threat_replies(quiet.position) is not None) == 3
+    assert quiet._reduce_after(2, False) == 15 * 15, "not near the leaves"
 
 
 @pytest.mark.parametrize("level", ["hard", "master"])
