@@ -2,6 +2,7 @@
 
     ./dev run python -m bench.openings                       # hard and master, 1 s per move
     ./dev run python -m bench.openings --levels master --openings 12 --time-ms 500
+    ./dev run python -m bench.openings --from-file candidates.txt --levels master --time-ms 300
 
 The engine's strength target (99% of the points against every classic bot,
 both colours) is measured from the arena's openings, and it is a fair test
@@ -12,6 +13,9 @@ pairing of the given engine levels (a level against itself included)
 plays each opening once, so that the players are equal on average and
 only the opening and the colour differ. Black's share of the points is
 printed per opening and in total: about half for a balanced set.
+
+`--from-file` screens candidate openings instead (one per line, e.g.
+`h8 h9 l11`; `#` starts a comment), which is how a new set is chosen.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ import itertools
 import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 
+from engine.board import Board
 from engine.levels import level_names
 from tools.arena import run_games
-from tools.match import OPENINGS, GameTask, PlayerSpec, black_points
+from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, opening_moves
 
 
 def opening_games(levels: list[str], openings: tuple[str, ...], time_ms: int) -> list[GameTask]:
@@ -36,21 +42,56 @@ def opening_games(levels: list[str], openings: tuple[str, ...], time_ms: int) ->
     ]
 
 
+def read_openings(path: Path, size: int = 15) -> tuple[str, ...]:
+    """The openings listed in a file, one per line, each checked by playing it out.
+
+    Raises ValueError naming the line of an opening that is unreadable,
+    illegal, already finished or listed twice.
+    """
+    openings: list[str] = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        opening = " ".join(line.split("#", 1)[0].split())
+        if not opening:
+            continue
+        board = Board(size)
+        try:
+            for point in opening_moves(opening, size):
+                board.play(point)
+        except ValueError as error:  # unreadable point or illegal move
+            raise ValueError(f"{path}:{number}: {opening!r}: {error}") from error
+        if board.result is not None:
+            raise ValueError(f"{path}:{number}: {opening!r} already ends the game")
+        if opening in openings:
+            raise ValueError(f"{path}:{number}: {opening!r} is listed twice")
+        openings.append(opening)
+    if not openings:
+        raise ValueError(f"{path}: no openings")
+    return tuple(openings)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Black's score from each arena opening, engine against engine.")
     parser.add_argument("--levels", nargs="+", default=["hard", "master"], help="engine levels (default hard master)")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move (default 1000)")
-    parser.add_argument("--openings", type=int, default=len(OPENINGS), help="the first N arena openings (default all)")
+    parser.add_argument("--openings", type=int, help="only the first N openings (default all)")
+    parser.add_argument("--from-file", type=Path, help="candidate openings instead, one per line")
     parser.add_argument("--jobs", type=int, default=2, help="games at once (default 2)")
     arguments = parser.parse_args()
     unknown = [level for level in arguments.levels if level not in level_names()]
     if unknown:
         parser.error(f"unknown level {', '.join(unknown)}: expected some of {', '.join(level_names())}")
-    if not 1 <= arguments.openings <= len(OPENINGS):
-        parser.error(f"--openings must be between 1 and {len(OPENINGS)}")
     if arguments.time_ms < 1 or arguments.jobs < 1:
         parser.error("--time-ms and --jobs must be positive")
-    openings = OPENINGS[: arguments.openings]
+    openings = OPENINGS
+    if arguments.from_file is not None:
+        try:
+            openings = read_openings(arguments.from_file)
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
+    if arguments.openings is not None:
+        if not 1 <= arguments.openings <= len(openings):
+            parser.error(f"--openings must be between 1 and {len(openings)}")
+        openings = openings[: arguments.openings]
     tasks = opening_games(arguments.levels, openings, arguments.time_ms)
     black_score: dict[str, float] = defaultdict(float)
     began = time.monotonic()
