@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1110,
-        "astar": 1288,
-        "minimax": 1432,
-        "easy": 1453,
-        "static": 1463,
-        "alphabeta": 1563,
-        "medium": 1605,
-        "hard": 1779,
-        "master": 1807,
+        "greedy": 1150,
+        "astar": 1313,
+        "easy": 1386,
+        "static": 1432,
+        "minimax": 1443,
+        "alphabeta": 1566,
+        "medium": 1625,
+        "hard": 1785,
+        "master": 1801,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""

@@ -30,37 +30,40 @@ from engine.types import Color, EndReason, GameResult, Point, Rule
 from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
 
 OPENINGS: tuple[str, ...] = (
-    "h8 h9 j10",
-    "h8 i9 g10",
-    "h8 h9 f7",
-    "h8 i9 j6",
-    "h8 h9 k8",
-    "h8 i9 f8",
-    "h8 h9 g6",
-    "h8 i9 k10",
-    "h8 h9 j7",
-    "h8 i9 h11",
-    "h8 h9 f9",
-    "h8 i9 k7",
-    "h8 h9 j6",
-    "h8 i9 g6",
-    "h8 h9 k9",
-    "h8 i9 e9",
-    "h8 h9 e8",
-    "h8 i9 j11",
-    "h8 h9 h5",
-    "h8 i9 f6",
-    "h8 h9 f10",
-    "h8 i9 l9",
-    "h8 h9 k7",
-    "h8 i9 g11",
+    "h8 h9 d7",
+    "h8 i9 d7",
+    "h8 h9 g12",
+    "h8 i9 g12",
+    "h8 h9 e4",
+    "h8 i9 k12",
+    "h8 h9 d11",
+    "h8 i9 d11",
+    "h8 h9 d6",
+    "h8 i9 d6",
+    "h8 h9 f12",
+    "h8 i9 f12",
+    "h8 h9 f4",
+    "h8 i9 j12",
+    "h8 h9 d10",
+    "h8 i9 d10",
+    "h8 h9 d5",
+    "h8 i9 d5",
+    "h8 h9 e12",
+    "h8 i9 e12",
+    "h8 h9 g4",
+    "h8 i9 i12",
+    "h8 h9 d9",
+    "h8 i9 d9",
 )
-"""Quiet three-stone openings (black, white, black; white to move): black's
-third stone stands off, so neither side starts with a strong shape. Every
-pairing plays each opening with both colours. Black still has the first
-move: between equal engines it scores about two games in three from these,
-more from the `h8 h9` ones than from the `h8 i9` ones (`bench.openings`
-measures it)."""
+"""Quiet three-stone openings (black, white, black; white to move), chosen to
+be about balanced between equal players. White's stone touches black's first
+(h9 beside it, i9 on its diagonal); black's second stone stands four points
+away and off every line through the first, so black's extra stone is worth
+about as much as white's move. No two are the same up to symmetry, and the
+two kinds alternate, so the first N of them (`--openings N`) mix both.
+Every pairing plays each opening with both colours. `bench.openings` measures black's share between equal engines;
+the earlier set, with black's stones two or three points apart, gave black
+two games in three."""
 
 
 def opening_moves(opening: str, size: int) -> list[Point]:
