@@ -305,8 +305,16 @@ class Searcher:
         return scored[:1] + natural + [item for item in scored[1:] if item[0] != self._natural]
 
     def _check(self, move: int, checks: list[int]) -> _Safety:
-        """The safety of `move`, deepened now as far as `checks` and the time allow (a check
-        that runs out of time ends the checking for this iteration, whose result still stands)."""
+        """The safety of `move`, deepened now as far as `checks` and the time allow.
+
+        A check that runs out of its share of the time or nodes leaves room
+        for one more, so that the natural move, checked second, can still be
+        proven safe against a tree favourite whose danger was too deep to
+        settle (as in a game lost to `alphabeta`, where black's natural g8 was
+        safe and the favourite g11 lost to a VCT of 11 plies that the check
+        could not finish). Running out of the whole budget ends the checking
+        for this iteration, whose result still stands.
+        """
         safety = self._safety.setdefault(move, _Safety())
         if safety.refutation is not None or safety.proven >= self.settings.safety_vct_depth:
             return safety
@@ -314,7 +322,7 @@ class Searcher:
         try:
             self._deepen_safety(move, safety)
         except OutOfBudget:
-            checks[0] = 0
+            checks[0] = 0 if self.budget.exhausted() else min(checks[0], 1)
         return safety
 
     def _deepen_safety(self, move: int, safety: _Safety) -> None:

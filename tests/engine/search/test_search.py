@@ -291,10 +291,18 @@ SWINGING_BETWEEN_DEPTHS = "hhghgkhifjfgij"
 # moves the tree likes best all let black win by threats; only h7, the move
 # ordering's first (a four that also spoils black's row), does not.
 ONLY_THE_NATURAL_MOVE_HOLDS = "hhgifghgefghgjfiifggeiejdkgfgeiifejihi"
+# Black to move, 10 stones into a game master lost as black to alphabeta
+# (opening h8 h9 d10): g11, the tree's favourite, lets white win by threats
+# in 11 plies, too deep for its safety check to settle in the time; g8, the
+# move ordering's first, is safe, and is proven so once it is checked too.
+NATURAL_MOVE_AFTER_AN_UNFINISHED_CHECK = "hhghfdfggihiijigefgg"
 
 
 @pytest.mark.parametrize("level", ["hard", "master"])
-@pytest.mark.parametrize("moves", [UNDER_A_DEEP_THREAT, SWINGING_BETWEEN_DEPTHS, ONLY_THE_NATURAL_MOVE_HOLDS])
+@pytest.mark.parametrize(
+    "moves",
+    [UNDER_A_DEEP_THREAT, SWINGING_BETWEEN_DEPTHS, ONLY_THE_NATURAL_MOVE_HOLDS, NATURAL_MOVE_AFTER_AN_UNFINISHED_CHECK],
+)
 def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str, moves: str) -> None:
     board = Board.from_moves(parse_pairs(moves, 15))
     clock = counting_clock()  # a millisecond per 32 nodes: about the engine's real speed
