@@ -1,4 +1,4 @@
-"""A short real arena run: two bots, two openings, tiny time limits."""
+"""A short real arena run: two bots, two openings, tiny time limits; and the openings themselves."""
 
 import json
 import sys
@@ -8,10 +8,10 @@ import pytest
 
 from engine.classic.static import DEFAULT_WEIGHTS, StaticWeights, format_weights
 from engine.record import record_from_dict
-from engine.types import Color
+from engine.types import Color, Point
 from tools import arena
 from tools.elo import Rating, compute_ratings
-from tools.match import PlayerSpec
+from tools.match import OPENINGS, PlayerSpec, opening_moves
 
 
 def test_a_short_round_robin_saves_every_game_and_prints_the_tables(
@@ -116,3 +116,34 @@ def test_a_gauntlet_can_give_its_player_one_colour_only(tmp_path: Path) -> None:
 def test_one_colour_only_is_refused_outside_a_gauntlet(capsys: pytest.CaptureFixture[str]) -> None:
     assert arena.main(["greedy", "static", "--colour=black"]) == 2
     assert "--colour needs --gauntlet" in capsys.readouterr().err
+
+
+def _symmetries(points: list[Point]) -> set[tuple[Point, ...]]:
+    """The opening under the board's eight symmetries about its centre h8 (colours kept)."""
+    centre = 7
+    images = set()
+    for swap in (False, True):
+        for sign_x in (1, -1):
+            for sign_y in (1, -1):
+                moved = []
+                for point in points:
+                    dx, dy = point.x - centre, point.y - centre
+                    if swap:
+                        dx, dy = dy, dx
+                    moved.append(Point(centre + sign_x * dx, centre + sign_y * dy))
+                images.add(tuple(moved))
+    return images
+
+
+def test_the_arena_openings_are_quiet_and_no_two_alike() -> None:
+    """What the OPENINGS docstring promises: h8, white touching it, black's second stone four
+    points away and off every line through h8; no opening a mirror or rotation of another."""
+    seen: set[tuple[Point, ...]] = set()
+    for opening in OPENINGS:
+        first, white, second = opening_moves(opening, 15)
+        assert first == Point(7, 7) and max(abs(white.x - 7), abs(white.y - 7)) == 1
+        dx, dy = second.x - 7, second.y - 7
+        assert max(abs(dx), abs(dy)) == 4 and dx != 0 and dy != 0 and abs(dx) != abs(dy)
+        images = _symmetries([first, white, second])
+        assert not images & seen, opening
+        seen |= images
