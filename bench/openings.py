@@ -53,10 +53,8 @@ def read_openings(path: Path, size: int = 15) -> tuple[str, ...]:
         opening = " ".join(line.split("#", 1)[0].split())
         if not opening:
             continue
-        board = Board(size)
         try:
-            for point in opening_moves(opening, size):
-                board.play(point)
+            board = Board.from_moves(opening_moves(opening, size), size)
         except ValueError as error:  # unreadable point or illegal move
             raise ValueError(f"{path}:{number}: {opening!r}: {error}") from error
         if board.result is not None:
