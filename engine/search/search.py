@@ -227,6 +227,10 @@ class Searcher:
         alpha = -WIN - 1
         scored: list[tuple[int, int]] = []
         for index, move in enumerate(moves):
+            lost = self._refuted_score(move)
+            if lost is not None:
+                scored.append((move, lost))
+                continue
             self.budget.tick()
             position.play(move)
             try:
@@ -241,6 +245,18 @@ class Searcher:
         scored.sort(key=lambda item: item[1], reverse=True)
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
         return [move for move, _ in scored], scored
+
+    def _refuted_score(self, move: int) -> int | None:
+        """The score of a root move a safety check refuted (a loss as long as the opponent's
+        VCT), or None if none did.
+
+        Such a move is not searched again in later iterations: its score is
+        known, the search's time is better spent on the others, and a tree
+        score of a refuted move, often high (the tree cannot see the VCT),
+        would only raise the bar the later moves are searched against.
+        """
+        refutation = self._safety.get(move, _Safety()).refutation
+        return None if refutation is None else -(WIN - 1 - len(refutation))
 
     def _scout(self, depth: int, alpha: int, margin: int) -> int:
         """The score of a root move searched after the best so far (whose score is `alpha`).
@@ -291,9 +307,9 @@ class Searcher:
             if safety.refutation is None and safety.proven >= self.settings.safety_vct_depth:
                 break
         for index, (move, score) in enumerate(scored):
-            refutation = self._safety.get(move, _Safety()).refutation
-            if refutation is not None and score > -WON:
-                scored[index] = (move, -(WIN - 1 - len(refutation)))
+            lost = self._refuted_score(move)
+            if lost is not None and score > -WON:
+                scored[index] = (move, lost)
         scored.sort(key=lambda item: item[1], reverse=True)
         self._put_safest_first(scored)
         return [move for move, _ in scored], scored

@@ -311,3 +311,42 @@ def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str, mov
     position = Position.from_board(board)
     position.play(decision.move.y * board.size + decision.move.x)
     assert ThreatSolver(position, Budget(max_nodes=300_000)).vct_deepening(16) is None
+
+
+class _RootRecorder(Searcher):
+    """A Searcher that notes which root moves each iteration searched, and which moves the
+    safety checks had refuted by the end of each iteration."""
+
+    def __init__(self, board: Board, settings: SearchSettings, budget: Budget) -> None:
+        super().__init__(board, settings, budget)
+        self.searched: dict[int, set[int]] = {}
+        self.refuted_after: dict[int, set[int]] = {}
+        self._depth = 0
+
+    def _search_root(self, moves: list[int], depth: int) -> tuple[list[int], list[tuple[int, int]]]:
+        self._depth = depth
+        return super()._search_root(moves, depth)
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if ply == 1:
+            self.searched.setdefault(self._depth, set()).add(self.position.moves[-1])
+        return super()._negamax(depth, alpha, beta, ply)
+
+    def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
+        result = super()._check_safety(scored)
+        self.refuted_after[self._depth] = {move for move, known in self._safety.items() if known.refutation}
+        return result
+
+
+def test_a_root_move_refuted_by_a_safety_check_is_not_searched_again() -> None:
+    board = Board.from_moves(parse_pairs(UNDER_A_DEEP_THREAT, 15))
+    settings = ENGINE_LEVELS["master"]().settings.search  # type: ignore[attr-defined]
+    recorder = _RootRecorder(board, settings, Budget(max_nodes=60_000))
+    results = list(recorder.iterate())
+    later = [depth for depth in recorder.searched if recorder.refuted_after.get(depth - 1)]
+    assert later, "some move was refuted before the last iteration"
+    for depth in later:
+        assert not recorder.searched[depth] & recorder.refuted_after[depth - 1]
+    lost = {move for move, score in results[-1].root_scores if score < -WON}
+    refuted = set(map(recorder.position.point, recorder.refuted_after[results[-1].depth]))
+    assert refuted <= lost, "a refuted move keeps its lost score"
