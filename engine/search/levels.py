@@ -102,7 +102,13 @@ LEVELS: tuple[LevelSettings, ...] = (
         description="Deep alpha-beta with threat-space search: wins by fours and threes, defends precisely.",
         default_time_ms=2000,
         search=SearchSettings(
-            width=14, root_width=22, vcf_depth=20, leaf_vcf_depth=6, vct_depth=10, safety_vct_depth=10
+            width=14,
+            root_width=22,
+            vcf_depth=20,
+            leaf_vcf_depth=6,
+            vct_depth=10,
+            safety_vct_depth=10,
+            safety_switch_nodes=2_000,
         ),
     ),
     LevelSettings(
@@ -117,6 +123,7 @@ LEVELS: tuple[LevelSettings, ...] = (
             leaf_vcf_depth=8,
             vct_depth=12,
             safety_vct_depth=12,
+            safety_switch_nodes=2_000,
         ),
     ),
 )

@@ -54,8 +54,8 @@ class ThreatSolver:
         """Points the attacker tries first at every step: where wins found in similar positions
         threatened (the safety checks of one search refute root moves with much the same lines)."""
         self._vcf_failed: dict[tuple[int, int], int] = {}
-        self._vct_failed: dict[tuple[int, int], int] = {}
-        self._vct_won: dict[tuple[int, int], tuple[int, WinningLine]] = {}
+        self._vct_failed: dict[tuple[int, int, int], int] = {}
+        self._vct_won: dict[tuple[int, int, int], tuple[int, WinningLine]] = {}
         """(position hash, last threat) -> (threats allowed, winning line) of the VCT wins found:
         the defender's counter-fours in different orders reach the same positions again."""
 
@@ -149,17 +149,22 @@ class ThreatSolver:
 
     # ------------------------------------------------------------------ VCT
 
-    def vct(self, max_threats: int = 6) -> WinningLine | None:
+    def vct(self, max_threats: int = 6, switches: int = 0) -> WinningLine | None:
         """A win for the side to move by threes and fours, or None.
 
         As in the VCF, the first threat may be anywhere and each later one
         (and the first four of a closing VCF) must lie on a line through the
         attacker's previous threat: the attacker builds on its last stone.
-        Raises OutOfBudget if the budget runs out first.
+        Up to `switches` times the attacker may instead play a threat
+        anywhere (each later threat follows that one). Some wins need it:
+        a threat that spoils the defender's counterplay, then an attack
+        elsewhere, as in games lost to `alphabeta` (see tests). A switch
+        finds such a win quickly but makes a search that finds no win cost
+        about twice the nodes. Raises OutOfBudget if the budget runs out first.
         """
-        return self._attack(max_threats, -1)
+        return self._attack(max_threats, -1, switches)
 
-    def vct_deepening(self, max_threats: int, first: int = 4, step: int = 2) -> WinningLine | None:
+    def vct_deepening(self, max_threats: int, first: int = 4, step: int = 2, switches: int = 0) -> WinningLine | None:
         """`vct` at growing depths up to `max_threats`: the first win found, or None.
 
         A deep VCT search goes down long lines before it tries other threats,
@@ -167,17 +172,18 @@ class ThreatSolver:
         needs (refutations of ten plies found in a thousand nodes at depth 4
         took ten thousand at depth 12). Deepening finds short wins first and
         cheaply; shallow searches that fail cost little next to the deepest.
-        Raises OutOfBudget if the budget runs out first.
+        Raises OutOfBudget if the budget runs out first. `switches` as in `vct`.
         """
         depth = min(first, max_threats)
         while True:
-            line = self.vct(depth)
+            line = self.vct(depth, switches)
             if line is not None or depth >= max_threats:
                 return line
             depth = min(depth + step, max_threats)
 
-    def _attack(self, depth: int, last_threat: int) -> WinningLine | None:
-        """Attacker to move: some threat must win against every defence."""
+    def _attack(self, depth: int, last_threat: int, switches: int) -> WinningLine | None:
+        """Attacker to move: some threat must win against every defence (`switches`: the threats
+        off the lines of `last_threat` it may still play)."""
         position = self.position
         me = position.side
         if position.fives[me]:
@@ -189,44 +195,56 @@ class ThreatSolver:
             block = next(iter(enemy_fives))
             if not legal_for(position, block):
                 return None
-            return self._then_defend(block, depth, last_threat)
+            return self._then_defend(block, depth, last_threat, switches)
         line = self._vcf(min(depth * 2, 12), last_threat)
         if line is not None or depth <= 1:
             return line
-        key = (position.hash, last_threat)
+        key = (position.hash, last_threat, switches)
         if self._vct_failed.get(key, -1) >= depth:
             return None
         won = self._vct_won.get(key)
         if won is not None and won[0] <= depth:
             return won[1]
-        if last_threat >= 0:
-            near = [point for point in position.line_neighbours(last_threat) if point in position.threats[me]]
-        else:
-            near = list(position.threats[me])
-        threats = self._hinted_first(sorted(near, key=position.move_value, reverse=True))
-        for threat in threats:
+        threats, following = self._threats_to_try(last_threat, switches)
+        for index, threat in enumerate(threats):
             if not legal_for(position, threat):
                 continue
-            line = self._then_defend(threat, depth - 1, threat)
+            line = self._then_defend(threat, depth - 1, threat, switches - (index >= following))
             if line is not None:
                 self._vct_won[key] = (depth, line)
                 return line
         self._vct_failed[key] = depth
         return None
 
-    def _then_defend(self, move: int, depth: int, threat: int) -> WinningLine | None:
+    def _threats_to_try(self, last_threat: int, switches: int) -> tuple[list[int], int]:
+        """The attacker's threats in the order to try them, and how many of the first ones follow
+        `last_threat` (lie on its lines; all of them before the first threat): those, best
+        first with the hinted points ahead, then, if a switch is left, every other threat."""
+        position = self.position
+        threats = position.threats[position.side]
+        if last_threat < 0:
+            near = list(threats)
+        else:
+            near = [point for point in position.line_neighbours(last_threat) if point in threats]
+        ordered = self._hinted_first(sorted(near, key=position.move_value, reverse=True))
+        following = len(ordered)
+        if switches and last_threat >= 0:
+            ordered += sorted(threats.difference(near), key=position.move_value, reverse=True)
+        return ordered, following
+
+    def _then_defend(self, move: int, depth: int, threat: int, switches: int) -> WinningLine | None:
         """Play the attacker's `move`, then require a win against every defence of `threat`
         (the attacker's latest threat: `move` itself, or an earlier one when `move` is a block)."""
         position = self.position
         self.budget.tick()
         position.play(move)
         try:
-            rest = self._defend(threat, depth)
+            rest = self._defend(threat, depth, switches)
         finally:
             position.undo()
         return None if rest is None else [move, *rest]
 
-    def _defend(self, last: int, depth: int) -> WinningLine | None:
+    def _defend(self, last: int, depth: int, switches: int) -> WinningLine | None:
         """Defender to move: the attacker's line through every defence, or None if one holds."""
         position = self.position
         defender = position.side
@@ -239,7 +257,7 @@ class ThreatSolver:
                 return []
             if forced < 0:
                 return None
-            return self._answer(forced, depth, last)
+            return self._answer(forced, depth, last, switches)
         pending = [point for point in unstoppable_fours(position, attacker) if not self._forbidden_for(point, attacker)]
         if not pending:
             return None
@@ -248,20 +266,20 @@ class ThreatSolver:
         for defence in sorted(defences, key=position.move_value, reverse=True):
             if not legal_for(position, defence):
                 continue
-            line = self._answer(defence, depth, last)
+            line = self._answer(defence, depth, last, switches)
             if line is None:
                 return None
             if first is None:
                 first = line
         return first
 
-    def _answer(self, defence: int, depth: int, threat: int) -> WinningLine | None:
+    def _answer(self, defence: int, depth: int, threat: int, switches: int) -> WinningLine | None:
         """Play the defender's `defence` and look for the attacker's win after it."""
         position = self.position
         self.budget.tick()
         position.play(defence)
         try:
-            rest = self._attack(depth, threat)
+            rest = self._attack(depth, threat, switches)
         finally:
             position.undo()
         return None if rest is None else [defence, *rest]

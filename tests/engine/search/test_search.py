@@ -350,3 +350,19 @@ def test_a_root_move_refuted_by_a_safety_check_is_not_searched_again() -> None:
     lost = {move for move, score in results[-1].root_scores if score < -WON}
     refuted = set(map(recorder.position.point, recorder.refuted_after[results[-1].depth]))
     assert refuted <= lost, "a refuted move keeps its lost score"
+
+
+# White to move, 15 stones into a game master lost to alphabeta (opening h8 i9 d7): k7, which
+# both levels played, lets black win by threats that switch place once (see test_threats), a
+# win the ordinary safety check does not see.
+REFUTED_BY_A_SWITCH = "hhgiidhiiiggfggfghfhhfeiihdifi"
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_a_move_refuted_by_threats_that_switch_place_is_avoided(level: str) -> None:
+    board = Board.from_moves(parse_pairs(REFUTED_BY_A_SWITCH, 15))
+    bot = EngineBot(ENGINE_LEVELS[level]().settings, clock=counting_clock())  # type: ignore[attr-defined]
+    decision = bot.choose(board, SearchLimits(time_ms=1000), seed=0)
+    position = Position.from_board(board)
+    position.play(decision.move.y * board.size + decision.move.x)
+    assert ThreatSolver(position, Budget(max_nodes=300_000)).vct_deepening(12, switches=1) is None

@@ -252,3 +252,23 @@ def test_a_remembered_win_is_not_claimed_by_a_shallower_search() -> None:
     line = solver.vct(12)
     assert line is not None and len(line) > 2 * 4
     assert solver.vct(4) is None
+
+
+WIN_THAT_SWITCHES_PLACE = "h8 i9 d7 i8 i7 g9 g10 f9 h9 h10 f8 i11 h7 i12 i10 k7"
+"""Black to move, 16 stones into a game `master` lost as white to `alphabeta`: black wins by
+threats (the four h6, then j8, ...), but against some defences only with a threat off the
+lines of the one before it, so a solver that always builds on its last threat finds no win."""
+
+
+def test_a_win_by_threats_that_switches_place_once_is_found_only_with_a_switch() -> None:
+    board = Board.from_moves([parse_point(word, 15) for word in WIN_THAT_SWITCHES_PLACE.split()])
+    assert ThreatSolver(Position.from_board(board), Budget()).vct(8) is None
+    position = Position.from_board(board)
+    line = ThreatSolver(position, Budget()).vct(8, switches=1)
+    assert line is not None
+    replay = board.copy()
+    attacker = replay.to_move
+    for point in map(position.point, line):
+        replay.play(point)
+    won = replay.result is not None and replay.result.winner is attacker
+    assert won or len(_completions(replay, attacker)) >= 2, "the line ends in a five or an unstoppable four"
