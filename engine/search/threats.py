@@ -56,8 +56,9 @@ class ThreatSolver:
         self._vcf_failed: dict[tuple[int, int], int] = {}
         self._vct_failed: dict[tuple[int, int, int], int] = {}
         self._vct_won: dict[tuple[int, int, int], tuple[int, WinningLine]] = {}
-        """(position hash, last threat) -> (threats allowed, winning line) of the VCT wins found:
-        the defender's counter-fours in different orders reach the same positions again."""
+        """(position hash, last threat, switches left) -> (threats allowed, winning line) of the
+        VCT wins found (`_vct_failed` keeps the depths that found none, by the same key): the
+        defender's counter-fours in different orders reach the same positions again."""
 
     # ------------------------------------------------------------------ VCF
 
