@@ -13,15 +13,15 @@ from types import MappingProxyType
 
 RATINGS: Mapping[str, int] = MappingProxyType(
     {
-        "greedy": 1150,
-        "astar": 1313,
-        "easy": 1386,
-        "static": 1432,
-        "minimax": 1443,
-        "alphabeta": 1566,
-        "medium": 1625,
-        "hard": 1785,
-        "master": 1801,
+        "greedy": 1141,
+        "astar": 1304,
+        "easy": 1389,
+        "static": 1412,
+        "minimax": 1435,
+        "alphabeta": 1537,
+        "medium": 1633,
+        "hard": 1707,
+        "master": 1941,
     }
 )
 """Rating of each bot level measured in the arena; a level not yet rated is absent."""
