@@ -186,8 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gomoku-arena: {error}", file=sys.stderr)
         return 2
     names = [player.name for player in ([gauntlet] if gauntlet else []) + players]
-    if len(names) < 2 or len(set(names)) != len(names):
-        print("gomoku-arena: give at least two players, each with its own name", file=sys.stderr)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if len(names) < 2 or repeated:
+        named_twice = f" ({', '.join(repeated)} given twice)" if repeated else ""
+        print(f"gomoku-arena: give at least two players, each with its own name{named_twice}", file=sys.stderr)
         return 2
     if not 1 <= arguments.openings <= len(OPENINGS) or arguments.time_ms < 1 or arguments.jobs < 1:
         print(f"gomoku-arena: --openings must be 1..{len(OPENINGS)}, --time-ms and --jobs at least 1", file=sys.stderr)

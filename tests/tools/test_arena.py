@@ -113,6 +113,11 @@ def test_a_gauntlet_can_give_its_player_one_colour_only(tmp_path: Path) -> None:
     assert {record.black.name for record in records} == {"greedy", "static"}
 
 
+def test_a_player_given_twice_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["master", "greedy", "--gauntlet=master"]) == 2
+    assert "(master given twice)" in capsys.readouterr().err
+
+
 def test_one_colour_only_is_refused_outside_a_gauntlet(capsys: pytest.CaptureFixture[str]) -> None:
     assert arena.main(["greedy", "static", "--colour=black"]) == 2
     assert "--colour needs --gauntlet" in capsys.readouterr().err
