@@ -262,8 +262,10 @@ class Searcher:
         score of a refuted move, often high (the tree cannot see the VCT),
         would only raise the bar the later moves are searched against.
         """
-        refutation = self._safety.get(move, _Safety()).refutation
-        return None if refutation is None else -(WIN - 1 - len(refutation))
+        known = self._safety.get(move)
+        if known is None or known.refutation is None:
+            return None
+        return -(WIN - 1 - len(known.refutation))
 
     def _scout(self, depth: int, alpha: int, margin: int) -> int:
         """The score of a root move searched after the best so far (whose score is `alpha`).
