@@ -26,8 +26,7 @@ from multiprocessing.process import BaseProcess
 
 from engine.board import Board
 from engine.bots import Decision, SearchLimits
-from engine.levels import bot_factories, make_bot
-from engine.ratings import rating_of
+from engine.levels import make_bot
 from engine.types import Point, Rule
 
 DEFAULT_TIME_MS = 5_000
@@ -73,23 +72,6 @@ class BotRequest:
     def thinking_ms(self) -> int:
         """The thinking time this request actually gets."""
         return DEFAULT_TIME_MS if self.time_ms is None else self.time_ms
-
-
-@dataclass(frozen=True, slots=True)
-class BotInfo:
-    """One entry of the `bots` list a client chooses an opponent from."""
-
-    level: str
-    """The level name to put in a bot seat."""
-    description: str
-    """One sentence about how the bot plays."""
-    rating: int | None
-    """Arena rating, or None when the level has not been rated."""
-
-
-def bot_catalogue() -> list[BotInfo]:
-    """Every bot level with its description and arena rating (None when unrated)."""
-    return [BotInfo(level, factory().description, rating_of(level)) for level, factory in bot_factories().items()]
 
 
 def choose_in_worker(request: BotRequest) -> Decision:

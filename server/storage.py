@@ -5,8 +5,10 @@ and recorded in `schema_migrations`, so an old database is brought up to
 date and a new one is created the same way. The journal is WAL with full
 sync: once `apply` returns, the change survives the process being killed.
 
-Rooms hand over their changes as records (`server.rooms.StoreRecord`);
-`apply` writes one request's records in one transaction.
+Rooms hand over their changes as records (`server.domain.StoreRecord`);
+`apply` writes one request's records in one transaction. Reads return the
+server's own values (`GameRecord`, `GameSummary`, `RestoredGame`), never
+wire models: `server.views` renders those.
 """
 
 from __future__ import annotations
@@ -23,8 +25,17 @@ import aiosqlite
 
 from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, format_timestamp, parse_timestamp
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.protocol import GameId, GameSummaryModel, PlayerInfoModel, ResultModel, RoomId
-from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, RestoredGame, StoreRecord
+from server.domain import (
+    GameFinished,
+    GameId,
+    GameStarted,
+    GameSummary,
+    MovePlayed,
+    MovesTakenBack,
+    RestoredGame,
+    RoomId,
+    StoreRecord,
+)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
@@ -249,7 +260,7 @@ class Storage:
             clock=game.clock,
         )
 
-    async def list_games(self, player: str | None, limit: int, before: str | None) -> list[GameSummaryModel] | None:
+    async def list_games(self, player: str | None, limit: int, before: str | None) -> list[GameSummary] | None:
         """Game summaries, newest first; None when `before` names no stored game."""
         conditions = []
         parameters: list[Any] = []
@@ -311,26 +322,17 @@ class _GameRow:
             self.result = GameResult(winner, EndReason(row[17]), line)
             self.ended_at = parse_timestamp(row[19])
 
-    def summary(self, move_count: int) -> GameSummaryModel:
-        result = None
-        if self.result is not None:
-            line = None if self.result.line is None else [(point.x, point.y) for point in self.result.line]
-            winner = None if self.result.winner is None else str(self.result.winner)
-            result = ResultModel.model_validate({"winner": winner, "reason": self.result.reason, "line": line})
-        return GameSummaryModel(
+    def summary(self, move_count: int) -> GameSummary:
+        return GameSummary(
             game_id=self.game_id,
             room_id=self.room_id,
             rule=self.rule,
             size=self.size,
-            black=_player_model(self.black),
-            white=_player_model(self.white),
-            status="playing" if self.result is None else "finished",
-            moves=move_count,
-            result=result,
-            started_at=format_timestamp(self.started_at),
-            ended_at=None if self.ended_at is None else format_timestamp(self.ended_at),
+            black=self.black,
+            white=self.white,
+            move_count=move_count,
+            result=self.result,
+            started_at=self.started_at,
+            ended_at=self.ended_at,
+            private=self.private,
         )
-
-
-def _player_model(player: PlayerInfo) -> PlayerInfoModel:
-    return PlayerInfoModel(name=player.name, kind=player.kind, level=player.level)

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from engine.types import Point, Rule
-from server.actors import RoomActor, RoomRegistry
+from server.actors import RoomRegistry
+from server.domain import Caller, ConnectionId, new_room_id
 from server.protocol import ServerMessage
-from server.rooms import Caller, ConnectionId, Room, RoomSettings, new_room_id
+from server.rooms import Room, RoomSettings
 from server.storage import Storage
 
 ALICE = Caller(ConnectionId(1), "alice")
@@ -19,9 +20,9 @@ BOB = Caller(ConnectionId(2), "bob")
 async def test_a_move_that_cannot_be_stored_is_neither_sent_nor_kept(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "db.sqlite3")
     sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry()
+    registry = RoomRegistry(storage, sent.extend, None)
     room = Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings())
-    actor = RoomActor(room, storage, sent.extend, None, registry)
+    actor = registry.actor_for(room)
     await actor.run(lambda room, now: room.open(ALICE, "me", "open", now))
     registry.add(actor)
     await actor.run(lambda room, now: room.join(BOB, True, now))

@@ -16,7 +16,8 @@ from engine.levels import level_names
 from engine.ratings import RATINGS
 from engine.types import Point, Rule
 from server import bot_pool
-from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, bot_catalogue
+from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
+from server.bots import bot_catalogue
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
 """A few moves of a real game, black to move: every bot has something to think about."""

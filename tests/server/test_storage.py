@@ -10,8 +10,17 @@ import pytest
 
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.protocol import GameId, ProtocolError, RoomId
-from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, new_game_id, new_room_id
+from server.domain import (
+    GameFinished,
+    GameId,
+    GameStarted,
+    MovePlayed,
+    MovesTakenBack,
+    Refusal,
+    RoomId,
+    new_game_id,
+    new_room_id,
+)
 from server.sessions import hash_token, new_token, sign_in, token_matches
 from server.storage import Storage, StorageError
 
@@ -61,13 +70,13 @@ async def test_a_badly_named_migration_is_refused(tmp_path: Path) -> None:
 async def test_only_the_hash_of_a_token_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     storage = await Storage.open(db)
-    player, token = await sign_in(storage, "alice", None, None)
+    player, token = await sign_in(storage, "alice", None)
     assert (player.name, player.rating) == ("alice", 1500)
-    again, same = await sign_in(storage, "alice", token, 1)
+    again, same = await sign_in(storage, "alice", token)
     assert (again.name, same) == ("alice", token)
-    with pytest.raises(ProtocolError) as wrong:
-        await sign_in(storage, "alice", new_token(), 2)
-    assert (wrong.value.code, wrong.value.request_id) == ("unauthorized", 2)
+    with pytest.raises(Refusal) as wrong:
+        await sign_in(storage, "alice", new_token())
+    assert wrong.value.code == "unauthorized"
     await storage.close()
     with sqlite3.connect(db) as connection:
         stored = connection.execute("SELECT token_hash FROM players WHERE name = 'alice'").fetchone()[0]
@@ -102,7 +111,7 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     assert record.clock == ClockSetting(60_000, 1_000)
     assert await storage.unfinished_games() == []
     summaries = await storage.list_games("alice", 10, None)
-    assert summaries is not None and [summary.moves for summary in summaries] == [1]
+    assert summaries is not None and [summary.move_count for summary in summaries] == [1]
     assert await storage.list_games("hard", 10, None) == []
     await storage.close()
 
