@@ -9,6 +9,9 @@ read strictly: `"7"` is not a column and `1` is not `true`.
 
 The server and the terminal client both import this module; it only grows
 (new message types and optional fields), it never changes what exists.
+It is one module, past 500 lines, by design: the contract is one closed
+set of messages per direction, read in one place, and a reader finds every
+field of the wire here.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ board are the engine's, and what a client is shown is built by
 
 Time is given by the caller as monotonic seconds (`now`), so a test can
 play a whole timed game, run out a clock or abandon a seat without waiting.
+
+One module, past 500 lines, because a room is one state machine: every
+request's checks and effects read the same seats, members, board, clock
+and pending offers, and each public method reads top to bottom as the rule
+it enforces. Split by concern, those invariants would be scattered.
 """
 
 from __future__ import annotations
