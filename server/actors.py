@@ -243,9 +243,19 @@ class RoomRegistry:
         """What is known of a room as of its last stored change, or None."""
         return self._facts.get(RoomId(room_id))
 
-    def listed(self) -> list[RoomFacts]:
-        """The rooms `list_rooms` shows: public ones that are waiting or playing."""
-        return [facts for facts in self._facts.values() if not facts.private and facts.status != "finished"]
+    def listed(self, limit: int, after: str | None = None) -> tuple[list[RoomFacts], RoomId | None]:
+        """A page of the rooms `list_rooms` shows (public ones, waiting or playing), in room id
+        order from just after `after`, and the cursor of the next page (None on the last)."""
+        rooms = sorted(
+            (
+                facts
+                for facts in self._facts.values()
+                if not facts.private and facts.status != "finished" and (after is None or facts.room_id > after)
+            ),
+            key=lambda facts: facts.room_id,
+        )
+        page = rooms[:limit]
+        return page, page[-1].room_id if len(rooms) > limit else None
 
     def seated(self, name: str) -> list[RoomId]:
         """Rooms where `name` holds a seat in an unfinished game."""

@@ -45,6 +45,8 @@ ErrorCode = Literal[
     "rate_limited",
     "busy",
     "internal",
+    "unavailable",
+    "limit_reached",
 ]
 """Why a request was refused, as the wire contract names it."""
 
@@ -223,6 +225,15 @@ class GameSummary:
     started_at: datetime
     ended_at: datetime | None
     private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """One page of a list of stored games, newest first."""
+
+    games: tuple[GameSummary, ...]
+    next: GameId | None
+    """The id to page on from (`before`), or None on the last page."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from server.protocol import (
     BotSeatSpec,
     ClientRequest,
     CreateRoom,
+    Feature,
     GameMessage,
     Games,
     GetGame,
@@ -60,6 +61,9 @@ from server.protocol import (
 from server.rooms import Outcome, Room, RoomSettings
 from server.sessions import sign_in
 from server.storage import Storage
+
+FEATURES: tuple[Feature, ...] = ("paging",)
+"""The 1.1 additions this server supports, as `welcome` lists them."""
 
 RoomRequest = Callable[[Room, Caller, float], Outcome]
 """What a request does to a room, for a caller, at a moment."""
@@ -98,8 +102,8 @@ class RequestHandlers:
             case CreateRoom():
                 await self._create_room(connection, request)
             case ListRooms():
-                summaries = [views.room_summary(facts) for facts in self._rooms.listed()]
-                connection.send(Rooms(rooms=summaries, id=request.id))
+                page, cursor = self._rooms.listed(request.limit, request.after)
+                connection.send(Rooms(rooms=[views.room_summary(facts) for facts in page], next=cursor, id=request.id))
             case JoinRoom():
                 as_player = request.as_ == "player"
                 await self._in_room(connection, request, lambda room, caller, now: room.join(caller, as_player, now))
@@ -154,6 +158,7 @@ class RequestHandlers:
             player=PlayerModel(name=player.name, rating=player.rating),
             token=token,
             rooms=list(self._rooms.seated(player.name)),
+            features=list(FEATURES),
             id=request.id,
         )
         connection.send(welcome)
@@ -200,10 +205,11 @@ class RequestHandlers:
     # -------------------------------------------------------------- records
 
     async def _list_games(self, connection: Connection, request: ListGames) -> None:
-        games = await self._storage.list_games(request.player, request.limit, request.before)
-        if games is None:
+        page = await self._storage.list_games(request.player, request.limit, request.before)
+        if page is None:
             raise Refusal("not_found", f"there is no game {request.before!r}")
-        connection.send(Games(games=[views.game_summary(game) for game in games], id=request.id))
+        games = [views.game_summary(game) for game in page.games]
+        connection.send(Games(games=games, next=page.next, id=request.id))
 
     async def _get_game(self, connection: Connection, request: GetGame) -> None:
         record = await self._storage.game_record(request.game_id)

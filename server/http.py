@@ -20,10 +20,14 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 
 from server import views
+from server.protocol import PAGE_LIMIT
 from server.storage import Storage
 
 WEBSOCKET_PATH = "/ws"
 """Where clients open the websocket; every other path is HTTP."""
+
+DEFAULT_PAGE = 50
+"""Games per page when a request names no limit."""
 
 TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
@@ -64,15 +68,15 @@ class HttpApi:
         return respond(connection, HTTPStatus.OK, "ok", TEXT)
 
     async def _list_games(self, connection: ServerConnection, query: Query) -> Response:
-        player = query.get("player", [""])[-1] or None
-        limit_text = query.get("limit", ["50"])[-1] or "50"
-        before = query.get("before", [""])[-1] or None
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= 500:
-            return respond(connection, HTTPStatus.BAD_REQUEST, "limit must be 1 to 500", TEXT)
-        games = await self._storage.list_games(player, int(limit_text), before)
-        if games is None:
+        player = _last(query, "player")
+        before = _last(query, "before")
+        limit = _page_limit(_last(query, "limit"))
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        page = await self._storage.list_games(player, limit, before)
+        if page is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
-        body = json.dumps([views.game_summary(game).model_dump(mode="json") for game in games])
+        body = json.dumps([views.game_summary(game).model_dump(mode="json") for game in page.games])
         return respond(connection, HTTPStatus.OK, body, JSON)
 
     async def _game_json(self, connection: ServerConnection, query: Query, game_id: str) -> Response:
@@ -88,6 +92,25 @@ class HttpApi:
         if format == "sgf":
             return respond(connection, HTTPStatus.OK, str(views.render_record(record, "sgf")), SGF)
         return respond(connection, HTTPStatus.OK, str(views.render_record(record, "psq")), TEXT)
+
+
+def _last(query: Query, name: str) -> str | None:
+    """The last value given for a query parameter; None when missing or empty."""
+    return query.get(name, [""])[-1] or None
+
+
+def _page_limit(text: str | None) -> int | None:
+    """A page length from the query: 1 to PAGE_LIMIT, DEFAULT_PAGE when absent; None when invalid.
+
+    Only ASCII digits count: `str.isdigit` also accepts digits such as
+    `²` that `int` cannot read.
+    """
+    if text is None:
+        return DEFAULT_PAGE
+    if not (text.isascii() and text.isdecimal()) or len(text) > 4:
+        return None
+    limit = int(text)
+    return limit if 1 <= limit <= PAGE_LIMIT else None
 
 
 def respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:

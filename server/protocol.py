@@ -29,6 +29,11 @@ from server.domain import RoomId as RoomId
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 65_536
 """The largest text frame either side sends or accepts."""
+PAGE_LIMIT = 100
+"""The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
+
+Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings"]
+"""The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
 PlayerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
@@ -244,7 +249,11 @@ class CreateRoom(ClientMessage):
 
 
 class ListRooms(ClientMessage):
+    """A page of the listed rooms, in room id order, after the cursor `after` (1.1 paging)."""
+
     type: Literal["list_rooms"] = "list_rooms"
+    limit: int = Field(default=PAGE_LIMIT, ge=1, le=PAGE_LIMIT)
+    after: RoomId | None = None
 
 
 class JoinRoom(ClientMessage):
@@ -318,8 +327,8 @@ class Rematch(ClientMessage):
 class ListGames(ClientMessage):
     type: Literal["list_games"] = "list_games"
     player: PlayerName | None = None
-    limit: int = Field(default=50, ge=1, le=500)
-    before: str | None = None
+    limit: int = Field(default=50, ge=1, le=PAGE_LIMIT)
+    before: GameId | None = None
 
 
 class GetGame(ClientMessage):
@@ -435,8 +444,10 @@ class Welcome(ServerMessage):
     protocol: int = PROTOCOL_VERSION
     player: PlayerModel
     token: str
-    rooms: list[str] = []
+    rooms: list[RoomId] = []
     """Rooms where this player holds a seat in an unfinished game (an addition to the contract)."""
+    features: list[Feature] = []
+    """The 1.1 additions this server supports."""
 
 
 class ErrorMessage(ServerMessage):
@@ -454,6 +465,8 @@ class RoomMessage(ServerMessage):
 class Rooms(ServerMessage):
     type: Literal["rooms"] = "rooms"
     rooms: list[RoomSummaryModel]
+    next: RoomId | None = None
+    """The cursor of the next page (pass it as `after`); null on the last page."""
 
 
 class Left(ServerMessage):
@@ -536,6 +549,8 @@ class RematchOffered(ServerMessage):
 class Games(ServerMessage):
     type: Literal["games"] = "games"
     games: list[GameSummaryModel]
+    next: GameId | None = None
+    """The cursor of the next page (pass it as `before`); null on the last page."""
 
 
 class GameMessage(ServerMessage):

@@ -28,6 +28,7 @@ from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.domain import (
     GameFinished,
     GameId,
+    GamePage,
     GameStarted,
     GameSummary,
     MovePlayed,
@@ -260,8 +261,9 @@ class Storage:
             clock=game.clock,
         )
 
-    async def list_games(self, player: str | None, limit: int, before: str | None) -> list[GameSummary] | None:
-        """Game summaries, newest first; None when `before` names no stored game."""
+    async def list_games(self, player: str | None, limit: int, before: str | None) -> GamePage | None:
+        """A page of game summaries, newest first, from just before the game `before` (or the
+        newest); None when `before` names no stored game."""
         conditions = []
         parameters: list[Any] = []
         if player is not None:
@@ -280,10 +282,12 @@ class Storage:
         async with self._db.execute(
             f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
             f"FROM games g LEFT JOIN results r USING (game_id) {where} ORDER BY g.rowid DESC LIMIT ?",
-            (*parameters, limit),
+            (*parameters, limit + 1),
         ) as cursor:
-            rows = await cursor.fetchall()
-        return [_GameRow(row).summary(move_count=row[-1]) for row in rows]
+            rows = list(await cursor.fetchall())
+        games = tuple(_GameRow(row).summary(move_count=row[-1]) for row in rows[:limit])
+        more = len(rows) > limit
+        return GamePage(games, games[-1].game_id if more else None)
 
     async def _moves(self, game_id: str) -> list[RecordedMove]:
         async with self._db.execute(

@@ -58,6 +58,8 @@ class WireClient:
         self.backlog: list[dict[str, Any]] = []
         self.seen: list[dict[str, Any]] = []
         """Every message received, in order."""
+        self.largest_frame = 0
+        """The size in bytes of the largest frame received."""
         self.token: str | None = None
 
     async def send(self, **fields: Any) -> None:
@@ -68,6 +70,7 @@ class WireClient:
     async def _next_frame(self) -> dict[str, Any]:
         async with asyncio.timeout(RECEIVE_TIMEOUT_S):
             text = await self.websocket.recv()
+        self.largest_frame = max(self.largest_frame, len(text.encode("utf-8") if isinstance(text, str) else text))
         message: dict[str, Any] = json.loads(text)
         self.seen.append(message)
         return message

@@ -110,9 +110,10 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     assert record.result == result and record.ended_at == START.replace(hour=18)
     assert record.clock == ClockSetting(60_000, 1_000)
     assert await storage.unfinished_games() == []
-    summaries = await storage.list_games("alice", 10, None)
-    assert summaries is not None and [summary.move_count for summary in summaries] == [1]
-    assert await storage.list_games("hard", 10, None) == []
+    page = await storage.list_games("alice", 10, None)
+    assert page is not None and [summary.move_count for summary in page.games] == [1] and page.next is None
+    nobody = await storage.list_games("hard", 10, None)
+    assert nobody is not None and nobody.games == ()
     await storage.close()
 
 
