@@ -107,6 +107,8 @@ class GameStarted:
     clock: ClockSetting | None
     started_at: datetime
     private: bool
+    created_by: str | None = None
+    """The player who created the room (None for games stored before this was kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +208,7 @@ class RestoredGame:
     moves: tuple[Point, ...]
     started_at: datetime
     private: bool
+    created_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -205,7 +205,7 @@ class RequestHandlers:
     # -------------------------------------------------------------- records
 
     async def _list_games(self, connection: Connection, request: ListGames) -> None:
-        page = await self._storage.list_games(request.player, request.limit, request.before)
+        page = await self._storage.list_games(request.player, request.limit, request.before, connection.player)
         if page is None:
             raise Refusal("not_found", f"there is no game {request.before!r}")
         games = [views.game_summary(game) for game in page.games]

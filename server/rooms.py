@@ -150,6 +150,8 @@ class Room:
         self.settings = settings
         self._wall_clock = wall_clock
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
+        self.created_by: str | None = None
+        """The player who opened the room (None for a room restored from before this was kept)."""
         self.members: dict[ConnectionId, str] = {}
         """Connections in the room and the player signed in on each."""
         self.game_id = new_game_id()
@@ -181,6 +183,7 @@ class Room:
         now: float,
     ) -> Outcome:
         """Seat the creator and the bots, and start the game if both seats are filled."""
+        self.created_by = caller.name
         for color, spec in ((Color.BLACK, black), (Color.WHITE, white)):
             if spec == "me":
                 self.seats[color] = PlayerInfo(caller.name)
@@ -204,6 +207,7 @@ class Room:
         room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings)
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
+        room.created_by = game.created_by
         room.board = Board.from_moves(game.moves, game.size, game.rule)
         room.status = "playing"
         room.started_at = game.started_at
@@ -643,6 +647,7 @@ class Room:
                 self.clock_setting,
                 self.started_at,
                 self.private,
+                self.created_by,
             )
         )
 

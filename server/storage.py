@@ -160,7 +160,7 @@ class Storage:
             await self._db.execute(
                 "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
                 "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
-                "private, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "private, started_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.game_id,
                     record.room_id,
@@ -178,6 +178,7 @@ class Storage:
                     None if clock is None else clock.initial_ms,
                     int(record.private),
                     format_timestamp(record.started_at),
+                    record.created_by,
                 ),
             )
         elif isinstance(record, MovePlayed):
@@ -234,6 +235,7 @@ class Storage:
                     moves=tuple(move.point for move in moves),
                     started_at=game.started_at,
                     private=game.private,
+                    created_by=game.created_by,
                 )
             )
         return restored
@@ -261,16 +263,21 @@ class Storage:
             clock=game.clock,
         )
 
-    async def list_games(self, player: str | None, limit: int, before: str | None) -> GamePage | None:
+    async def list_games(
+        self, player: str | None, limit: int, before: str | None, viewer: str | None = None
+    ) -> GamePage | None:
         """A page of game summaries, newest first, from just before the game `before` (or the
-        newest); None when `before` names no stored game."""
-        conditions = []
-        parameters: list[Any] = []
+        newest); None when `before` names no stored game.
+
+        `player` matches either seat (a bot by its level name) and the game's
+        creator. A private game is listed only when `viewer` played in it or
+        created it.
+        """
+        conditions = ["(g.private = 0 OR g.black_name = ? OR g.white_name = ? OR g.created_by = ?)"]
+        parameters: list[Any] = [viewer, viewer, viewer]
         if player is not None:
-            conditions.append(
-                "((g.black_name = ? AND g.black_kind = 'human') OR (g.white_name = ? AND g.white_kind = 'human'))"
-            )
-            parameters += [player, player]
+            conditions.append("(g.black_name = ? OR g.white_name = ? OR g.created_by = ?)")
+            parameters += [player, player, player]
         if before is not None:
             async with self._db.execute("SELECT rowid FROM games WHERE game_id = ?", (before,)) as cursor:
                 anchor = await cursor.fetchone()
@@ -300,7 +307,7 @@ class Storage:
 _GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
-    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at"
+    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by"
 )
 
 
@@ -318,6 +325,7 @@ class _GameRow:
         self.clock_ms: tuple[int, int] | None = None if row[12] is None else (row[12], row[13])
         self.private = bool(row[14])
         self.started_at = parse_timestamp(row[15])
+        self.created_by: str | None = row[20]
         self.result: GameResult | None = None
         self.ended_at: datetime | None = None
         if row[17] is not None:

@@ -112,7 +112,9 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     assert await storage.unfinished_games() == []
     page = await storage.list_games("alice", 10, None)
     assert page is not None and [summary.move_count for summary in page.games] == [1] and page.next is None
-    nobody = await storage.list_games("hard", 10, None)
+    by_bot = await storage.list_games("hard", 10, None)
+    assert by_bot is not None and [summary.game_id for summary in by_bot.games] == [game_id]
+    nobody = await storage.list_games("carol", 10, None)
     assert nobody is not None and nobody.games == ()
     await storage.close()
 
