@@ -28,7 +28,15 @@ from server.connections import Connection, RateLimit
 from server.domain import ConnectionId, Refusal
 from server.handlers import HandlerSettings, RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
-from server.protocol import MAX_FRAME_BYTES, Hello, ProtocolError, ServerMessage, error_message, parse_client_message
+from server.protocol import (
+    MAX_FRAME_BYTES,
+    Hello,
+    ProtocolError,
+    ServerMessage,
+    error_message,
+    parse_client_message,
+    peek_request_id,
+)
 from server.rooms import Room, RoomSettings
 from server.storage import Storage
 
@@ -139,7 +147,8 @@ class GameServer:
                 if connection.rate_limit.exhausted:
                     await _close_and_drain(connection.websocket, CloseCode.POLICY_VIOLATION, "too many requests")
                     return
-                connection.send(error_message(Refusal("rate_limited", "too many requests; slow down"), None))
+                refusal = Refusal("rate_limited", "too many requests; slow down")
+                connection.send(error_message(refusal, peek_request_id(frame)))
                 continue
             await self._serve_frame(connection, frame)
 

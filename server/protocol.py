@@ -399,6 +399,16 @@ def _request_id(raw: dict[str, Any]) -> str | int | None:
     return None
 
 
+def peek_request_id(text: str) -> str | int | None:
+    """The `id` of a frame, if it is a JSON object with a valid one; for answering a request
+    that will not be served (it was rate limited) with its id all the same."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _request_id(raw) if isinstance(raw, dict) else None
+
+
 def _describe(error: ValidationError) -> str:
     parts = []
     for detail in error.errors()[:3]:

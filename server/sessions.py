@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import secrets
 
+from server.bots import is_level
 from server.domain import Refusal
 from server.storage import Storage, StoredPlayer
 
@@ -35,12 +36,15 @@ def token_matches(token: str, stored_hash: bytes) -> bool:
 async def sign_in(storage: Storage, name: str, token: str | None) -> tuple[StoredPlayer, str]:
     """The player and the token to hand back, for a `hello`.
 
-    A new name creates the player with a fresh token (a token sent along with
-    a name nobody has is ignored). A known name needs its token: without one
+    Names are compared ignoring case. A new name creates the player with a
+    fresh token (a token sent along with a name nobody has is ignored);
+    a bot level's name is not free for people. A known name needs its token: without one
     the answer is `name_taken`, with a wrong one `unauthorized`.
     """
     player = await storage.find_player(name)
     if player is None:
+        if is_level(name.lower()):
+            raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
         fresh = new_token()
         created = await storage.add_player(name, hash_token(fresh))
         if created is not None:

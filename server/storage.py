@@ -122,8 +122,10 @@ class Storage:
     # ------------------------------------------------------------ players
 
     async def find_player(self, name: str) -> StoredPlayer | None:
-        """The player called `name`, or None."""
-        async with self._db.execute("SELECT name, token_hash, rating FROM players WHERE name = ?", (name,)) as cursor:
+        """The player called `name` (ignoring case), or None."""
+        async with self._db.execute(
+            "SELECT name, token_hash, rating FROM players WHERE name = ? COLLATE NOCASE", (name,)
+        ) as cursor:
             row = await cursor.fetchone()
         return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
 
@@ -131,7 +133,7 @@ class Storage:
         """Create a player; None if the name was taken meanwhile."""
         async with self._transaction:
             cursor = await self._db.execute(
-                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (name, token_hash, format_timestamp(datetime.now(UTC))),
             )
         if cursor.rowcount == 0:

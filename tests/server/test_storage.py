@@ -129,3 +129,26 @@ async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
     record = await storage.game_record(game_id)
     assert record is not None and record.moves == ()
     await storage.close()
+
+
+async def test_names_that_differ_only_in_case_are_made_distinct_when_the_rule_arrives(tmp_path: Path) -> None:
+    from server.storage import MIGRATIONS_DIR
+
+    older = tmp_path / "older-migrations"
+    older.mkdir()
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql"))[:2]:
+        (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "db.sqlite3"
+    storage = await Storage.open(db, older)
+    assert await storage.add_player("alice", hash_token("a")) is not None
+    assert await storage.add_player("ALICE", hash_token("b")) is not None
+    await storage.close()
+
+    storage = await Storage.open(db)
+    first = await storage.find_player("Alice")
+    assert first is not None and first.name == "alice"
+    assert await storage.add_player("aLiCe", hash_token("c")) is None
+    with sqlite3.connect(db) as connection:
+        names = sorted(row[0] for row in connection.execute("SELECT name FROM players"))
+    assert names[0].startswith("ALICE-") and names[1] == "alice"
+    await storage.close()
