@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
-from werkzeug.exceptions import MethodNotAllowed, NotFound
-from werkzeug.routing import Map, Rule
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, RoutingException, Rule
 
 from server import views
 from server.protocol import PAGE_LIMIT
@@ -50,6 +50,7 @@ class HttpApi:
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
             ],
             strict_slashes=False,
+            merge_slashes=False,
         )
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -59,7 +60,7 @@ class HttpApi:
             return None
         try:
             endpoint, arguments = self._routes.bind("localhost").match(url.path, method="GET")
-        except (NotFound, MethodNotAllowed):
+        except (HTTPException, RoutingException):  # no such route (werkzeug never redirects here)
             return respond(connection, HTTPStatus.NOT_FOUND, "not found", TEXT)
         handler: Endpoint = endpoint
         return await handler(connection, parse_qs(url.query), **arguments)
