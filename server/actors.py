@@ -28,6 +28,7 @@ from server.bots import search_request
 from server.domain import BotTurn, ConnectionId, RoomFacts, RoomId, StoreRecord
 from server.protocol import ServerMessage
 from server.rooms import Outcome, Room
+from server.writer import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -42,13 +43,18 @@ BOT_BUSY_WAIT_CAP_S = 2.0
 """Longest pause between asks while the bot pool stays busy."""
 TIMER_SLACK_S = 0.002
 """Fire timers a little after the deadline, so that the deadline has surely passed."""
+STORE_RETRY_FIRST_S = 0.25
+"""After a change the database could not take, the pause before a timer or a bot tries again;
+it doubles with each failure in a row, up to STORE_RETRY_LONGEST_S."""
+STORE_RETRY_LONGEST_S = 4.0
 
 
 class RecordStore(Protocol):
     """Where a room's records go (the server's Storage)."""
 
     async def apply(self, records: list[StoreRecord]) -> None:
-        """Store one change's records durably, all or none; raise if they cannot be stored."""
+        """Store one change's records durably, all or none; raise StorageUnavailable when the
+        database cannot take them now (anything else it raises is a bug)."""
 
 
 class MoveChooser(Protocol):
@@ -90,13 +96,15 @@ class RoomActor:
         self._bot_version: int | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._failed_writes = 0
+        """Changes in a row the database could not take."""
 
     async def run(self, action: RoomAction, request_id: str | int | None = None) -> None:
         """Apply `action` to the room, then store, deliver and re-arm.
 
         The message that answers the request carries `request_id`. A
         Refusal raised by the action propagates with nothing changed; so
-        does a failure to store, after which the room is as it was before,
+        does StorageUnavailable, after which the room is as it was before,
         and nobody has been told of a change that is not on disk.
         """
         async with self._lock:
@@ -106,9 +114,12 @@ class RoomActor:
             try:
                 outcome = action(self.room, asyncio.get_running_loop().time())
                 await self._store.apply(outcome.records)
-            except BaseException:
+            except BaseException as error:
                 self.room = before
+                if isinstance(error, StorageUnavailable):
+                    self._write_failed(error)
                 raise
+            self._write_succeeded()
             self._deliver(outcome.stamped(request_id))
             self._after_change()
 
@@ -159,7 +170,47 @@ class RoomActor:
         task.add_done_callback(self._tasks.discard)
 
     async def _tick(self) -> None:
-        await self.run(lambda room, now: room.on_timer(now))
+        """End what the clock or an absence ends; if the database cannot take it now, try again
+        after a pause (a bug is logged, and retried the same way, so that no room is left wedged)."""
+        try:
+            await self.run(lambda room, now: room.on_timer(now))
+        except StorageUnavailable:
+            self._retry_tick()
+        except Exception:
+            logger.exception("room %s, game %s: the timer failed", self.room.room_id, self.room.game_id)
+            self._retry_tick()
+
+    def _retry_tick(self) -> None:
+        if self._timer is None and not self._closed:
+            self._timer = asyncio.get_running_loop().call_later(self._retry_pause(), self._spawn_tick)
+
+    async def _run_until_stored(self, action: RoomAction) -> None:
+        """Run an action no request waits for (a bot's move), trying again after a pause for as long
+        as the database cannot take it."""
+        while True:
+            try:
+                await self.run(action)
+                return
+            except StorageUnavailable:
+                await asyncio.sleep(self._retry_pause())
+
+    def _retry_pause(self) -> float:
+        doublings = max(0, self._failed_writes - 1)
+        return float(min(STORE_RETRY_FIRST_S * 2.0**doublings, STORE_RETRY_LONGEST_S))
+
+    def _write_failed(self, error: StorageUnavailable) -> None:
+        """Log the first failure of a streak (the next ones would only repeat it)."""
+        if self._failed_writes == 0:
+            room = self.room
+            logger.warning("room %s, game %s: cannot store a change (%s); retrying", room.room_id, room.game_id, error)
+        self._failed_writes += 1
+
+    def _write_succeeded(self) -> None:
+        if self._failed_writes:
+            room = self.room
+            count = self._failed_writes
+            logger.info("room %s, game %s: stored again after %d failed attempts", room.room_id, room.game_id, count)
+        self._failed_writes = 0
 
     # ---------------------------------------------------------------- bots
 
@@ -198,9 +249,9 @@ class RoomActor:
                 logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
                 await asyncio.sleep(BOT_RETRY_DELAY_S)
                 continue
-            await self.run(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
+            await self._run_until_stored(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
             return
-        await self.run(lambda room, now: room.bot_failed(turn.version, now))
+        await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now))
 
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:

@@ -38,7 +38,7 @@ from server.protocol import (
     peek_request_id,
 )
 from server.rooms import Room, RoomSettings
-from server.storage import Storage
+from server.storage import Storage, StorageSettings, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ class ServerSettings:
     rate_burst: float = 40.0
     analysis_level: str | None = None
     """The bot level that answers `analyze`; None means the strongest one."""
+    storage: StorageSettings = field(default_factory=StorageSettings)
 
 
 class GameServer:
@@ -80,7 +81,7 @@ class GameServer:
     @classmethod
     async def start(cls, settings: ServerSettings) -> tuple[GameServer, Server]:
         """Open the database, bring back unfinished games, start the bot pool and listen."""
-        storage = await Storage.open(settings.db_path)
+        storage = await Storage.open(settings.db_path, settings=settings.storage)
         bots = BotPool(settings.bot_workers, settings.bot_queue_limit) if settings.bot_workers > 0 else None
         app = cls(settings, storage, bots)
         await app.restore_rooms()
@@ -164,6 +165,9 @@ class GameServer:
             await self.handlers.handle(connection, request)
         except Refusal as refusal:
             connection.send(error_message(refusal, request.id))
+        except StorageUnavailable as error:
+            unavailable = Refusal("unavailable", f"the server cannot store changes right now ({error}); try again")
+            connection.send(error_message(unavailable, request.id))
         except Exception:
             logger.exception("request failed on connection %d", connection.id)
             connection.send(error_message(Refusal("internal", "the server failed on this request"), request.id))

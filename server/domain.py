@@ -143,8 +143,17 @@ class GameFinished:
     clock_ms: tuple[int, int] | None
 
 
-StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished
-"""What a room hands to storage; one request's records are written in one transaction."""
+@dataclass(frozen=True, slots=True)
+class PlayerAdded:
+    """Store a new player: the name as first written and the hash of its token."""
+
+    name: str
+    token_hash: bytes
+    created_at: datetime
+
+
+StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished | PlayerAdded
+"""A change to store; one request's records are written in one transaction, all or none."""
 
 
 # ------------------------------------------------------------ room facts

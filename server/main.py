@@ -18,6 +18,7 @@ import sys
 
 from server.app import GameServer, ServerSettings
 from server.rooms import RoomSettings
+from server.storage import StorageError
 
 DEFAULT_DB = "gomoku.sqlite3"
 
@@ -74,7 +75,11 @@ def main(argv: list[str] | None = None) -> None:
     settings = parse_arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    asyncio.run(run(settings))
+    try:
+        asyncio.run(run(settings))
+    except StorageError as error:
+        print(f"gomoku-server: {error}", file=sys.stderr)
+        sys.exit(2)
     sys.exit(0)
 
 

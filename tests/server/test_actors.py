@@ -24,7 +24,7 @@ from server.bot_pool import BotBusyError, BotError, BotRequest
 from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, StoreRecord, new_room_id
 from server.protocol import ServerMessage
 from server.rooms import Room, RoomSettings
-from server.storage import Storage
+from server.storage import Storage, StorageUnavailable
 
 ALICE = Caller(ConnectionId(1), "alice")
 BOB = Caller(ConnectionId(2), "bob")
@@ -143,7 +143,7 @@ async def test_a_move_that_cannot_be_stored_is_neither_sent_nor_kept(tmp_path: P
     heard = len(sent)
 
     await storage.close()
-    with pytest.raises(ValueError):
+    with pytest.raises(StorageUnavailable):
         await actor.run(lambda room, now: room.move(BOB, Point(8, 8), now))
 
     assert len(sent) == heard

@@ -140,9 +140,13 @@ async def test_names_that_differ_only_in_case_are_made_distinct_when_the_rule_ar
         (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     db = tmp_path / "db.sqlite3"
     storage = await Storage.open(db, older)
-    assert await storage.add_player("alice", hash_token("a")) is not None
-    assert await storage.add_player("ALICE", hash_token("b")) is not None
     await storage.close()
+    with sqlite3.connect(db) as connection:
+        for name in ("alice", "ALICE"):
+            connection.execute(
+                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, '2026-11-01T00:00:00Z')",
+                (name, hash_token(name)),
+            )
 
     storage = await Storage.open(db)
     first = await storage.find_player("Alice")
