@@ -301,7 +301,11 @@ _DECIDED_BY_WHITE = frozenset({Stage.FOURTH_STONE, Stage.DECLARE_OFFERS, Stage.S
 
 @dataclass(frozen=True, slots=True)
 class OpeningState:
-    """The opening of one game, between two decisions. Make one with `start_opening`."""
+    """The opening of one game, between two decisions.
+
+    Make one with `start_opening` and move it on with `apply`; to restore an
+    opening from storage, replay its `steps` the same way.
+    """
 
     rule: OpeningRule
     """The opening rule."""
@@ -393,7 +397,7 @@ def start_opening(rule: OpeningRule, size: int = DEFAULT_SIZE, game_rule: Rule =
     Raises ValueError for a board Board would refuse, and for soosorv8
     outside renju (its standard openings are renju's).
     """
-    Board(size, game_rule)
+    Board(size, game_rule)  # refuses a size or a size-and-rule pair no game could have
     if rule is OpeningRule.SOOSORV8 and game_rule is not Rule.RENJU:
         raise ValueError(f"the soosorv8 opening is for renju games, not {game_rule}")
     stage = Stage.FINISHED if rule is OpeningRule.NONE else Stage.OPENING_STONES
