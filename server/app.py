@@ -116,11 +116,20 @@ class GameServer:
         await self.storage.close()
 
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
-        """Hand messages to the connections' send queues (never waits)."""
+        """Hand messages to the connections' send queues (never waits).
+
+        A message broadcast to a room is one object for all its members: it
+        is turned into text once, not once per member.
+        """
+        texts: dict[int, str] = {}
         for connection_id, message in messages:
             connection = self.connections.get(connection_id)
-            if connection is not None:
-                connection.send(message)
+            if connection is None:
+                continue
+            text = texts.get(id(message))
+            if text is None:
+                text = texts[id(message)] = message.to_wire()
+            connection.send_text(text)
 
     # ----------------------------------------------------------- websocket
 

@@ -71,8 +71,12 @@ class Connection:
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
+        self.send_text(message.to_wire())
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in its wire form (one text serves every recipient of a broadcast)."""
         try:
-            self._queue.put_nowait(message.to_wire())
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             logger.warning("connection %d is too slow; closing it", self.id)
             asyncio.get_running_loop().create_task(self.websocket.close(CloseCode.TRY_AGAIN_LATER, "too slow to read"))

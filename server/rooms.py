@@ -72,6 +72,9 @@ from server.protocol import (
 
 Role = Literal["black", "white", "spectator"]
 
+SPECTATOR_COUNT_EVERY_S = 1.0
+"""The most often members are told how many spectators watch."""
+
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 
 
@@ -171,7 +174,11 @@ class Room:
         """Seats of a playing game whose player is away, and since when it counts."""
         self.empty_since: float | None = None
         """When a waiting room last had no connection in it."""
-        self._last_spectator_count = 0
+        self._spectators_told = 0
+        """The spectator count members were last told."""
+        self._spectators_told_at = -SPECTATOR_COUNT_EVERY_S
+        self._spectators_due: float | None = None
+        """When a changed spectator count is to be told, if one is waiting."""
 
     # ------------------------------------------------------------ creation
 
@@ -190,7 +197,7 @@ class Room:
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
         self.members[caller.connection] = caller.name
-        self._last_spectator_count = self.spectator_count()
+        self._spectators_told = self.spectator_count()
         outcome = Outcome()
         if self._both_seated():
             self._start(now, outcome)
@@ -434,8 +441,9 @@ class Room:
     # --------------------------------------------------------------- time
 
     def next_deadline(self) -> float | None:
-        """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry)."""
-        moments: list[float] = []
+        """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry, a
+        spectator count to tell)."""
+        moments: list[float] = [] if self._spectators_due is None else [self._spectators_due]
         if self.status == "playing":
             if self.clock is not None and (flag := self.clock.flag_at()) is not None:
                 moments.append(flag)
@@ -447,8 +455,11 @@ class Room:
         return min(moments, default=None)
 
     def on_timer(self, now: float) -> Outcome:
-        """End the game when a clock has run out or a player has stayed away too long."""
+        """End the game when a clock has run out or a player has stayed away too long; tell a
+        spectator count that had to wait."""
         outcome = Outcome()
+        if self._spectators_due is not None and now >= self._spectators_due:
+            self._announce_spectators(outcome, now)
         if self.status != "playing":
             return outcome
         if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
@@ -724,15 +735,26 @@ class Room:
                 outcome.reply(connection, views.room_message(self, connection, now))
             elif seats_changed:
                 outcome.send(connection, views.room_message(self, connection, now))
-        self._announce_spectators(outcome)
+        self._announce_spectators(outcome, now)
 
-    def _announce_spectators(self, outcome: Outcome) -> None:
+    def _announce_spectators(self, outcome: Outcome, now: float) -> None:
+        """Tell members the spectator count when it has changed, at most once every
+        SPECTATOR_COUNT_EVERY_S: a crowd joining costs a few messages, not one per join to each
+        of them (a newcomer learns the count from its snapshot)."""
         count = self.spectator_count()
-        if count == self._last_spectator_count:
+        if count == self._spectators_told:
+            self._spectators_due = None
             return
-        self._last_spectator_count = count
+        next_allowed = self._spectators_told_at + SPECTATOR_COUNT_EVERY_S
+        if now < next_allowed:
+            self._spectators_due = next_allowed
+            return
+        self._spectators_told = count
+        self._spectators_told_at = now
+        self._spectators_due = None
+        message = Spectators(room_id=self.room_id, count=count)
         for connection in self.members:
-            outcome.send(connection, Spectators(room_id=self.room_id, count=count))
+            outcome.send(connection, message)
 
     def _both_seated(self) -> bool:
         return all(seat is not None for seat in self.seats.values())

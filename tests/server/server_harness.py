@@ -89,6 +89,12 @@ class WireClient:
             assert message[key] == value, (key, message)
         return message
 
+    async def expect_next(self, kind: str) -> dict[str, Any]:
+        """The next message of type `kind`; those of other types before it are read and dropped."""
+        while (message := await self.receive())["type"] != kind:
+            pass
+        return message
+
     async def request(self, **fields: Any) -> dict[str, Any]:
         """Send with a fresh id; return the first message carrying that id (others wait in the backlog)."""
         request_id = next(self._ids)

@@ -439,3 +439,19 @@ def test_a_bot_accepts_a_draw_only_when_no_five_can_be_made() -> None:
     )
     accepted = room.offer_draw(ALICE, 2.0)
     assert as_dicts(accepted, ALICE.connection)[0]["result"]["reason"] == "draw_agreed"
+
+
+def test_spectator_counts_are_told_at_most_once_a_second() -> None:
+    room = started_room()  # Carol watches since time 0
+    fans = [Caller(ConnectionId(20 + index), f"fan{index}") for index in range(3)]
+    first = room.join(fans[0], False, 1.0)
+    assert "spectators" in types_for(first, ALICE.connection)
+    later = [room.join(fan, False, 1.2 + index / 10) for index, fan in enumerate(fans[1:])]
+    assert all("spectators" not in types_for(outcome, ALICE.connection) for outcome in later)
+    assert room.next_deadline() == 2.0
+
+    told = room.on_timer(2.0)
+    assert [message for message in as_dicts(told, ALICE.connection)] == [
+        {"id": None, "type": "spectators", "room_id": room.room_id, "count": 4}
+    ]
+    assert room.next_deadline() is None
