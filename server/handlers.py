@@ -11,6 +11,7 @@ a request by raising `Refusal`; the connection layer answers it with an
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, assert_never
@@ -64,6 +65,11 @@ from server.storage import Storage
 
 FEATURES: tuple[Feature, ...] = ("paging",)
 """The 1.1 additions this server supports, as `welcome` lists them."""
+
+ANALYSIS_ATTEMPTS = 2
+"""An analysis whose search fails (its worker died) is tried once more before the answer is `busy`."""
+
+logger = logging.getLogger(__name__)
 
 RoomRequest = Callable[[Room, Caller, float], Outcome]
 """What a request does to a room, for a caller, at a moment."""
@@ -239,16 +245,20 @@ class RequestHandlers:
         task.add_done_callback(self._analyses.discard)
 
     async def _answer_analysis(self, connection: Connection, request: Analyze, search: BotRequest, size: int) -> None:
+        """Run the search; a failed one (its worker died, say) is tried once more, then answered `busy`."""
         assert self._bots is not None
-        try:
-            decision = await self._bots.choose(search)
-        except BotBusyError:
-            connection.send(error_message(Refusal("busy", "every bot is busy; try again soon"), request.id))
+        for attempt in range(ANALYSIS_ATTEMPTS):
+            try:
+                decision = await self._bots.choose(search)
+            except BotBusyError:
+                break
+            except BotError as error:
+                logger.warning("analysis attempt %d of %d failed: %s", attempt + 1, ANALYSIS_ATTEMPTS, error)
+                continue
+            connection.send(_analysis_message(request, decision, size))
             return
-        except BotError as error:
-            connection.send(error_message(Refusal("internal", f"the analysis failed: {error}"), request.id))
-            return
-        connection.send(_analysis_message(request, decision, size))
+        busy = Refusal("busy", "no bot could take the analysis now; try again soon")
+        connection.send(error_message(busy, request.id))
 
 
 def _move_target(request: Move) -> Point | str:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
+import time
 import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
@@ -116,6 +119,30 @@ class WireClient:
 
     async def close(self) -> None:
         await self.websocket.close()
+
+
+def worker_pids() -> set[int]:
+    """The bot workers of this test process: the children of its forkserver, its grandchildren."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
+    return {pid for pid, parent in parents.items() if parent in children}
+
+
+async def wait_for_worker() -> int:
+    """The pid of the single worker, once the pool has started it."""
+    give_up = time.monotonic() + 30
+    while not (pids := worker_pids()):
+        assert time.monotonic() < give_up, "no worker process was started"
+        await asyncio.sleep(0.05)
+    (pid,) = pids
+    return pid
 
 
 ServerFactory = Callable[..., Awaitable[RunningServer]]
