@@ -128,8 +128,11 @@ class RoomActor:
         self._after_change()
 
     async def close(self) -> None:
-        """Stop the timer and bot search, after any change in progress has been stored."""
+        """Store the clocks as they stand, then stop the timer and bot search (after any change in
+        progress has been stored)."""
         async with self._lock:
+            if not self._closed:
+                await self._save_clocks()
             self._closed = True
             if self._timer is not None:
                 self._timer.cancel()
@@ -139,6 +142,14 @@ class RoomActor:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _save_clocks(self) -> None:
+        records = self.room.suspend(asyncio.get_running_loop().time()).records
+        try:
+            await self._store.apply(records)
+        except StorageUnavailable as error:
+            room = self.room
+            logger.warning("room %s, game %s: clocks not saved at shutdown (%s)", room.room_id, room.game_id, error)
 
     def stop_timer(self) -> None:
         """Disarm the room's timer (the room is being forgotten)."""
@@ -249,6 +260,8 @@ class RoomActor:
                 logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
                 await asyncio.sleep(BOT_RETRY_DELAY_S)
                 continue
+            if turn.not_before is not None:
+                await asyncio.sleep(max(0.0, turn.not_before - asyncio.get_running_loop().time()))
             await self._run_until_stored(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
             return
         await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now))

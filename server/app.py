@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from websockets.asyncio.router import route
 from websockets.asyncio.server import Server, ServerConnection
@@ -95,9 +96,11 @@ class GameServer:
         return app, server
 
     async def restore_rooms(self) -> None:
-        """Every unfinished game comes back as a playing room that its players can rejoin."""
+        """Every unfinished game comes back as a playing room that its players can rejoin, and a
+        room whose game ended within `abandon_after_s` as a finished one, for a rematch."""
         now = asyncio.get_running_loop().time()
-        for game in await self.storage.unfinished_games():
+        recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
+        for game in await self.storage.games_to_restore(recently):
             try:
                 room = Room.restore(game, self.settings.room, now)
             except ValueError as error:

@@ -144,6 +144,14 @@ class GameFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class ClocksSaved:
+    """Store a game's clocks as they are now (the server is stopping: time thought until now counts)."""
+
+    game_id: GameId
+    clock_ms: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerAdded:
     """Store a new player: the name as first written and the hash of its token."""
 
@@ -152,7 +160,7 @@ class PlayerAdded:
     created_at: datetime
 
 
-StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished | PlayerAdded
+StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished | ClocksSaved | PlayerAdded
 """A change to store; one request's records are written in one transaction, all or none."""
 
 
@@ -204,7 +212,8 @@ class RoomFacts:
 
 @dataclass(frozen=True, slots=True)
 class RestoredGame:
-    """An unfinished game read back from storage after a restart."""
+    """A room's latest game read back from storage after a restart: unfinished, or finished so
+    recently that its players may still want a rematch."""
 
     room_id: RoomId
     game_id: GameId
@@ -218,6 +227,8 @@ class RestoredGame:
     started_at: datetime
     private: bool
     created_by: str | None = None
+    result: GameResult | None = None
+    """How the game ended, for a finished one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,3 +272,6 @@ class BotTurn:
     moves: tuple[Point, ...]
     clock_ms: tuple[int, int] | None
     """The bot's time left and the clock's increment, in a timed game; None when untimed."""
+    not_before: float | None = None
+    """In a game between two bots, the earliest moment (monotonic seconds) to play the move, so that
+    people can follow the game; None to play at once."""

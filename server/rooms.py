@@ -42,6 +42,7 @@ from server.clock import GameClock, elapsed_ms
 from server.domain import (
     BotTurn,
     Caller,
+    ClocksSaved,
     ConnectionId,
     ErrorCode,
     GameFinished,
@@ -119,6 +120,8 @@ class RoomSettings:
     """How long a disconnected player may stay away while the opponent is connected."""
     bot_time_ms: int | None = None
     """The most a bot may think per move (None: the level's own time, or its share of the clock)."""
+    bot_move_pause_s: float = 1.0
+    """In a game between two bots, the least time between two moves, so that people can follow it."""
 
 
 _ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
@@ -173,7 +176,9 @@ class Room:
         self.absent_since: dict[Color, float] = {}
         """Seats of a playing game whose player is away, and since when it counts."""
         self.empty_since: float | None = None
-        """When a waiting room last had no connection in it."""
+        """When the room last had no connection left in it."""
+        self._emptied_by_leaving = False
+        """Whether the last connection left the room on purpose (rather than dropping)."""
         self._spectators_told = 0
         """The spectator count members were last told."""
         self._spectators_told_at = -SPECTATOR_COUNT_EVERY_S
@@ -206,7 +211,8 @@ class Room:
 
     @classmethod
     def restore(cls, game: RestoredGame, settings: RoomSettings, now: float) -> Room:
-        """A playing room for a game that was unfinished when the server stopped.
+        """The room of a game stored before the server stopped: playing if the game is unfinished,
+        finished (waiting for its players to come back for a rematch) if not.
 
         Nobody is connected yet; the side to move's time runs from `now`, so
         the time the server was down is charged to no one.
@@ -216,12 +222,18 @@ class Room:
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
         room.created_by = game.created_by
         room.board = Board.from_moves(game.moves, game.size, game.rule)
-        room.status = "playing"
         room.started_at = game.started_at
         room.turn_started = now
+        room.empty_since = now
         if game.clock is not None:
             black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
             room.clock = GameClock(game.clock, black_ms, white_ms)
+        if game.result is not None:
+            room.status = "finished"
+            room.result = game.result
+            return room
+        room.status = "playing"
+        if room.clock is not None:
             room.clock.start(room.board.to_move, now)
         for color in Color:
             if not room.seat_connected(color):
@@ -267,6 +279,7 @@ class Room:
         if color is not None and self.status == "waiting":
             self.seats[color] = None
         self._detach(caller.connection, now)
+        self._emptied_by_leaving = not self.members
         outcome.reply(caller.connection, Left(room_id=self.room_id))
         self._announce_presence(before, outcome, None, now)
         return outcome
@@ -416,7 +429,11 @@ class Room:
         clock_ms = None
         if self.clock is not None:
             clock_ms = (self.clock.left_ms(color, now), self.clock.setting.increment_ms)
-        return BotTurn(self.version, color, seat.level, self.rule, self.size, self.board.moves, clock_ms)
+        not_before = None
+        if self.settings.bot_move_pause_s > 0 and self._is_bot(color.other):
+            not_before = self.turn_started + self.settings.bot_move_pause_s
+        moves = self.board.moves
+        return BotTurn(self.version, color, seat.level, self.rule, self.size, moves, clock_ms, not_before)
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:
         """Play a bot's chosen move if the position is still the one it was asked about."""
@@ -450,7 +467,7 @@ class Room:
             for color, since in self.absent_since.items():
                 if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
-        elif self.status == "waiting" and self.empty_since is not None:
+        elif self.empty_since is not None and not self.members:
             moments.append(self.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
 
@@ -476,12 +493,23 @@ class Room:
         if self.members:
             return False
         if self.status == "finished":
-            return True
+            return self._emptied_by_leaving or self._empty_expired(now)
         if self.status == "waiting":
             nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
-            expired = self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
-            return nobody_seated or expired
+            return nobody_seated or self._empty_expired(now)
         return False
+
+    def _empty_expired(self, now: float) -> bool:
+        """Whether the room has been empty for as long as a player may stay away."""
+        return self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
+
+    def suspend(self, now: float) -> Outcome:
+        """The server is stopping: store the clocks of a timed game as they are now, so that the
+        time the player to move has thought until now stays spent after the restart."""
+        outcome = Outcome()
+        if self.status == "playing" and self.clock is not None:
+            outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
+        return outcome
 
     # ------------------------------------------------------------ queries
 
@@ -704,6 +732,7 @@ class Room:
         was_connected = {color: self.seat_connected(color) for color in Color}
         self.members[connection] = name
         self.empty_since = None
+        self._emptied_by_leaving = False
         color = self.seat_of(name)
         if color is None or was_connected[color]:
             return

@@ -201,11 +201,15 @@ class Storage:
         requests'). Raises StorageUnavailable when the database cannot take them now."""
         await self._writer.write(records)
 
-    async def unfinished_games(self) -> list[RestoredGame]:
-        """Every stored game without a result, with its moves, oldest first."""
+    async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
+        """The games whose rooms come back after a restart, oldest first, with their moves: every
+        unfinished game, and each room's latest game if it finished at or after `finished_since`
+        (its players may come back for a rematch)."""
         async with self._reads.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
-            "WHERE r.game_id IS NULL ORDER BY g.rowid"
+            "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
+            "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
+            (format_timestamp(finished_since),),
         ) as cursor:
             rows = await cursor.fetchall()
         restored = []
@@ -226,9 +230,14 @@ class Storage:
                     started_at=game.started_at,
                     private=game.private,
                     created_by=game.created_by,
+                    result=game.result,
                 )
             )
         return restored
+
+    async def unfinished_games(self) -> list[RestoredGame]:
+        """Every stored game without a result, with its moves, oldest first."""
+        return [game for game in await self.games_to_restore(datetime.max.replace(tzinfo=UTC)) if game.result is None]
 
     async def game_record(self, game_id: str) -> GameRecord | None:
         """The whole record of a game, finished or not; None if there is no such game."""

@@ -28,7 +28,7 @@ from typing import Any
 import aiosqlite
 
 from engine.record import format_timestamp
-from server.domain import GameFinished, GameStarted, MovePlayed, MovesTakenBack, PlayerAdded, StoreRecord
+from server.domain import ClocksSaved, GameFinished, GameStarted, MovePlayed, MovesTakenBack, PlayerAdded, StoreRecord
 
 GROUP_LIMIT = 512
 """The most changes written in one transaction."""
@@ -198,7 +198,7 @@ def _statements(records: list[StoreRecord]) -> Iterator[tuple[str, list[tuple[An
     game's latest times, which the rows do not read), so that a group of
     moves from many rooms is two statements in all.
     """
-    yield from _runs(_row(record) for record in records)
+    yield from _runs(row for record in records if (row := _row(record)) is not None)
     yield from _runs(clock for record in records if (clock := _clock(record)) is not None)
 
 
@@ -212,7 +212,10 @@ def _runs(statements: Iterable[tuple[str, tuple[Any, ...]]]) -> list[tuple[str, 
     return runs
 
 
-def _row(record: StoreRecord) -> tuple[str, tuple[Any, ...]]:
+def _row(record: StoreRecord) -> tuple[str, tuple[Any, ...]] | None:
+    """The row statement of a record; None for one that only sets clocks."""
+    if isinstance(record, ClocksSaved):
+        return None
     if isinstance(record, GameStarted):
         clock = record.clock
         initial = None if clock is None else clock.initial_ms
@@ -250,7 +253,7 @@ def _row(record: StoreRecord) -> tuple[str, tuple[Any, ...]]:
 
 def _clock(record: StoreRecord) -> tuple[str, tuple[Any, ...]] | None:
     """The game's clocks after the record, for a timed game's move, undo or end; None otherwise."""
-    if not isinstance(record, MovePlayed | MovesTakenBack | GameFinished) or record.clock_ms is None:
+    if not isinstance(record, MovePlayed | MovesTakenBack | GameFinished | ClocksSaved) or record.clock_ms is None:
         return None
     black_ms, white_ms = record.clock_ms
     return _UPDATE_CLOCK, (black_ms, white_ms, record.game_id)
