@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.levels import bot_factories, level_names
 from engine.ratings import rating_of
-from server.bot_pool import BotRequest
+from server.bot_pool import BotRequest, Priority
 from server.domain import BotTurn
 
 MOVES_TO_PLAN_FOR = 20
@@ -57,4 +57,5 @@ def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int | None:
 
 def search_request(turn: BotTurn, cap_ms: int | None) -> BotRequest:
     """What to ask the bot pool for this turn."""
-    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, search_time_ms(turn, cap_ms))
+    priority = Priority.BOT_GAME if turn.bots_only else Priority.PERSON
+    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, search_time_ms(turn, cap_ms), priority=priority)
