@@ -72,6 +72,7 @@ from server.protocol import (
 from server.rooms import Caller, ConnectionId, Outcome, Room, RoomSettings, new_room_id
 from server.sessions import sign_in
 from server.storage import Storage
+from server.web import static_response
 
 logger = logging.getLogger(__name__)
 
@@ -385,6 +386,8 @@ class GameServer:
             return await self._http_list_games(connection, parse_qs(url.query))
         if path.startswith("/api/games/"):
             return await self._http_get_game(connection, path.removeprefix("/api/games/"))
+        if (asset := static_response(request)) is not None:
+            return asset
         return _response(connection, HTTPStatus.NOT_FOUND, "not found", "text/plain; charset=utf-8")
 
     async def _http_list_games(self, connection: ServerConnection, query: dict[str, list[str]]) -> Response:
