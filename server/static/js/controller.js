@@ -123,7 +123,6 @@ export function createController({ store, connection, storage, sound, location, 
     const route = next.route;
     if (route.name === 'lobby') {
       send({ type: 'list_rooms' });
-      send({ type: 'list_bots' });
     } else if (route.name === 'room' && route.roomId !== null && next.room === null) {
       send({ type: 'join_room', room_id: route.roomId, as: route.as });
     } else if (route.name === 'games') {
@@ -142,6 +141,7 @@ export function createController({ store, connection, storage, sound, location, 
     const ready = next.session === 'ready';
     const routeChanged = !sameRoute(next.route, previous.route);
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
+    if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
     if (ready && next.room?.resync === 'needed') {
       send({ type: 'join_room', room_id: next.room.id, as: next.room.you === 'spectator' ? 'spectator' : 'player' });

@@ -21,7 +21,16 @@ function settingsText(summary, t) {
   return parts.join(' · ');
 }
 
-/** A panel with a heading, a list drawn from `items(state)`, and a line shown when the list is empty. */
+/** Whether two lists of sources hold the same objects. */
+function sameSources(a, b) {
+  return a !== null && a.length === b.length && a.every((source, index) => source === b[index]);
+}
+
+/**
+ * A panel with a heading, a list, and a line shown when the list is empty.
+ * `draw(state, t)` gives them, with `sources`: the parts of the state the
+ * list is drawn from (it is drawn again only when one of them changes).
+ */
 function listPanel(className, draw) {
   const heading = h('h2');
   const list = h('ul', { class: 'entries' });
@@ -32,11 +41,11 @@ function listPanel(className, draw) {
   return {
     element,
     update(state, t) {
-      const { title, emptyText, items, source } = draw(state, t);
+      const { title, emptyText, items, sources } = draw(state, t);
       setText(heading, title);
       setText(empty, emptyText);
-      if (source === drawnFrom && state.prefs.language === drawnLanguage) return;
-      drawnFrom = source;
+      if (sameSources(drawnFrom, sources) && state.prefs.language === drawnLanguage) return;
+      drawnFrom = sources;
       drawnLanguage = state.prefs.language;
       fill(list, items);
       show(empty, items.length === 0);
@@ -51,11 +60,15 @@ export function createLobbyView(intents) {
   const resume = listPanel('resume', (state, t) => ({
     title: t('lobby.resume'),
     emptyText: '',
-    source: state.seatedRooms,
-    items: state.seatedRooms.map((roomId) =>
-      h('li', { 'data-room': roomId },
-        h('button', { type: 'button', class: 'primary', onClick: () => intents.openRoom(roomId, 'player') }, t('lobby.resumeRoom', { id: roomId }))),
-    ),
+    sources: [state.seatedRooms, state.lobby.rooms],
+    items: state.seatedRooms.map((roomId) => {
+      const listed = (state.lobby.rooms ?? []).find((room) => room.room_id === roomId);
+      const text = listed === undefined
+        ? t('lobby.resumeRoom', { id: roomId })
+        : t('lobby.resumeGame', { players: t('lobby.versus', { black: seatText(listed.black, t), white: seatText(listed.white, t) }) });
+      return h('li', { 'data-room': roomId },
+        h('button', { type: 'button', class: 'primary', onClick: () => intents.openRoom(roomId, 'player') }, text));
+    }),
   }));
 
   const openRooms = listPanel('open-rooms', (state, t) => {
@@ -63,7 +76,7 @@ export function createLobbyView(intents) {
     return {
       title: t('lobby.openRooms'),
       emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noOpenRooms'),
-      source: state.lobby.rooms,
+      sources: [state.lobby.rooms],
       items: rooms.map((room) => {
         const host = room.black ?? room.white;
         const hostName = seatText(host, t);
@@ -87,7 +100,7 @@ export function createLobbyView(intents) {
     return {
       title: t('lobby.liveGames'),
       emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noLiveGames'),
-      source: state.lobby.rooms,
+      sources: [state.lobby.rooms],
       items: rooms.map((room) => {
         const players = t('lobby.versus', { black: seatText(room.black, t), white: seatText(room.white, t) });
         return h('li', { 'data-room': room.room_id },
@@ -106,7 +119,7 @@ export function createLobbyView(intents) {
   const bots = listPanel('bots', (state, t) => ({
     title: t('lobby.bots'),
     emptyText: state.lobby.bots === null ? t('lobby.loading') : t('lobby.noBots'),
-    source: state.lobby.bots,
+    sources: [state.lobby.bots],
     items: (state.lobby.bots ?? []).map((bot) =>
       h('li', { 'data-bot': bot.level },
         h('div', { class: 'entry-text' },

@@ -5,7 +5,7 @@
 // position go in `panels` below the board; an analysis of any move of a
 // stored game (1.1's `analyze` with `game_id` and `ply`) would be one.
 
-import { h, fill, setText, show } from '../dom.js';
+import { h, fill, setText, show, svg } from '../dom.js';
 import { formatPoint } from '../notation.js';
 import { createBoard } from './board.js';
 import { downloadLinks, formatDate, shortResult } from './games.js';
@@ -16,12 +16,13 @@ export function createReplayView(intents) {
   const heading = h('h1', { tabIndex: -1 });
   const meta = h('p', { class: 'replay-meta' });
   const board = createBoard({ onPlay: () => {} });
-  const button = (action, className = '') => h('button', { type: 'button', class: className, onClick: action });
-  const first = button(() => intents.seek(0));
-  const previous = button(() => intents.seek(ply - 1));
+  const button = (action, className, ...content) => h('button', { type: 'button', class: className, onClick: action }, ...content);
+  const icon = (path) => svg('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true' }, svg('path', { d: path }));
+  const first = button(() => intents.seek(0), 'icon', icon('M7 5v14M18 5l-9 7 9 7z'));
+  const previous = button(() => intents.seek(ply - 1), 'icon', icon('M16 5l-9 7 9 7z'));
   const play = button(() => intents.autoplay(!playing), 'primary');
-  const next = button(() => intents.seek(ply + 1));
-  const last = button(() => intents.seek(Infinity));
+  const next = button(() => intents.seek(ply + 1), 'icon', icon('M8 5l9 7-9 7z'));
+  const last = button(() => intents.seek(Infinity), 'icon', icon('M17 5v14M6 5l9 7-9 7z'));
   const slider = h('input', { type: 'range', id: 'replay-slider', min: 0, step: 1, onInput: () => intents.seek(Number(slider.value)) });
   const sliderLabel = h('label', { for: slider.id });
   const position = h('p', { class: 'replay-position', 'aria-live': 'polite' });
@@ -38,8 +39,10 @@ export function createReplayView(intents) {
     h('div', { class: 'field' }, speedLabel, speed),
     downloads,
     panels);
-  const layout = h('div', { class: 'room-layout' }, h('div', { class: 'room-main' }, h('div', { class: 'board-frame' }, board.element)), h('div', { class: 'room-side' }, meta, controls));
-  const element = h('section', { class: 'screen replay-screen' }, heading, failure, layout);
+  const head = h('div', { class: 'room-head' }, heading, meta);
+  const main = h('div', { class: 'room-main' }, h('div', { class: 'board-frame' }, board.element));
+  const layout = h('div', { class: 'room-layout' }, head, main, h('div', { class: 'room-side' }, controls));
+  const element = h('section', { class: 'screen replay-screen' }, failure, layout);
 
   let ply = 0;
   let playing = false;
@@ -68,9 +71,11 @@ export function createReplayView(intents) {
       const record = replay?.record ?? null;
       show(failure, replay?.error != null);
       setText(failure, replay?.error ? t('replay.missing') : '');
-      show(layout, record !== null);
+      show(main, record !== null);
+      show(controls, record !== null);
       if (record === null) {
         setText(heading, replay?.error ? t('replay.title') : t('lobby.loading'));
+        setText(meta, '');
         return;
       }
       ply = replay.ply;
@@ -100,10 +105,6 @@ export function createReplayView(intents) {
       previous.setAttribute('aria-label', t('replay.previous'));
       next.setAttribute('aria-label', t('replay.next'));
       last.setAttribute('aria-label', t('replay.last'));
-      setText(first, '⏮');
-      setText(previous, '◀');
-      setText(next, '▶');
-      setText(last, '⏭');
       setText(play, playing ? t('replay.pause') : t('replay.play'));
       first.disabled = previous.disabled = ply === 0;
       next.disabled = last.disabled = atEnd;

@@ -34,11 +34,13 @@ export function createRoomView(intents) {
   const spectators = h('p', { class: 'spectators' });
   const back = h('button', { type: 'button', class: 'link-button', onClick: () => intents.leaveRoom() });
 
+  // In the page's order the heading comes first, then the board, then the rest, which is
+  // the order of the keyboard and of a screen reader; the grid places them side by side.
+  const head = h('div', { class: 'room-head' }, heading, status, spectators);
   const main = h('div', { class: 'room-main' }, bars.top.element, h('div', { class: 'board-frame' }, board.element, banner), bars.bottom.element);
   const side = h(
     'div',
     { class: 'room-side' },
-    h('div', { class: 'room-head' }, heading, status, spectators),
     share.element,
     offers,
     actions.element,
@@ -49,10 +51,11 @@ export function createRoomView(intents) {
     announcer,
     clockAnnouncer,
   );
-  const layout = h('div', { class: 'room-layout' }, main, side);
+  const layout = h('div', { class: 'room-layout' }, head, main, side);
   const element = h('section', { class: 'screen room-screen' }, waiting, layout);
 
   let state = null;
+  let shownRoom = null;
   let forbiddenCache = { key: '', points: [] };
   let lastWarning = null;
 
@@ -85,10 +88,16 @@ export function createRoomView(intents) {
     show(waiting, room === null);
     setText(back, t('room.back'));
     if (room === null) {
+      shownRoom = null;
       ticker.update(false);
       if (next.roomError !== null) setText(waiting, t('room.error', { message: t(`error.${next.roomError.code}`, { fallback: next.roomError.message }) }));
       else setText(waiting, route.roomId === null ? t('room.creating') : t('room.joining'));
       return;
+    }
+    if (room.id !== shownRoom) {
+      // A room that has just opened (created, joined): the keyboard starts at its heading.
+      shownRoom = room.id;
+      queueMicrotask(() => heading.focus());
     }
     const mine = room.you === 'spectator' ? null : room.you;
     const current = room.resync === null && next.connection === 'online';
@@ -123,9 +132,10 @@ export function createRoomView(intents) {
     share.update(room, mine, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
-    hint.update(room, mine, current, t);
+    hint.update(room, mine, current, (next.lobby.bots ?? []).length > 0, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
+    show(movesBox, room.moves.length > 0);
     drawMoveList(moves, room);
     setText(announcer, announcement(room, mine, t));
   }
@@ -271,8 +281,9 @@ function createActions(intents) {
   };
 }
 
-function analysisAllowed(room, mine) {
-  if (room.status === 'waiting' || room.result?.reason === 'five') return false;
+/** Whether the server would answer `analyze` here (it needs bots, and allows spectators, finished games and bot games). */
+function analysisAllowed(room, mine, serverHasBots) {
+  if (!serverHasBots || room.status === 'waiting' || room.result?.reason === 'five') return false;
   const opponent = mine === null ? null : room[OTHER[mine]];
   return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
 }
@@ -284,8 +295,8 @@ function createHintBox(intents) {
   const element = h('section', { class: 'panel hint', hidden: true }, h('div', { class: 'button-row' }, ask, hide), result);
   return {
     element,
-    update(room, mine, current, t) {
-      show(element, analysisAllowed(room, mine));
+    update(room, mine, current, serverHasBots, t) {
+      show(element, analysisAllowed(room, mine, serverHasBots));
       setText(ask, t('hint.ask'));
       setText(hide, t('hint.hide'));
       const analysis = room.analysis;
