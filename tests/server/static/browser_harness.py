@@ -26,7 +26,6 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 from websockets.asyncio.server import Server
@@ -184,24 +183,35 @@ class Page:
         return result
 
     def visible(self, css: str) -> list[WebElement]:
-        return [element for element in self.driver.find_elements(By.CSS_SELECTOR, css) if element.is_displayed()]
+        """The elements matching `css` that are shown (one round trip to the browser)."""
+        found: list[WebElement] = self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].filter((e) => e.checkVisibility())", css
+        )
+        return found
 
     def button(self, text: str, within: str = "main") -> WebElement:
-        """A visible, enabled button whose text or accessible name is `text`."""
-
-        def find() -> WebElement | None:
-            for element in self.visible(f"{within} button"):
-                if (element.text.strip() == text or element.accessible_name == text) and element.is_enabled():
-                    return element
-            return None
-
-        return self.wait(find, f"a button {text!r}")
+        """A shown, enabled button (not a board point) whose text or accessible name is `text`."""
+        script = """
+            for (const button of document.querySelectorAll(arguments[0] + ' button:not(.point)')) {
+              if (button.disabled || !button.checkVisibility()) continue;
+              const text = button.textContent.trim();
+              if (text === arguments[1] || button.getAttribute('aria-label') === arguments[1]) return button;
+            }
+            return null;"""
+        found: WebElement = self.wait(lambda: self.driver.execute_script(script, within, text), f"a button {text!r}")
+        return found
 
     def click(self, text: str, within: str = "main") -> None:
         self.button(text, within).click()
 
     def text_of(self, css: str) -> str:
-        return " ".join(element.text for element in self.visible(css))
+        """The text shown in the elements matching `css`."""
+        text: str = self.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].filter((e) => e.checkVisibility())"
+            ".map((e) => e.innerText).join(' ')",
+            css,
+        )
+        return text
 
     def wait_text(self, css: str, text: str, timeout: float = WAIT_S) -> None:
         self.wait(lambda: text in self.text_of(css), f"{text!r} in {css}", timeout)
@@ -218,7 +228,7 @@ class Page:
         self.click("Play")
         self.wait(lambda: name in self.text_of("header .me"), f"signed in as {name}")
 
-    def create_game(self, opponent: str, **choices: str) -> None:
+    def create_game(self, opponent: str, submit: str = "Create game", **choices: str) -> None:
         """Fill the lobby's form (`opponent` is the radio's label; choices name selects by id) and create."""
         self.wait(lambda: self.visible(".create-form"), "the new game form")
         for radio in self.visible(".create-form label"):
@@ -231,7 +241,7 @@ class Page:
                 select_id,
                 value,
             )
-        self.click("Create game")
+        self.click(submit)
 
     # --------------------------------------------------------------- board
 
@@ -263,6 +273,10 @@ class Page:
         path = self.screenshots / f"{name}.png"
         self.driver.save_screenshot(str(path))
         return path
+
+
+BrowserFactory = Callable[..., Page]
+"""The `browser` fixture: `browser(server, "alice", fragment="", **start_chromium options)` opens a page."""
 
 
 def start_chromium(
