@@ -37,3 +37,16 @@ test('the language comes from what was saved, else from the browser, else Englis
   assert.equal(chooseLanguage(undefined, ['fr-FR', 'zh-TW']), 'zh');
   assert.equal(chooseLanguage('klingon', ['de']), 'en');
 });
+
+test('every sentence the views ask for by name exists', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const root = new URL('../../../server/static/js/', import.meta.url);
+  const inFolder = async (folder) => (await readdir(new URL(folder, root))).map((name) => new URL(folder + name, root));
+  const files = [...(await inFolder('')), ...(await inFolder('views/'))];
+  const asked = new Set();
+  for (const file of files.filter((url) => url.pathname.endsWith('.js'))) {
+    for (const match of (await readFile(file, 'utf8')).matchAll(/\bt\('([^']+)'/g)) asked.add(match[1]);
+  }
+  assert.ok(asked.size > 100, `only ${asked.size} keys found`);
+  assert.deepEqual([...asked].filter((key) => !(key in STRINGS.en)), []);
+});

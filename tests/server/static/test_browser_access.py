@@ -14,6 +14,27 @@ def focused(page: Page) -> WebElement:
     return page.driver.switch_to.active_element
 
 
+def test_a_name_is_all_it_takes_and_the_browser_remembers_it(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice = browser(web_server, "alice")
+    alice.screenshot("desktop-sign-in")
+    alice.sign_in("alice")
+    alice.driver.refresh()
+    alice.wait(lambda: "alice" in alice.text_of("header .me"), "signed in again by the stored token")
+    assert not alice.visible(".signin-screen")
+
+    mallory = browser(web_server, "mallory")
+    field = mallory.wait(lambda: next(iter(mallory.visible("#signin-name")), None), "the name field")
+    field.send_keys("alice", Keys.ENTER)
+    mallory.wait_text("#signin-error", "The name “alice” belongs to someone else. Please pick another one.")
+    mallory.sign_in("mallory")
+
+    alice.click("Change player", within="header")
+    alice.wait(lambda: alice.visible(".signin-screen"), "the sign-in form")
+    alice.sign_in("alice2")
+
+
 def test_the_keyboard_alone_plays_and_every_point_says_what_is_on_it(
     web_server: ThreadedServer, browser: BrowserFactory
 ) -> None:

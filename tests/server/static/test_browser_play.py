@@ -32,6 +32,7 @@ def test_two_people_play_to_the_end_while_a_third_watches_every_move(
     carol = browser(web_server, "carol")
     carol.sign_in("carol")
     carol.wait_text(".live-games", "alice vs bob")
+    carol.screenshot("desktop-lobby-with-a-game")
     carol.click("Watch alice vs bob")
     carol.wait_text(".room-status", "Black (alice) to move.")
     alice.wait_text(".spectators", "1 spectator")
@@ -48,21 +49,28 @@ def test_two_people_play_to_the_end_while_a_third_watches_every_move(
 
     for page in (alice, bob, carol):
         page.wait_text(".room-status", "Black (alice) wins with five in a row.")
+    carol.driver.find_element("id", "option-moveNumbers").click()
+    carol.wait(lambda: len(carol.visible(".room-screen .number")) == len(BLACK_WINS), "a number on every stone")
+    carol.screenshot("desktop-room-move-numbers")
     for point in ("h8", "i8", "j8", "k8", "l8"):
         assert "winning line" in alice.point(point).accessible_name, point
     alice.screenshot("desktop-room-game-over")
 
 
-def open_friend_game(web_server: ThreadedServer, browser: BrowserFactory) -> tuple[Page, Page]:
-    """Alice invites bob with the link the page gives her; bob opens it and takes the other seat."""
+def open_friend_game(web_server: ThreadedServer, browser: BrowserFactory, **choices: str) -> tuple[Page, Page]:
+    """Alice invites bob with the link the page gives her; bob opens it and takes the other seat.
+
+    The room is private: bob's lobby does not list it.
+    """
     alice = browser(web_server, "alice")
     alice.sign_in("alice")
-    alice.create_game("A friend (private link)")
+    alice.create_game("A friend (private link)", **choices)
     link = alice.wait(lambda: alice.driver.find_element("id", "share-link").get_attribute("value"), "the link")
     assert link.startswith(web_server.url + "#room/")
     alice.screenshot("desktop-room-waiting-for-a-friend")
     bob = browser(web_server, "bob")
     bob.sign_in("bob")
+    bob.wait_text(".open-rooms", "No one is waiting for an opponent.")
     bob.driver.get(link)
     bob.wait_text(".room-status", "Black (alice) to move.")
     return alice, bob
@@ -100,8 +108,27 @@ def test_a_friend_comes_by_the_link_and_the_offers_get_answers(
     bob.wait_text(".room-status", "Your turn.")
 
 
-def test_resigning_asks_first(web_server: ThreadedServer, browser: BrowserFactory) -> None:
-    alice, bob = open_friend_game(web_server, browser)
+def clock_seconds(page: Page, color: str) -> float:
+    """What a player's clock shows, in seconds (`m:ss` or `s.t`)."""
+    text = page.driver.execute_script(
+        "return document.querySelector(`.room-screen .clock[aria-label^='${arguments[0]}']`).textContent", color
+    )
+    minutes, _, seconds = text.rpartition(":")
+    return float(minutes or 0) * 60 + float(seconds)
+
+
+def test_the_clocks_run_and_resigning_asks_first(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    alice, bob = open_friend_game(web_server, browser, **{"create-clock": "1"})
+    black_left = clock_seconds(bob, "Black")
+    bob.wait(lambda: clock_seconds(bob, "Black") <= black_left - 2, "black's clock to run on bob's page")
+    assert clock_seconds(bob, "White") == 60
+    alice.play("h8")
+    alice.wait(lambda: clock_seconds(alice, "White") < 60, "white's clock to run once black has moved")
+    black_after_move = clock_seconds(alice, "Black")
+    bob.play("h9")
+    alice.wait_stones({"h8": "black", "h9": "white"})
+    assert clock_seconds(alice, "Black") <= black_after_move + 0.1, "an untimed increment: nothing added"
+
     alice.click("Resign")
     alice.click("Keep playing")
     alice.wait_text(".room-status", "Your turn.")

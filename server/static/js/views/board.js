@@ -60,9 +60,10 @@ export function createBoard({ onPlay }) {
       shadows: svg('g', { filter: `url(#${prefix}-blur)`, class: 'shadows' }),
       stones: svg('g', { class: 'stones' }),
       marks: svg('g', { class: 'marks' }),
+      numbers: svg('g', { class: 'numbers' }),
       preview: svg('g', { class: 'preview' }),
     };
-    drawing.append(layers.shadows, layers.stones, layers.marks, layers.preview);
+    drawing.append(layers.shadows, layers.stones, layers.marks, layers.numbers, layers.preview);
     buttons = [];
     grid.replaceChildren();
     for (let y = 0; y < size; y += 1) {
@@ -145,10 +146,8 @@ export function createBoard({ onPlay }) {
   }
 
   function draw() {
-    const { shadows, stones, marks } = layers;
-    shadows.replaceChildren();
-    stones.replaceChildren();
-    marks.replaceChildren();
+    const { shadows, stones, marks, numbers } = layers;
+    for (const layer of [shadows, stones, marks, numbers]) layer.replaceChildren();
     const last = model.moves.at(-1) ?? null;
     model.moves.forEach((stone, index) => {
       const [cx, cy] = [stone.x + 1, stone.y + 1];
@@ -156,7 +155,7 @@ export function createBoard({ onPlay }) {
       stones.append(svg('circle', { cx, cy, r: 0.47, fill: `url(#${prefix}-${stone.color})`, class: `stone ${stone.color}` }));
       if (model.moveNumbers) {
         const isLast = stone === last;
-        stones.append(numberText(cx, cy, index + 1, `number on-${stone.color}${isLast ? ' last' : ''}`));
+        numbers.append(numberText(cx, cy, index + 1, `number on-${stone.color}${isLast ? ' last' : ''}`));
       }
     });
     if (last !== null && !model.moveNumbers) {
@@ -175,7 +174,7 @@ export function createBoard({ onPlay }) {
       model.hint.pv.forEach((ghost, index) => {
         const [cx, cy] = [ghost.x + 1, ghost.y + 1];
         marks.append(svg('circle', { cx, cy, r: 0.44, fill: `url(#${prefix}-${ghost.color})`, class: 'ghost' }));
-        marks.append(numberText(cx, cy, index + 1, `number ghost-number on-${ghost.color}`));
+        numbers.append(numberText(cx, cy, index + 1, `number ghost-number on-${ghost.color}`));
       });
       const { x, y } = model.hint.best;
       marks.append(svg('circle', { cx: x + 1, cy: y + 1, r: 0.52, class: 'hint-ring' }));

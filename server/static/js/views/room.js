@@ -59,7 +59,10 @@ export function createRoomView(intents) {
   let forbiddenCache = { key: '', points: [] };
   let lastWarning = null;
 
-  const ticker = createTicker(() => drawClocks(performance.now()));
+  const ticker = createTicker(() => {
+    if (element.hidden) ticker.update(false); // another screen is shown: it starts again on the next update
+    else drawClocks(performance.now());
+  });
 
   function drawClocks(now) {
     const room = state.room;
@@ -104,7 +107,7 @@ export function createRoomView(intents) {
     const myTurn = current && room.status === 'playing' && mine !== null && room.toMove === mine;
 
     setText(heading, roomTitle(room, t));
-    setText(status, statusText(room, next.me, t));
+    setText(status, statusText(room, t));
     setText(spectators, t('room.spectators', { count: room.spectators }));
     show(banner, !current);
     setText(banner, next.connection === 'online' ? t('room.catchingUp') : t('connection.reconnecting'));
@@ -338,7 +341,7 @@ function createOptions(intents) {
 // ------------------------------------------------------------ pure helpers
 
 /** "Freestyle · 15×15 · +3 s a move · private" */
-export function roomTitle(room, t) {
+function roomTitle(room, t) {
   const parts = [t(`rule.${room.rule}`), t('size', { size: room.size })];
   if (room.clock !== null && room.clock.increment_ms > 0) {
     parts.push(t('room.increment', { seconds: room.clock.increment_ms / 1000 }));
@@ -352,7 +355,7 @@ function seatName(room, color, t) {
 }
 
 /** The one line saying where the game stands. */
-export function statusText(room, me, t) {
+export function statusText(room, t) {
   if (room.status === 'waiting') return room.you === 'spectator' ? t('status.waiting') : t('status.waitingForOpponent');
   if (room.status === 'finished') return resultText(room, t);
   if (room.toMove === room.you) return t('status.yourTurn');
