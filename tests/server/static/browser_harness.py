@@ -166,20 +166,21 @@ class Page:
 
     # ------------------------------------------------------------ waiting
 
-    def wait(self, condition: Callable[[], T | None | bool], what: str, timeout: float = WAIT_S) -> T:
+    def wait(self, condition: Callable[[], T | None], what: str, timeout: float = WAIT_S) -> T:
         """The first truthy answer of `condition`, or a failure saying what never happened."""
 
-        def attempt(_: object) -> T | None | bool:
+        def attempt(_: object) -> T | None:
             try:
                 return condition()
             except StaleElementReferenceException:
                 return None
 
         try:
-            result: T = WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(attempt)
+            result = WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(attempt)
         except TimeoutException:
             self.screenshot(f"timeout-{what[:40]}")
             raise AssertionError(f"{self.label}: timed out waiting for {what}") from None
+        assert result is not None, "WebDriverWait returns only a truthy answer"
         return result
 
     def visible(self, css: str) -> list[WebElement]:
@@ -212,6 +213,9 @@ class Page:
             css,
         )
         return text
+
+    def wait_gone(self, css: str) -> None:
+        self.wait(lambda: not self.visible(css), f"{css} to go")
 
     def wait_text(self, css: str, text: str, timeout: float = WAIT_S) -> None:
         self.wait(lambda: text in self.text_of(css), f"{text!r} in {css}", timeout)
@@ -275,6 +279,20 @@ class Page:
         return path
 
 
+def page_errors(driver: webdriver.Chrome) -> list[str]:
+    """The errors the page's console showed: uncaught exceptions, failed loads.
+
+    A websocket that cannot connect is left out: the tests that cut the
+    network or restart the server cause those on purpose.
+    """
+    entries = driver.get_log("browser")
+    return [
+        entry["message"]
+        for entry in entries
+        if entry["level"] == "SEVERE" and "WebSocket connection to" not in entry["message"]
+    ]
+
+
 BrowserFactory = Callable[..., Page]
 """The `browser` fixture: `browser(server, "alice", fragment="", **start_chromium options)` opens a page."""
 
@@ -301,6 +319,7 @@ def start_chromium(
     if downloads is not None:
         prefs |= {"download.default_directory": str(downloads), "download.prompt_for_download": False}
     options.add_experimental_option("prefs", prefs)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     if mobile:
         metrics = {"width": width, "height": height, "pixelRatio": 2.0, "touch": True}
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})

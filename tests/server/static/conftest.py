@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import BrowserFactory, Page, ThreadedServer, start_chromium
+from browser_harness import BrowserFactory, Page, ThreadedServer, page_errors, start_chromium
 from selenium import webdriver
 
 
@@ -31,7 +31,10 @@ def bot_web_server(tmp_path: Path) -> Iterator[ThreadedServer]:
 
 @pytest.fixture
 def browser(screenshot_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserFactory]:
-    """Open Chromium windows (each with a fresh profile) on a server's page: `browser(server, "alice")`."""
+    """Open Chromium windows (each with a fresh profile) on a server's page: `browser(server, "alice")`.
+
+    At the end every window is closed, and the test fails if a page's console showed an error.
+    """
     drivers: list[webdriver.Chrome] = []
 
     def open_page(server: ThreadedServer, label: str, fragment: str = "", **options: Any) -> Page:
@@ -42,5 +45,8 @@ def browser(screenshot_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         return page
 
     yield open_page
+    errors = {}
     for driver in drivers:
+        errors[driver.session_id] = page_errors(driver)
         driver.quit()
+    assert not any(errors.values()), f"the page's console showed errors: {errors}"

@@ -36,7 +36,7 @@ def test_a_dropped_connection_comes_back_with_the_moves_it_missed(
     network(bob, online=True)
     bob.wait_text(".connection", "Online")
     bob.wait_stones(board_after(["h8", "h9", "i8"]))
-    bob.wait(lambda: not bob.visible(".room-banner"), "the banner to go")
+    bob.wait_gone(".room-banner")
     bob.play("i9")
     alice.wait_stones(board_after(["h8", "h9", "i8", "i9"]))
 
@@ -61,8 +61,8 @@ def test_a_restarted_server_brings_the_game_back_and_both_players_finish_it(
     web_server.start()
     for page in (alice, bob):
         page.wait_text(".connection", "Online")
-        page.wait(lambda page=page: not page.visible(".room-banner"), "the banner to go")
         page.wait_stones(board_after(BLACK_WINS[:4]))
+        page.wait_gone(".room-banner")
 
     for ply, move in enumerate(BLACK_WINS[4:], start=5):
         (alice if ply % 2 else bob).play(move)
