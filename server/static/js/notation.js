@@ -2,9 +2,6 @@
 // the bottom (renju books, PROTOCOL.md). On 15x15, h8 is x=7, y=7 and a1 is
 // x=0, y=14. Letters run a..z with none skipped.
 
-export const MIN_SIZE = 5;
-export const MAX_SIZE = 26;
-
 /** The letter of column `x` (0 is `a`). */
 export function columnLetter(x) {
   return String.fromCharCode(97 + x);

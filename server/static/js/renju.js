@@ -10,9 +10,9 @@
 // The board is `cells`: size*size numbers indexed y*size + x (0 empty,
 // 1 black, 2 white). Functions that try stones put the cells back.
 
-export const EMPTY = 0;
-export const BLACK = 1;
-export const WHITE = 2;
+const EMPTY = 0;
+const BLACK = 1;
+const WHITE = 2;
 
 const DIRECTIONS = [[1, 0], [0, 1], [1, 1], [1, -1]];
 const NEAR = [-4, -3, -2, -1, 1, 2, 3, 4];

@@ -190,7 +190,7 @@ function notice(state, refusal, request) {
 }
 
 /** The room as a full snapshot describes it; what the snapshot cannot know is kept from `previous`. */
-export function roomFromSnapshot(message, at, previous = null) {
+function roomFromSnapshot(message, at, previous = null) {
   const snapshot = message.room;
   const sameGame = previous !== null && previous.id === snapshot.room_id && previous.gameId === snapshot.game_id;
   const moves = snapshot.moves.map(({ x, y, color }) => ({ x, y, color }));
@@ -255,7 +255,7 @@ function roomEventReceived(state, message, at) {
 const OTHER = { black: 'white', white: 'black' };
 
 /** The room after one event that follows it directly, or null if the event does not fit the room. */
-export function applyEvent(room, message, at) {
+function applyEvent(room, message, at) {
   switch (message.type) {
     case 'moved': {
       if (message.ply !== room.moves.length + 1 || room.status !== 'playing') return null;

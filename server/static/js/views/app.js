@@ -11,7 +11,7 @@ import { createRoomView } from './room.js';
 import { createSignInView } from './signin.js';
 
 /** Which screen a state shows. */
-export function screenOf(state) {
+function screenOf(state) {
   if (state.me === null) return 'signin';
   return state.route.name;
 }

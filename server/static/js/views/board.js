@@ -30,7 +30,7 @@ let boards = 0;
 export function createBoard({ onPlay }) {
   boards += 1;
   const prefix = `board${boards}`;
-  const drawing = svg('svg', { class: 'board-drawing', 'aria-hidden': 'true', focusable: 'false' });
+  const drawing = svg('svg', { class: 'board-drawing', 'aria-hidden': 'true' });
   const grid = h('div', { class: 'board-points', role: 'group' });
   const help = h('p', { class: 'visually-hidden', id: `${prefix}-help` });
   grid.setAttribute('aria-describedby', help.id);
@@ -88,7 +88,7 @@ export function createBoard({ onPlay }) {
   }
 
   function clicked(x, y, event) {
-    cursor = { x, y };
+    moveCursor(x, y, false); // not every browser focuses a button it clicks
     if (model.playable === null || stoneAt(x, y) !== null) return;
     const fromKeyboard = event.detail === 0;
     if (model.confirmTaps && !fromKeyboard && (armed === null || armed.x !== x || armed.y !== y)) {
