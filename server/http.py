@@ -1,8 +1,9 @@
-"""Plain HTTP on the websocket's port: health check and game records.
+"""Plain HTTP on the websocket's port: health check, game records and the web client's files.
 
 websockets hands every request to `HttpApi.process_request` before the
 handshake: a path of the HTTP API is answered here, `/ws` goes on to the
-websocket handshake, and anything else is 404. Routes are a werkzeug URL
+websocket handshake, a path of the web client is a file of `server/static`
+(`server.web`), and anything else is 404. Routes are a werkzeug URL
 map (what websockets' own router is built on), so that each route is one
 line and a path's parts arrive as arguments.
 """
@@ -22,6 +23,7 @@ from werkzeug.routing import Map, RoutingException, Rule
 from server import views
 from server.protocol import PAGE_LIMIT
 from server.storage import Storage
+from server.web import static_response
 
 WEBSOCKET_PATH = "/ws"
 """Where clients open the websocket; every other path is HTTP."""
@@ -61,7 +63,8 @@ class HttpApi:
         try:
             endpoint, arguments = self._routes.bind("localhost").match(url.path, method="GET")
         except (HTTPException, RoutingException):  # no such route (werkzeug never redirects here)
-            return respond(connection, HTTPStatus.NOT_FOUND, "not found", TEXT)
+            asset = static_response(request)
+            return asset if asset is not None else respond(connection, HTTPStatus.NOT_FOUND, "not found", TEXT)
         handler: Endpoint = endpoint
         return await handler(connection, parse_qs(url.query), **arguments)
 

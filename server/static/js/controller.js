@@ -1,0 +1,197 @@
+// Between the store and the world: what a person's input sends, and what a
+// change of state makes happen (requests, timers, sounds, the address bar,
+// what the browser remembers).
+//
+// Intents never change the game state themselves: they send a request,
+// and the server's answer comes back through the store. Effects look at
+// each change of state (previous -> next) and do what it calls for:
+//
+// * once signed in on a connection, or when the route changes, load what
+//   the route shows (join the room, list rooms, fetch a game);
+// * a room marked `resync: "needed"` is joined again, which answers with a
+//   fresh snapshot;
+// * leaving a room's page leaves the room, except for a player of a game
+//   still being played (the game goes on; the lobby offers the way back).
+
+import { translate } from './i18n.js';
+import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
+import { createRoomRequest } from './requests.js';
+import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
+
+const LOBBY_REFRESH_MS = 5000;
+const ANALYSIS_TIME_MS = 1000;
+
+export function createController({ store, connection, storage, sound, location, history, document }) {
+  const state = () => store.getState();
+  const send = (message) => connection.send(message);
+  const roomId = () => state().room?.id;
+  let lobbyTimer = null;
+  let replayTimer = null;
+  let replaySpeed = null;
+
+  // ------------------------------------------------------------ from the socket
+
+  function statusChanged(status) {
+    store.dispatch({ type: 'connection', status });
+    if (status === 'online') signInAgain();
+  }
+
+  function signInAgain() {
+    const name = state().prefs.name;
+    const token = name ? tokenFor(storage, name) : null;
+    if (token !== null) hello(name, token);
+  }
+
+  function hello(name, token) {
+    const id = send(token === null ? { type: 'hello', name } : { type: 'hello', name, token });
+    if (id !== null) store.dispatch({ type: 'hello_sent', name });
+  }
+
+  function received(message, request) {
+    if (message.type === 'welcome') saveToken(storage, message.player.name, message.token);
+    if (message.type === 'error' && request?.type === 'hello' && message.code === 'unauthorized') {
+      forgetToken(storage, request.name);
+    }
+    if (message.type === 'error' && request?.type === 'join_room' && request.as === 'player' && message.code === 'room_full') {
+      // The link was for a game that has both its players: watch it instead.
+      navigate({ name: 'room', roomId: request.room_id, as: 'spectator' });
+      return;
+    }
+    store.dispatch({ type: 'server', message, request, at: performance.now() });
+  }
+
+  // ------------------------------------------------------------------- intents
+
+  function navigate(route) {
+    const hash = formatRoute(route);
+    if (hash !== null && hash !== location.hash) location.hash = hash;
+    else if (!sameRoute(route, state().route)) store.dispatch({ type: 'navigate', route });
+  }
+
+  function hashChanged() {
+    const route = parseHash(location.hash);
+    if (!sameRoute(route, state().route)) store.dispatch({ type: 'navigate', route });
+  }
+
+  function roomRequest(type, fields = {}) {
+    const id = roomId();
+    if (id !== undefined) send({ type, room_id: id, ...fields });
+  }
+
+  const intents = {
+    t: (key, params) => translate(state().prefs.language, key, params),
+    signIn: (name) => hello(name, tokenFor(storage, name)),
+    signOut() {
+      store.dispatch({ type: 'pref', key: 'name', value: '' });
+      store.dispatch({ type: 'signed_out' });
+      connection.restart();
+    },
+    setPref: (key, value) => store.dispatch({ type: 'pref', key, value }),
+    dismissNotice: () => store.dispatch({ type: 'dismiss_notice' }),
+    navigate,
+    openRoom: (id, as) => navigate({ name: 'room', roomId: id, as }),
+    leaveRoom: () => navigate(LOBBY),
+    createRoom(options) {
+      if (state().session !== 'ready') return;
+      store.dispatch({ type: 'navigate', route: { name: 'room', roomId: null, as: 'player' } });
+      send(createRoomRequest(options));
+    },
+    play: (x, y) => roomRequest('move', { x, y }),
+    resign: () => roomRequest('resign'),
+    offerDraw: () => roomRequest('offer_draw'),
+    requestUndo: () => roomRequest('request_undo'),
+    rematch: () => roomRequest('rematch'),
+    answer(what, accept) {
+      if (what === 'draw') roomRequest('answer_draw', { accept });
+      else if (what === 'undo') roomRequest('answer_undo', { accept });
+      else if (accept) roomRequest('rematch');
+    },
+    analyze() {
+      store.dispatch({ type: 'analysis_requested' });
+      roomRequest('analyze', { time_ms: ANALYSIS_TIME_MS });
+    },
+    clearAnalysis: () => store.dispatch({ type: 'analysis_cleared' }),
+    showGames: (player) => navigate({ name: 'games', player }),
+    seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
+    autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
+  };
+
+  // ------------------------------------------------------------------- effects
+
+  /** Ask for what the route shows. */
+  function load(next) {
+    const route = next.route;
+    if (route.name === 'lobby') {
+      send({ type: 'list_rooms' });
+    } else if (route.name === 'room' && route.roomId !== null && next.room === null) {
+      send({ type: 'join_room', room_id: route.roomId, as: route.as });
+    } else if (route.name === 'games') {
+      const player = route.player ?? next.me.name;
+      send({ type: 'list_games', player, limit: 50 });
+    } else if (route.name === 'replay' && next.replay?.record === null) {
+      send({ type: 'get_game', game_id: route.gameId, format: 'json' });
+    }
+  }
+
+  function leaveIfDone(room) {
+    if (room.you === 'spectator' || room.status !== 'playing') send({ type: 'leave_room', room_id: room.id });
+  }
+
+  function changed(next, previous) {
+    const ready = next.session === 'ready';
+    const routeChanged = !sameRoute(next.route, previous.route);
+    if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
+    if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
+    if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
+    if (ready && next.room?.resync === 'needed') {
+      send({ type: 'join_room', room_id: next.room.id, as: next.room.you === 'spectator' ? 'spectator' : 'player' });
+      store.dispatch({ type: 'resync_sent' });
+    }
+    const hash = formatRoute(next.route);
+    if (hash !== null && hash !== location.hash) history.replaceState(null, '', hash);
+    if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
+    if (next.prefs.language !== previous.prefs.language) showLanguage();
+    playSounds(next, previous);
+    keepLobbyFresh(ready && next.route.name === 'lobby');
+    keepReplayMoving(next.replay?.playing === true ? next.prefs.replaySpeedMs : null);
+  }
+
+  function playSounds(next, previous) {
+    const [room, before] = [next.room, previous.room];
+    if (next.prefs.muted || room === null || before === null || room.gameId !== before.gameId) return;
+    if (room.moves.length === before.moves.length + 1) sound.stone(room.moves.at(-1).color === room.you);
+    if (room.status === 'finished' && before.status === 'playing') sound.end();
+  }
+
+  function keepLobbyFresh(wanted) {
+    if (wanted && lobbyTimer === null) {
+      lobbyTimer = setInterval(() => {
+        if (!document.hidden) send({ type: 'list_rooms' });
+      }, LOBBY_REFRESH_MS);
+    } else if (!wanted && lobbyTimer !== null) {
+      clearInterval(lobbyTimer);
+      lobbyTimer = null;
+    }
+  }
+
+  function keepReplayMoving(speedMs) {
+    if (speedMs === replaySpeed) return;
+    clearInterval(replayTimer);
+    replayTimer = speedMs === null ? null : setInterval(() => store.dispatch({ type: 'replay_tick' }), speedMs);
+    replaySpeed = speedMs;
+  }
+
+  function showLanguage() {
+    document.documentElement.lang = state().prefs.language === 'zh' ? 'zh-CN' : 'en';
+    document.title = intents.t('app.name');
+  }
+
+  /** Begin: the page's language, then the connection. */
+  function start() {
+    showLanguage();
+    connection.start();
+  }
+
+  store.subscribe(changed);
+  return { intents, received, statusChanged, hashChanged, start };
+}

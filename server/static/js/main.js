@@ -1,0 +1,35 @@
+// Start the page: read what the browser remembers, open the connection,
+// and draw the state each time it changes.
+
+import { Connection, serverUrl } from './connection.js';
+import { createController } from './controller.js';
+import { loadPrefs } from './prefs.js';
+import { parseHash } from './routes.js';
+import { createSound } from './sound.js';
+import { createStore, initialState, reduce } from './store.js';
+import { createApp } from './views/app.js';
+
+function browserStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    // Storage forbidden (some private modes): remember for this page only.
+    const memory = new Map();
+    return { getItem: (key) => memory.get(key) ?? null, setItem: (key, value) => memory.set(key, value) };
+  }
+}
+
+const storage = browserStorage();
+const prefs = loadPrefs(storage, navigator.languages ?? [navigator.language], matchMedia('(pointer: coarse)').matches);
+const store = createStore(reduce, initialState(prefs, parseHash(location.hash)));
+let controller = null;
+const connection = new Connection(serverUrl(location), {
+  onMessage: (message, request) => controller.received(message, request),
+  onStatus: (status) => controller.statusChanged(status),
+});
+controller = createController({ store, connection, storage, sound: createSound(document), location, history, document });
+const app = createApp(document.getElementById('app'), controller.intents);
+store.subscribe((state) => app.render(state));
+window.addEventListener('hashchange', () => controller.hashChanged());
+app.render(store.getState());
+controller.start();

@@ -1,0 +1,37 @@
+// Requests built from what a person chose in a form. Pure, so they can be
+// tested without a page.
+
+/** The clock presets offered: minutes + seconds of increment per move. */
+export const CLOCK_PRESETS = [
+  null,
+  { initial_ms: 60_000, increment_ms: 0 },
+  { initial_ms: 180_000, increment_ms: 2_000 },
+  { initial_ms: 300_000, increment_ms: 3_000 },
+  { initial_ms: 600_000, increment_ms: 5_000 },
+  { initial_ms: 900_000, increment_ms: 10_000 },
+  { initial_ms: 1_800_000, increment_ms: 20_000 },
+];
+
+export const SIZES = [9, 11, 13, 15, 17, 19];
+export const RULES = ['freestyle', 'standard', 'renju'];
+
+/**
+ * The `create_room` request for a choice of opponent and settings.
+ *
+ * options: {opponent: "bot" | "friend" | "anyone" | "bots", level, secondLevel,
+ *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private}
+ * `coin()` answers true or false at random (for a random colour).
+ * A friend's room is always private (it is reached by its link); an open room never is.
+ */
+export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
+  const size = options.rule === 'renju' ? 15 : options.size;
+  const request = { type: 'create_room', rule: options.rule, size };
+  if (options.clock !== null) request.clock = { ...options.clock };
+  if (options.opponent === 'bots') {
+    return { ...request, black: { bot: options.level }, white: { bot: options.secondLevel }, private: options.private };
+  }
+  const color = options.color === 'random' ? (coin() ? 'black' : 'white') : options.color;
+  const other = options.opponent === 'bot' ? { bot: options.level } : 'open';
+  const isPrivate = options.opponent === 'friend' || (options.opponent === 'bot' && options.private);
+  return { ...request, black: color === 'black' ? 'me' : other, white: color === 'white' ? 'me' : other, private: isPrivate };
+}

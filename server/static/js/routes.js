@@ -1,0 +1,57 @@
+// Where the page is, as a plain object, and its form in the address bar:
+//
+//   #lobby             the lobby (also the empty hash)
+//   #room/ROOM_ID      a room, taking an open seat if there is one (the link to share)
+//   #watch/ROOM_ID     a room, as a spectator
+//   #games             my games; #games/NAME another player's
+//   #game/GAME_ID      the replay of one stored game
+//
+// A room being created has no id yet ({name: "room", roomId: null}); it
+// has no hash of its own until the server answers.
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const LOBBY = Object.freeze({ name: 'lobby' });
+
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return '';
+  }
+}
+
+/** The route that a location hash names; anything unreadable is the lobby. */
+export function parseHash(hash) {
+  const [head, rest = '', ...extra] = String(hash).replace(/^#/, '').split('/');
+  const argument = decoded(rest);
+  if (extra.length > 0) return LOBBY;
+  if ((head === 'room' || head === 'watch') && ID.test(argument)) {
+    return { name: 'room', roomId: argument, as: head === 'room' ? 'player' : 'spectator' };
+  }
+  if (head === 'games' && rest === '') return { name: 'games', player: null };
+  if (head === 'games' && NAME.test(argument)) return { name: 'games', player: argument };
+  if (head === 'game' && ID.test(argument)) return { name: 'replay', gameId: argument };
+  return LOBBY;
+}
+
+/** The hash for a route, or null for a route that has none (a room not created yet). */
+export function formatRoute(route) {
+  switch (route.name) {
+    case 'room':
+      if (route.roomId === null) return null;
+      return `#${route.as === 'spectator' ? 'watch' : 'room'}/${encodeURIComponent(route.roomId)}`;
+    case 'games':
+      return route.player === null ? '#games' : `#games/${encodeURIComponent(route.player)}`;
+    case 'replay':
+      return `#game/${encodeURIComponent(route.gameId)}`;
+    default:
+      return '#lobby';
+  }
+}
+
+/** Whether two routes show the same thing. */
+export function sameRoute(a, b) {
+  return formatRoute(a) === formatRoute(b) && a.name === b.name;
+}

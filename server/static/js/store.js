@@ -1,0 +1,354 @@
+// The page's whole state, and the one function that changes it.
+//
+// `reduce(state, action)` is pure: it never sends, stores or draws, and it
+// returns a new object for whatever changed (so views can tell by
+// reference). The server's messages are the only source of truth about
+// rooms and games: input never changes a board here, it only sends an
+// intent ("play h8"), and the board changes when `moved` comes back.
+//
+// Room events carry the room's `seq`. An event is applied only when it is
+// the next number; one already seen is dropped; one that skips a number
+// marks the room `resync: "needed"` and the events after it are dropped
+// until a fresh snapshot (`room`) replaces everything. A lost connection
+// marks the room the same way: the board is never shown as current when
+// it might not be.
+
+import { receivedClock, stoppedClock } from './clock.js';
+import { LOBBY } from './routes.js';
+
+/**
+ * A minimal observable holder for the state. An action dispatched by a
+ * listener waits until every listener has seen the change before it, so
+ * listeners always see the changes in order.
+ */
+export function createStore(reducer, state) {
+  const listeners = new Set();
+  const queue = [];
+  let busy = false;
+  return {
+    getState: () => state,
+    dispatch(action) {
+      queue.push(action);
+      if (busy) return;
+      busy = true;
+      try {
+        while (queue.length > 0) {
+          const previous = state;
+          state = reducer(state, queue.shift());
+          if (state !== previous) for (const listener of listeners) listener(state, previous);
+        }
+      } finally {
+        busy = false;
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The state of a page that has just opened. */
+export function initialState(prefs, route = LOBBY) {
+  return {
+    prefs,
+    connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
+    session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
+    signInError: null, // {code, message, name}
+    me: null, // {name, rating}
+    features: [], // the 1.1 features `welcome` lists (none today)
+    seatedRooms: [], // rooms where I hold a seat in an unfinished game
+    route,
+    lobby: { rooms: null, bots: null },
+    room: null,
+    roomError: null, // {code, message} when the routed room could not be joined
+    games: { player: null, list: null },
+    replay: null,
+    notice: null, // {code, message, request, serial}: the last refusal, to show once
+  };
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case 'connection':
+      return connectionChanged(state, action.status);
+    case 'hello_sent':
+      return { ...state, session: 'pending', signInError: null, prefs: { ...state.prefs, name: action.name } };
+    case 'signed_out':
+      return { ...state, me: null, session: 'none', seatedRooms: [], room: null, signInError: null };
+    case 'navigate':
+      return navigated(state, action.route);
+    case 'pref':
+      return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
+    case 'server':
+      return fromServer(state, action.message, action.request ?? null, action.at ?? 0);
+    case 'resync_sent':
+      return state.room?.resync === 'needed' ? withRoom(state, { resync: 'sent' }) : state;
+    case 'analysis_requested':
+      return state.room === null ? state : withRoom(state, { analysis: { pending: true, ply: state.room.moves.length } });
+    case 'analysis_cleared':
+      return state.room === null ? state : withRoom(state, { analysis: null });
+    case 'dismiss_notice':
+      return state.notice === null ? state : { ...state, notice: null };
+    case 'replay_seek':
+      return withReplay(state, (replay) => ({ ply: clampPly(replay, action.ply), playing: false }));
+    case 'replay_play':
+      return withReplay(state, (replay) => startOrStop(replay, action.playing));
+    case 'replay_tick':
+      return withReplay(state, advance);
+    default:
+      return state;
+  }
+}
+
+// ------------------------------------------------------------ connection, routes
+
+function connectionChanged(state, status) {
+  if (status === 'online') return { ...state, connection: 'online', session: 'none' };
+  const room = state.room === null ? null : { ...state.room, resync: 'needed', analysis: null };
+  // A room being created when the line dropped may or may not exist: start again from the lobby.
+  const creating = state.route.name === 'room' && state.route.roomId === null;
+  return { ...state, connection: status, session: 'none', room, route: creating ? LOBBY : state.route };
+}
+
+function navigated(state, route) {
+  const next = { ...state, route, roomError: null };
+  const keepsRoom = route.name === 'room' && state.room !== null && route.roomId === state.room.id;
+  if (!keepsRoom) next.room = null;
+  if (route.name === 'games') next.games = { player: route.player, list: null };
+  if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
+    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null };
+  }
+  return next;
+}
+
+// ---------------------------------------------------------------- server messages
+
+function fromServer(state, message, request, at) {
+  switch (message.type) {
+    case 'welcome':
+      return {
+        ...state,
+        session: 'ready',
+        signInError: null,
+        me: message.player,
+        features: message.features ?? [],
+        seatedRooms: message.rooms ?? [],
+      };
+    case 'error':
+      return errorReceived(state, message, request);
+    case 'rooms':
+      return { ...state, lobby: { ...state.lobby, rooms: message.rooms } };
+    case 'bots':
+      return { ...state, lobby: { ...state.lobby, bots: message.bots } };
+    case 'room':
+      return snapshotReceived(state, message, request, at);
+    case 'spectators':
+      return state.room?.id === message.room_id ? withRoom(state, { spectators: message.count }) : state;
+    case 'games':
+      return gamesReceived(state, message, request);
+    case 'game':
+      return gameReceived(state, message);
+    case 'analysis':
+      return analysisReceived(state, message);
+    case 'moved':
+    case 'game_over':
+    case 'draw_offered':
+    case 'undo_requested':
+    case 'rematch_offered':
+    case 'undone':
+    case 'declined':
+      return roomEventReceived(state, message, at);
+    default:
+      return state;
+  }
+}
+
+function errorReceived(state, message, request) {
+  const refusal = { code: message.code, message: message.message };
+  const kind = request?.type;
+  if (kind === 'hello') {
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name } };
+  }
+  if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
+    return { ...state, room: null, roomError: refusal };
+  }
+  if (kind === 'create_room' && state.route.name === 'room' && state.route.roomId === null) {
+    return { ...state, route: LOBBY, notice: notice(state, refusal, kind) };
+  }
+  if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
+    return { ...state, replay: { ...state.replay, error: refusal } };
+  }
+  if (kind === 'analyze' && state.room !== null) {
+    return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
+  }
+  return { ...state, notice: notice(state, refusal, kind ?? null) };
+}
+
+function notice(state, refusal, request) {
+  return { ...refusal, request, serial: (state.notice?.serial ?? 0) + 1 };
+}
+
+/** The room as a full snapshot describes it; what the snapshot cannot know is kept from `previous`. */
+function roomFromSnapshot(message, at, previous = null) {
+  const snapshot = message.room;
+  const sameGame = previous !== null && previous.id === snapshot.room_id && previous.gameId === snapshot.game_id;
+  const moves = snapshot.moves.map(({ x, y, color }) => ({ x, y, color }));
+  return {
+    id: snapshot.room_id,
+    gameId: snapshot.game_id,
+    rule: snapshot.rule,
+    size: snapshot.size,
+    status: snapshot.status,
+    black: snapshot.black,
+    white: snapshot.white,
+    you: message.you,
+    toMove: snapshot.to_move,
+    moves,
+    clock: receivedClock(snapshot.clock, at),
+    result: snapshot.result,
+    seq: snapshot.seq,
+    spectators: snapshot.spectators ?? 0,
+    private: snapshot.private ?? false,
+    // Offers are not part of a snapshot: one stays shown only if nothing happened since.
+    offer: sameGame && previous.seq === snapshot.seq && previous.resync === null ? previous.offer : null,
+    declined: null,
+    resync: null,
+    analysis: sameGame && previous.moves.length === moves.length ? previous.analysis : null,
+  };
+}
+
+function snapshotReceived(state, message, request, at) {
+  const id = message.room.room_id;
+  const seatedRooms = updatedSeats(state.seatedRooms, id, message.you !== 'spectator' && message.room.status !== 'finished');
+  const route = state.route;
+  const wanted =
+    route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'));
+  if (!wanted) return { ...state, seatedRooms };
+  return {
+    ...state,
+    seatedRooms,
+    route: { name: 'room', roomId: id, as: message.you === 'spectator' ? 'spectator' : 'player' },
+    room: roomFromSnapshot(message, at, state.room),
+    roomError: null,
+  };
+}
+
+function updatedSeats(rooms, id, seated) {
+  if (seated === rooms.includes(id)) return rooms;
+  return seated ? [...rooms, id] : rooms.filter((room) => room !== id);
+}
+
+function roomEventReceived(state, message, at) {
+  let next = state;
+  if (message.type === 'game_over') {
+    const seatedRooms = updatedSeats(state.seatedRooms, message.room_id, false);
+    if (seatedRooms !== state.seatedRooms) next = { ...state, seatedRooms };
+  }
+  const room = next.room;
+  if (room === null || room.id !== message.room_id || room.resync !== null || message.seq <= room.seq) return next;
+  const applied = message.seq === room.seq + 1 ? applyEvent(room, message, at) : null;
+  const changed = applied === null ? { ...room, resync: 'needed' } : { ...applied, seq: message.seq };
+  return { ...next, room: changed };
+}
+
+const OTHER = { black: 'white', white: 'black' };
+
+/** The room after one event that follows it directly, or null if the event does not fit the room. */
+function applyEvent(room, message, at) {
+  switch (message.type) {
+    case 'moved': {
+      if (message.ply !== room.moves.length + 1 || room.status !== 'playing') return null;
+      const stone = { x: message.x, y: message.y, color: message.color };
+      return {
+        ...room,
+        moves: [...room.moves, stone],
+        toMove: OTHER[message.color],
+        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
+        analysis: null,
+        declined: null,
+      };
+    }
+    case 'game_over':
+      return {
+        ...room,
+        status: 'finished',
+        result: message.result,
+        toMove: null,
+        clock: stoppedClock(room.clock, at),
+        offer: null,
+        analysis: null,
+      };
+    case 'draw_offered':
+      return { ...room, offer: { what: 'draw', by: message.by }, declined: null };
+    case 'undo_requested':
+      return { ...room, offer: { what: 'undo', by: message.by }, declined: null };
+    case 'rematch_offered':
+      return { ...room, offer: { what: 'rematch', by: message.by }, declined: null };
+    case 'declined':
+      return { ...room, offer: null, declined: message.what };
+    case 'undone': {
+      const kept = room.moves.length - message.removed.length;
+      if (kept < 0) return null;
+      return {
+        ...room,
+        moves: room.moves.slice(0, kept),
+        toMove: message.to_move,
+        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
+        offer: null,
+        analysis: null,
+      };
+    }
+    default:
+      return room;
+  }
+}
+
+function withRoom(state, changes) {
+  return { ...state, room: { ...state.room, ...changes } };
+}
+
+function analysisReceived(state, message) {
+  const room = state.room;
+  if (room === null || room.id !== message.room_id || !room.analysis?.pending) return state;
+  if (room.analysis.ply !== room.moves.length) return state;
+  const { best, score, depth, nodes, pv } = message;
+  return withRoom(state, { analysis: { pending: false, ply: room.moves.length, best, score, depth, nodes, pv } });
+}
+
+// ------------------------------------------------------------------ records
+
+function gamesReceived(state, message, request) {
+  if (state.route.name !== 'games' || request?.type !== 'list_games') return state;
+  const wanted = state.route.player ?? state.me?.name ?? null;
+  if ((request.player ?? null) !== wanted) return state;
+  return { ...state, games: { player: wanted, list: message.games } };
+}
+
+function gameReceived(state, message) {
+  const replay = state.replay;
+  if (replay === null || replay.gameId !== message.game_id || message.format !== 'json') return state;
+  const record = message.record;
+  return { ...state, replay: { ...replay, record, ply: record.moves.length, playing: false, error: null } };
+}
+
+function withReplay(state, change) {
+  if (state.replay?.record == null) return state;
+  return { ...state, replay: { ...state.replay, ...change(state.replay) } };
+}
+
+function clampPly(replay, ply) {
+  return Math.max(0, Math.min(replay.record.moves.length, Math.round(ply)));
+}
+
+function startOrStop(replay, playing) {
+  if (!playing) return { playing: false };
+  const atEnd = replay.ply >= replay.record.moves.length;
+  return { playing: true, ply: atEnd ? 0 : replay.ply };
+}
+
+function advance(replay) {
+  if (!replay.playing) return {};
+  const ply = Math.min(replay.ply + 1, replay.record.moves.length);
+  return { ply, playing: ply < replay.record.moves.length };
+}

@@ -1,0 +1,134 @@
+// The form that opens a new room: who to play (a bot, a friend by a link,
+// anyone, or two bots to watch), the rule, the board, the clock and the
+// colour. The inputs hold the choice until it is sent.
+
+import { h, fill, setText, show } from '../dom.js';
+import { formatClockSetting } from '../clock.js';
+import { CLOCK_PRESETS, RULES, SIZES } from '../requests.js';
+
+const OPPONENTS = ['bot', 'friend', 'anyone', 'bots'];
+const COLORS = ['black', 'white', 'random'];
+
+function radio(name, value, checked) {
+  const input = h('input', { type: 'radio', name, value, id: `${name}-${value}`, checked });
+  const label = h('label', { for: input.id });
+  return { input, label, element: h('div', { class: 'choice' }, input, label) };
+}
+
+function labelled(id, control) {
+  const label = h('label', { for: id });
+  return { label, element: h('div', { class: 'field' }, label, control) };
+}
+
+export function createCreateForm(intents) {
+  const heading = h('h2', { id: 'create-heading' });
+  const opponentLegend = h('legend');
+  const opponents = OPPONENTS.map((value) => radio('opponent', value, value === 'bot'));
+  const level = h('select', { id: 'create-level' });
+  const secondLevel = h('select', { id: 'create-second-level' });
+  const levelField = labelled(level.id, level);
+  const secondField = labelled(secondLevel.id, secondLevel);
+
+  const rule = h('select', { id: 'create-rule' }, RULES.map((value) => h('option', { value })));
+  const size = h('select', { id: 'create-size' }, SIZES.map((value) => h('option', { value: String(value), selected: value === 15 })));
+  const clock = h('select', { id: 'create-clock' }, CLOCK_PRESETS.map((_, index) => h('option', { value: String(index) })));
+  const ruleField = labelled(rule.id, rule);
+  const sizeField = labelled(size.id, size);
+  const clockField = labelled(clock.id, clock);
+
+  const colorLegend = h('legend');
+  const colors = COLORS.map((value) => radio('color', value, value === 'black'));
+  const colorSet = h('fieldset', { class: 'choices inline' }, colorLegend, colors.map((choice) => choice.element));
+  const privateBox = h('input', { type: 'checkbox', id: 'create-private' });
+  const privateLabel = h('label', { for: privateBox.id });
+  const privateField = h('div', { class: 'option' }, privateBox, privateLabel);
+  const submit = h('button', { type: 'submit', class: 'primary' });
+
+  const form = h(
+    'form',
+    { class: 'create-form', 'aria-labelledby': heading.id },
+    h('fieldset', { class: 'choices' }, opponentLegend, opponents.map((choice) => choice.element)),
+    h('div', { class: 'field-row' }, levelField.element, secondField.element),
+    h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
+    clockField.element,
+    colorSet,
+    privateField,
+    submit,
+  );
+  const element = h('section', { class: 'panel create' }, heading, form);
+
+  const opponent = () => opponents.find((choice) => choice.input.checked).input.value;
+
+  /** What the form says now, as createRoomRequest reads it. */
+  function choice(overrides = {}) {
+    return {
+      opponent: opponent(),
+      level: level.value,
+      secondLevel: secondLevel.value,
+      rule: rule.value,
+      size: Number(size.value),
+      clock: CLOCK_PRESETS[Number(clock.value)],
+      color: colors.find((entry) => entry.input.checked).input.value,
+      private: privateBox.checked,
+      ...overrides,
+    };
+  }
+
+  function arrange() {
+    const kind = opponent();
+    show(levelField.element, kind === 'bot' || kind === 'bots');
+    show(secondField.element, kind === 'bots');
+    show(colorSet, kind !== 'bots');
+    show(privateField, kind === 'bot' || kind === 'bots');
+    size.disabled = rule.value === 'renju';
+    if (rule.value === 'renju') size.value = '15';
+  }
+
+  form.addEventListener('change', arrange);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    intents.createRoom(choice());
+  });
+  let botsShown = null;
+
+  return {
+    element,
+    choice,
+    update(state, t) {
+      const bots = state.lobby.bots ?? [];
+      if (bots !== botsShown) {
+        botsShown = bots;
+        for (const select of [level, secondLevel]) {
+          const kept = select.value;
+          fill(select, bots.map((bot) => h('option', { value: bot.level }, bot.level)));
+          if (bots.some((bot) => bot.level === kept)) select.value = kept;
+        }
+      }
+      const noBots = state.lobby.bots !== null && bots.length === 0;
+      for (const choiceEntry of opponents) {
+        if (choiceEntry.input.value === 'bot' || choiceEntry.input.value === 'bots') choiceEntry.input.disabled = noBots;
+      }
+      if (noBots && (opponent() === 'bot' || opponent() === 'bots')) opponents[1].input.checked = true;
+      setText(heading, t('create.title'));
+      setText(opponentLegend, t('create.opponent'));
+      opponents.forEach((entry) => setText(entry.label, t(`create.opponent.${entry.input.value}`)));
+      setText(levelField.label, t('create.level'));
+      setText(secondField.label, t('create.secondLevel'));
+      setText(ruleField.label, t('create.rule'));
+      setText(sizeField.label, t('create.size'));
+      setText(clockField.label, t('create.clock'));
+      [...rule.options].forEach((option) => setText(option, t(`rule.${option.value}`)));
+      [...size.options].forEach((option) => setText(option, t('size', { size: option.value })));
+      [...clock.options].forEach((option, index) => {
+        const preset = CLOCK_PRESETS[index];
+        setText(option, preset === null ? t('create.untimed') : t('create.clockPreset', { text: formatClockSetting(preset) }));
+      });
+      setText(colorLegend, t('create.color'));
+      colors.forEach((entry) => setText(entry.label, t(`create.color.${entry.input.value}`)));
+      setText(privateLabel, t('create.private'));
+      setText(submit, t('create.submit'));
+      submit.disabled = state.session !== 'ready';
+      arrange();
+    },
+  };
+}

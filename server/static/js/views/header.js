@@ -1,0 +1,68 @@
+// The bar along the top: the name of the game, where to go, the connection,
+// who is signed in, the language and the sound. Also the line that shows
+// the server's last refusal ("That point is taken").
+
+import { h, setText, show, svg } from '../dom.js';
+import { LANGUAGES } from '../i18n.js';
+
+export function createHeader(intents) {
+  const brand = h('a', { href: '#lobby', class: 'brand' }, h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), h('span', { class: 'brand-name' }));
+  const lobby = h('a', { href: '#lobby' });
+  const games = h('a', { href: '#games' });
+  const nav = h('nav', {}, lobby, games);
+  const connection = h('span', { class: 'connection', role: 'status' });
+  const player = h('span', { class: 'me' });
+  const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
+  const language = h('select', { id: 'language', onChange: () => intents.setPref('language', language.value) },
+    Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, lang: code }, name)));
+  const languageLabel = h('label', { for: language.id, class: 'visually-hidden' });
+  const speakerWaves = svg('path', { d: 'M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12', class: 'waves' });
+  const speakerCross = svg('path', { d: 'M15.5 9.5l5 5M20.5 9.5l-5 5', class: 'waves' });
+  const speaker = svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
+    svg('path', { d: 'M3 9.5h4l5-4v13l-5-4H3z', class: 'body' }), speakerWaves, speakerCross);
+  const sound = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.setPref('muted', sound.getAttribute('aria-pressed') !== 'true') }, speaker);
+  const tools = h('div', { class: 'tools' }, connection, player, switchPlayer, languageLabel, language, sound);
+  const element = h('header', { class: 'top' }, brand, nav, tools);
+
+  const noticeText = h('span');
+  const dismiss = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.dismissNotice() }, '×');
+  const notice = h('div', { class: 'notice', role: 'alert' }, noticeText, dismiss);
+  let noticeTimer = null;
+  let shownSerial = null;
+
+  return {
+    element,
+    notice,
+    update(state) {
+      const t = intents.t;
+      setText(brand.lastChild, t('app.name'));
+      setText(lobby, t('nav.lobby'));
+      setText(games, t('nav.games'));
+      const route = state.route.name;
+      lobby.toggleAttribute('aria-current', route === 'lobby');
+      games.toggleAttribute('aria-current', route === 'games' || route === 'replay');
+      show(nav, state.me !== null);
+      setText(connection, t(`connection.${state.connection}`));
+      connection.className = `connection ${state.connection}`;
+      setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: state.me.rating }));
+      show(switchPlayer, state.me !== null);
+      setText(switchPlayer, t('header.switch'));
+      setText(languageLabel, t('header.language'));
+      language.value = state.prefs.language;
+      sound.setAttribute('aria-pressed', String(state.prefs.muted));
+      sound.setAttribute('aria-label', t('header.mute'));
+      speakerWaves.setAttribute('visibility', state.prefs.muted ? 'hidden' : 'visible');
+      speakerCross.setAttribute('visibility', state.prefs.muted ? 'visible' : 'hidden');
+      dismiss.setAttribute('aria-label', t('header.dismiss'));
+
+      const current = state.notice;
+      show(notice, current !== null);
+      if (current !== null && current.serial !== shownSerial) {
+        shownSerial = current.serial;
+        setText(noticeText, t(`error.${current.code}`, { fallback: current.message }));
+        clearTimeout(noticeTimer);
+        noticeTimer = setTimeout(() => intents.dismissNotice(), 6000);
+      }
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// The lobby: games to come back to, a new game, open rooms to join, games
+// being played to watch, and the bots with their ratings.
+//
+// It is a list of sections, each drawn from the state alone. When the
+// server's `welcome` lists 1.1 features (`lobby`: seeks and who is online,
+// `chat`, `ratings`...), their sections join this list; a server without
+// them shows none of them.
+
+import { h, fill, setText, show } from '../dom.js';
+import { formatClockSetting } from '../clock.js';
+import { createCreateForm } from './create.js';
+
+function seatText(seat, t) {
+  if (seat === null) return t('player.open');
+  return seat.kind === 'bot' ? t('lobby.botSeat', { name: seat.name }) : seat.name;
+}
+
+function settingsText(summary, t) {
+  const parts = [t(`rule.${summary.rule}`), t('size', { size: summary.size })];
+  parts.push(summary.clock ? formatClockSetting(summary.clock) : t('create.untimed'));
+  return parts.join(' · ');
+}
+
+/** Whether two lists of sources hold the same objects. */
+function sameSources(a, b) {
+  return a !== null && a.length === b.length && a.every((source, index) => source === b[index]);
+}
+
+/**
+ * A panel with a heading, a list, and a line shown when the list is empty.
+ * `draw(state, t)` gives them, with `sources`: the parts of the state the
+ * list is drawn from (it is drawn again only when one of them changes).
+ */
+function listPanel(className, draw) {
+  const heading = h('h2');
+  const list = h('ul', { class: 'entries' });
+  const empty = h('p', { class: 'empty' });
+  const element = h('section', { class: `panel ${className}` }, heading, list, empty);
+  let drawnFrom = null;
+  let drawnLanguage = null;
+  return {
+    element,
+    update(state, t) {
+      const { title, emptyText, items, sources } = draw(state, t);
+      setText(heading, title);
+      setText(empty, emptyText);
+      if (sameSources(drawnFrom, sources) && state.prefs.language === drawnLanguage) return;
+      drawnFrom = sources;
+      drawnLanguage = state.prefs.language;
+      fill(list, items);
+      show(empty, items.length === 0);
+    },
+  };
+}
+
+export function createLobbyView(intents) {
+  const heading = h('h1', { tabIndex: -1 });
+  const form = createCreateForm(intents);
+
+  const resume = listPanel('resume', (state, t) => ({
+    title: t('lobby.resume'),
+    emptyText: '',
+    sources: [state.seatedRooms, state.lobby.rooms],
+    items: state.seatedRooms.map((roomId) => {
+      const listed = (state.lobby.rooms ?? []).find((room) => room.room_id === roomId);
+      const text = listed === undefined
+        ? t('lobby.resumeRoom', { id: roomId })
+        : t('lobby.resumeGame', { players: t('lobby.versus', { black: seatText(listed.black, t), white: seatText(listed.white, t) }) });
+      return h('li', { 'data-room': roomId },
+        h('button', { type: 'button', class: 'primary', onClick: () => intents.openRoom(roomId, 'player') }, text));
+    }),
+  }));
+
+  const openRooms = listPanel('open-rooms', (state, t) => {
+    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'waiting');
+    return {
+      title: t('lobby.openRooms'),
+      emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noOpenRooms'),
+      sources: [state.lobby.rooms],
+      items: rooms.map((room) => {
+        const host = room.black ?? room.white;
+        const hostName = seatText(host, t);
+        const yourColor = room.black === null ? 'black' : 'white';
+        return h('li', { 'data-room': room.room_id },
+          h('div', { class: 'entry-text' },
+            h('strong', {}, hostName),
+            h('span', { class: 'detail' }, `${settingsText(room, t)} · ${t('lobby.youPlay', { color: t(`color.${yourColor}`) })}`)),
+          h('button', {
+            type: 'button',
+            class: 'primary',
+            'aria-label': t('lobby.joinLabel', { name: hostName }),
+            onClick: () => intents.openRoom(room.room_id, 'player'),
+          }, t('lobby.join')));
+      }),
+    };
+  });
+
+  const liveGames = listPanel('live-games', (state, t) => {
+    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'playing');
+    return {
+      title: t('lobby.liveGames'),
+      emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noLiveGames'),
+      sources: [state.lobby.rooms],
+      items: rooms.map((room) => {
+        const players = t('lobby.versus', { black: seatText(room.black, t), white: seatText(room.white, t) });
+        return h('li', { 'data-room': room.room_id },
+          h('div', { class: 'entry-text' },
+            h('strong', {}, players),
+            h('span', { class: 'detail' }, `${settingsText(room, t)} · ${t('room.spectators', { count: room.spectators })}`)),
+          h('button', {
+            type: 'button',
+            'aria-label': t('lobby.watchLabel', { players }),
+            onClick: () => intents.openRoom(room.room_id, 'spectator'),
+          }, t('lobby.watch')));
+      }),
+    };
+  });
+
+  const bots = listPanel('bots', (state, t) => ({
+    title: t('lobby.bots'),
+    emptyText: state.lobby.bots === null ? t('lobby.loading') : t('lobby.noBots'),
+    sources: [state.lobby.bots],
+    items: (state.lobby.bots ?? []).map((bot) =>
+      h('li', { 'data-bot': bot.level },
+        h('div', { class: 'entry-text' },
+          h('strong', {}, bot.level, ' ', h('span', { class: 'rating' }, bot.rating === null ? '' : String(bot.rating))),
+          h('span', { class: 'detail' }, bot.description)),
+        h('button', {
+          type: 'button',
+          'aria-label': t('lobby.playBotLabel', { level: bot.level }),
+          onClick: () => intents.createRoom(form.choice({ opponent: 'bot', level: bot.level })),
+        }, t('lobby.playBot'))),
+    ),
+  }));
+
+  const sections = [openRooms, liveGames, bots];
+  const element = h(
+    'section',
+    { class: 'screen lobby-screen' },
+    heading,
+    resume.element,
+    h('div', { class: 'lobby-grid' }, form.element, h('div', { class: 'lobby-lists' }, sections.map((section) => section.element))),
+  );
+
+  return {
+    element,
+    focus: () => heading.focus(),
+    update(state) {
+      const t = intents.t;
+      setText(heading, t('lobby.title'));
+      show(resume.element, state.seatedRooms.length > 0);
+      resume.update(state, t);
+      form.update(state, t);
+      for (const section of sections) section.update(state, t);
+    },
+  };
+}

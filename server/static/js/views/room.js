@@ -1,0 +1,414 @@
+// The room: the board between the two players' bars, and beside it the
+// game's state, the offers, the buttons, the engine's hint and the moves.
+//
+// Everything drawn here comes from `state.room`; the buttons only call
+// intents. The room is shown dimmed and refuses input while it may be out
+// of date (a lost connection, a skipped event), until a snapshot arrives.
+
+import { h, fill, setText, show } from '../dom.js';
+import { formatPoint, parsePoint } from '../notation.js';
+import { forbiddenPoints } from '../renju.js';
+import { createBoard } from './board.js';
+import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
+
+const OTHER = { black: 'white', white: 'black' };
+
+export function createRoomView(intents) {
+  const heading = h('h1', { class: 'room-title', tabIndex: -1 });
+  const status = h('p', { class: 'room-status' });
+  const announcer = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-role': 'announcer' });
+  const clockAnnouncer = h('p', { class: 'visually-hidden', 'aria-live': 'assertive' });
+  const banner = h('p', { class: 'room-banner', role: 'status', hidden: true });
+  const board = createBoard({ onPlay: (x, y) => intents.play(x, y) });
+  const bars = { top: createPlayerBar(), bottom: createPlayerBar() };
+  const waiting = h('p', { class: 'room-waiting' });
+
+  const share = createShareBox();
+  const offers = h('div', { class: 'offers', role: 'group', hidden: true });
+  const actions = createActions(intents);
+  const hint = createHintBox(intents);
+  const options = createOptions(intents);
+  const moves = h('ol', { class: 'move-list' });
+  const movesHeading = h('h2');
+  const movesBox = h('section', { class: 'panel moves-panel' }, movesHeading, moves);
+  const spectators = h('p', { class: 'spectators' });
+  const back = h('button', { type: 'button', class: 'link-button', onClick: () => intents.leaveRoom() });
+
+  // In the page's order the heading comes first, then the board, then the rest, which is
+  // the order of the keyboard and of a screen reader; the grid places them side by side.
+  const head = h('div', { class: 'room-head' }, heading, status, spectators);
+  const main = h('div', { class: 'room-main' }, bars.top.element, h('div', { class: 'board-frame' }, board.element, banner), bars.bottom.element);
+  const side = h(
+    'div',
+    { class: 'room-side' },
+    share.element,
+    offers,
+    actions.element,
+    hint.element,
+    movesBox,
+    options.element,
+    back,
+    announcer,
+    clockAnnouncer,
+  );
+  const layout = h('div', { class: 'room-layout' }, head, main, side);
+  const element = h('section', { class: 'screen room-screen' }, waiting, layout);
+
+  let state = null;
+  let shownRoom = null;
+  let forbiddenCache = { key: '', points: [] };
+  let lastWarning = null;
+
+  const ticker = createTicker(() => {
+    if (element.hidden) ticker.update(false); // another screen is shown: it starts again on the next update
+    else drawClocks(performance.now());
+  });
+
+  function drawClocks(now) {
+    const room = state.room;
+    const t = intents.t;
+    for (const bar of Object.values(bars)) bar.drawClock(room.clock, now, t);
+    const mine = room.you === 'spectator' ? null : room.you;
+    const warning = mine === null ? null : lowTimeWarning(room.clock, mine, now, t);
+    if (warning !== lastWarning) {
+      lastWarning = warning;
+      if (warning !== null) setText(clockAnnouncer, warning);
+    }
+  }
+
+  function forbiddenFor(room) {
+    const key = `${room.gameId}:${room.moves.length}`;
+    if (forbiddenCache.key !== key) forbiddenCache = { key, points: forbiddenPoints(room.moves, room.size) };
+    return forbiddenCache.points;
+  }
+
+  function update(next) {
+    state = next;
+    const t = intents.t;
+    const room = next.room;
+    const route = next.route;
+    show(layout, room !== null);
+    show(waiting, room === null);
+    setText(back, t('room.back'));
+    if (room === null) {
+      shownRoom = null;
+      ticker.update(false);
+      if (next.roomError !== null) setText(waiting, t('room.error', { message: t(`error.${next.roomError.code}`, { fallback: next.roomError.message }) }));
+      else setText(waiting, route.roomId === null ? t('room.creating') : t('room.joining'));
+      return;
+    }
+    if (room.id !== shownRoom) {
+      // A room that has just opened (created, joined): the keyboard starts at its heading.
+      shownRoom = room.id;
+      queueMicrotask(() => heading.focus());
+    }
+    const mine = room.you === 'spectator' ? null : room.you;
+    const current = room.resync === null && next.connection === 'online';
+    const myTurn = current && room.status === 'playing' && mine !== null && room.toMove === mine;
+
+    setText(heading, roomTitle(room, t));
+    setText(status, statusText(room, t));
+    setText(spectators, t('room.spectators', { count: room.spectators }));
+    show(banner, !current);
+    setText(banner, next.connection === 'online' ? t('room.catchingUp') : t('connection.reconnecting'));
+    element.classList.toggle('stale', !current);
+
+    const bottomColor = mine ?? 'black';
+    bars.bottom.update(room, bottomColor, mine, t);
+    bars.top.update(room, OTHER[bottomColor], mine, t);
+    drawClocks(performance.now());
+    ticker.update(room.clock !== null && room.clock.running !== null);
+
+    board.update({
+      size: room.size,
+      moves: room.moves,
+      winLine: room.result?.line ?? null,
+      forbidden: room.rule === 'renju' && myTurn && mine === 'black' ? forbiddenFor(room) : [],
+      hint: hintMarks(room),
+      playable: myTurn ? mine : null,
+      moveNumbers: next.prefs.moveNumbers,
+      confirmTaps: next.prefs.confirmTaps,
+      label: t('board.label', { size: room.size }),
+      t,
+    });
+
+    share.update(room, mine, t);
+    drawOffers(room, mine, current, t);
+    actions.update(room, mine, current, t);
+    hint.update(room, mine, current, (next.lobby.bots ?? []).length > 0, t);
+    options.update(next.prefs, t);
+    setText(movesHeading, t('room.moves'));
+    show(movesBox, room.moves.length > 0);
+    drawMoveList(moves, room);
+    setText(announcer, announcement(room, mine, t));
+  }
+
+  function drawOffers(room, mine, current, t) {
+    const offer = room.offer;
+    const declined = room.declined;
+    show(offers, offer !== null || declined !== null);
+    if (offer === null) {
+      fill(offers, declined === null ? '' : h('p', {}, t(`offer.declined.${declined}`)));
+      return;
+    }
+    const who = seatName(room, offer.by, t);
+    if (offer.by === mine) {
+      fill(offers, h('p', {}, t(`offer.sent.${offer.what}`)));
+      return;
+    }
+    const text = h('p', {}, t(`offer.received.${offer.what}`, { name: who }));
+    if (mine === null || !current) {
+      fill(offers, text);
+      return;
+    }
+    const accept = h('button', { type: 'button', class: 'primary', onClick: () => intents.answer(offer.what, true) }, t(`offer.accept.${offer.what}`));
+    const decline = offer.what === 'rematch' ? null : h('button', { type: 'button', onClick: () => intents.answer(offer.what, false) }, t('offer.decline'));
+    fill(offers, text, h('div', { class: 'button-row' }, accept, decline));
+  }
+
+  return { element, update, focus: () => heading.focus() };
+}
+
+// ------------------------------------------------------------------ parts
+
+function createPlayerBar() {
+  const stone = h('span', { class: 'stone-icon', 'aria-hidden': 'true' });
+  const name = h('span', { class: 'player-name' });
+  const tag = h('span', { class: 'player-tag' });
+  const presence = h('span', { class: 'presence' });
+  const turn = h('span', { class: 'turn-marker' });
+  const clock = createClockFace();
+  const element = h('div', { class: 'player-bar' }, stone, h('div', { class: 'player-text' }, name, tag), presence, turn, clock.element);
+  let color = 'black';
+  return {
+    element,
+    update(room, barColor, mine, t) {
+      color = barColor;
+      const seat = room[color];
+      stone.className = `stone-icon ${color}`;
+      setText(name, seat === null ? t('player.open') : seat.name);
+      const tags = [t(`color.${color}`)];
+      if (seat?.kind === 'bot') tags.push(t('player.bot', { level: seat.level ?? seat.name }));
+      if (color === mine) tags.push(t('player.you'));
+      setText(tag, tags.join(' · '));
+      const away = seat !== null && seat.kind === 'human' && !seat.connected;
+      setText(presence, away ? t('player.away') : '');
+      show(presence, away);
+      const toMove = room.status === 'playing' && room.toMove === color;
+      setText(turn, toMove ? t('player.toMove') : '');
+      element.classList.toggle('to-move', toMove);
+    },
+    drawClock(clockState, now, t) {
+      clock.update(clockState, color, now, t);
+    },
+  };
+}
+
+function createShareBox() {
+  const input = h('input', { type: 'text', readOnly: true, class: 'share-link', id: 'share-link' });
+  const label = h('label', { for: 'share-link' });
+  const copied = h('span', { class: 'copied', role: 'status' });
+  const copy = h('button', {
+    type: 'button',
+    onClick: async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        document.execCommand?.('copy');
+      }
+      copied.textContent = copy.dataset.copied;
+    },
+  });
+  const element = h('section', { class: 'panel share', hidden: true }, label, h('div', { class: 'share-row' }, input, copy), copied);
+  return {
+    element,
+    update(room, mine, t) {
+      const visible = room.status === 'waiting' && mine !== null;
+      show(element, visible);
+      if (!visible) return;
+      const link = `${location.origin}${location.pathname}#room/${encodeURIComponent(room.id)}`;
+      if (input.value !== link) {
+        input.value = link;
+        copied.textContent = '';
+      }
+      setText(label, room.private ? t('share.private') : t('share.open'));
+      setText(copy, t('share.copy'));
+      copy.dataset.copied = t('share.copied');
+    },
+  };
+}
+
+function createActions(intents) {
+  const draw = h('button', { type: 'button', onClick: () => intents.offerDraw() });
+  const undo = h('button', { type: 'button', onClick: () => intents.requestUndo() });
+  const resign = h('button', { type: 'button', class: 'danger', onClick: () => confirming(true) });
+  const rematch = h('button', { type: 'button', class: 'primary', onClick: () => intents.rematch() });
+  const question = h('p', { id: 'resign-question' });
+  const yes = h('button', { type: 'button', class: 'danger', onClick: () => { confirming(false); intents.resign(); } });
+  const no = h('button', { type: 'button', onClick: () => { confirming(false); resign.focus(); } });
+  const confirm = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'resign-question', hidden: true }, question, h('div', { class: 'button-row' }, yes, no));
+  const row = h('div', { class: 'button-row' }, draw, undo, resign, rematch);
+  const element = h('section', { class: 'actions' }, row, confirm);
+
+  function confirming(on) {
+    show(confirm, on);
+    show(row, !on);
+    if (on) no.focus();
+  }
+
+  return {
+    element,
+    update(room, mine, current, t) {
+      const playing = mine !== null && room.status === 'playing';
+      const finished = mine !== null && room.status === 'finished';
+      show(element, playing || finished);
+      if (!playing && !confirm.hidden) confirming(false);
+      setText(draw, t('action.draw'));
+      setText(undo, t('action.undo'));
+      setText(resign, t('action.resign'));
+      setText(rematch, t('action.rematch'));
+      setText(question, t('action.resignQuestion'));
+      setText(yes, t('action.resignConfirm'));
+      setText(no, t('action.resignCancel'));
+      show(draw, playing);
+      show(undo, playing);
+      show(resign, playing);
+      show(rematch, finished);
+      const myMoves = room.moves.filter((stone) => stone.color === mine).length;
+      draw.disabled = !current || room.offer?.what === 'draw';
+      undo.disabled = !current || myMoves === 0 || room.offer?.what === 'undo';
+      resign.disabled = !current;
+      rematch.disabled = !current || (room.offer?.what === 'rematch' && room.offer.by === mine);
+    },
+  };
+}
+
+/** Whether the server would answer `analyze` here (it needs bots, and allows spectators, finished games and bot games). */
+function analysisAllowed(room, mine, serverHasBots) {
+  if (!serverHasBots || room.status === 'waiting' || room.result?.reason === 'five') return false;
+  const opponent = mine === null ? null : room[OTHER[mine]];
+  return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
+}
+
+function createHintBox(intents) {
+  const ask = h('button', { type: 'button', onClick: () => intents.analyze() });
+  const hide = h('button', { type: 'button', class: 'link-button', onClick: () => intents.clearAnalysis() });
+  const result = h('div', { class: 'hint-result', 'aria-live': 'polite' });
+  const element = h('section', { class: 'panel hint', hidden: true }, h('div', { class: 'button-row' }, ask, hide), result);
+  return {
+    element,
+    update(room, mine, current, serverHasBots, t) {
+      show(element, analysisAllowed(room, mine, serverHasBots));
+      setText(ask, t('hint.ask'));
+      setText(hide, t('hint.hide'));
+      const analysis = room.analysis;
+      ask.disabled = !current || analysis?.pending === true;
+      show(hide, analysis !== null && !analysis.pending);
+      if (analysis === null) fill(result);
+      else if (analysis.pending) fill(result, h('p', {}, t('hint.thinking')));
+      else {
+        fill(
+          result,
+          h('p', { class: 'hint-best' }, t('hint.best', { move: analysis.best.move, score: analysis.score, depth: analysis.depth })),
+          h('p', { class: 'hint-pv' }, t('hint.pv', { line: analysis.pv.join(' ') })),
+        );
+      }
+    },
+  };
+}
+
+function createOptions(intents) {
+  const toggle = (key) => {
+    const input = h('input', { type: 'checkbox', id: `option-${key}`, onChange: () => intents.setPref(key, input.checked) });
+    const label = h('label', { for: input.id });
+    return { key, input, label, element: h('div', { class: 'option' }, input, label) };
+  };
+  const numbers = toggle('moveNumbers');
+  const taps = toggle('confirmTaps');
+  const element = h('section', { class: 'options' }, numbers.element, taps.element);
+  return {
+    element,
+    update(prefs, t) {
+      for (const option of [numbers, taps]) {
+        option.input.checked = prefs[option.key];
+        setText(option.label, t(`option.${option.key}`));
+      }
+    },
+  };
+}
+
+// ------------------------------------------------------------ pure helpers
+
+/** "Freestyle · 15×15 · +3 s a move · private" */
+function roomTitle(room, t) {
+  const parts = [t(`rule.${room.rule}`), t('size', { size: room.size })];
+  if (room.clock !== null && room.clock.increment_ms > 0) {
+    parts.push(t('room.increment', { seconds: room.clock.increment_ms / 1000 }));
+  }
+  if (room.private) parts.push(t('room.private'));
+  return parts.join(' · ');
+}
+
+function seatName(room, color, t) {
+  return room[color]?.name ?? t(`color.${color}`);
+}
+
+/** The one line saying where the game stands. */
+export function statusText(room, t) {
+  if (room.status === 'waiting') return room.you === 'spectator' ? t('status.waiting') : t('status.waitingForOpponent');
+  if (room.status === 'finished') return resultText(room, t);
+  if (room.toMove === room.you) return t('status.yourTurn');
+  return t('status.toMove', { color: t(`color.${room.toMove}`), name: seatName(room, room.toMove, t) });
+}
+
+/** How the game ended, as a sentence. */
+export function resultText(room, t) {
+  const result = room.result;
+  if (result === null) return '';
+  if (result.winner === null) return t(`result.draw.${result.reason}`);
+  const loser = OTHER[result.winner];
+  return t(`result.win.${result.reason}`, { winner: t(`color.${result.winner}`), loser: t(`color.${loser}`), name: seatName(room, result.winner, t) });
+}
+
+/** What the live region says: the last move, then whose turn it is or how the game ended. */
+function announcement(room, mine, t) {
+  const last = room.moves.at(-1);
+  const parts = [];
+  if (last !== undefined) {
+    parts.push(t('announce.move', { n: room.moves.length, color: t(`color.${last.color}`), move: formatPoint(last.x, last.y, room.size) }));
+  }
+  if (room.status === 'finished') parts.push(resultText(room, t));
+  else if (room.status === 'playing' && room.toMove === mine) parts.push(t('status.yourTurn'));
+  return parts.join(' ');
+}
+
+/** The hint drawn on the board: the best point and the principal variation as numbered ghost stones. */
+function hintMarks(room) {
+  const analysis = room.analysis;
+  if (analysis === null || analysis.pending) return null;
+  let color = analysis.ply % 2 === 0 ? 'black' : 'white';
+  const taken = new Set(room.moves.map((stone) => stone.y * room.size + stone.x));
+  const pv = [];
+  for (const move of analysis.pv) {
+    const point = parsePoint(move, room.size);
+    if (point === null || taken.has(point.y * room.size + point.x)) break;
+    taken.add(point.y * room.size + point.x);
+    pv.push({ ...point, color });
+    color = OTHER[color];
+  }
+  return { best: { x: analysis.best.x, y: analysis.best.y }, pv };
+}
+
+function drawMoveList(list, room) {
+  const count = Math.ceil(room.moves.length / 2);
+  if (list.dataset.drawn === `${room.gameId}:${room.moves.length}`) return;
+  list.dataset.drawn = `${room.gameId}:${room.moves.length}`;
+  const items = [];
+  for (let pair = 0; pair < count; pair += 1) {
+    const stones = room.moves.slice(pair * 2, pair * 2 + 2);
+    items.push(h('li', {}, ...stones.map((stone) => h('span', { class: `move ${stone.color}` }, formatPoint(stone.x, stone.y, room.size)))));
+  }
+  fill(list, items);
+  list.scrollTop = list.scrollHeight;
+}

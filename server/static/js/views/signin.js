@@ -1,0 +1,61 @@
+// Signing in: a name is all it takes. The server hands back a token that
+// the browser keeps, so the next visit signs in by itself.
+
+import { h, setText, show } from '../dom.js';
+
+export function createSignInView(intents) {
+  const heading = h('h1', { tabIndex: -1 });
+  const intro = h('p', { class: 'intro' });
+  const input = h('input', {
+    type: 'text',
+    id: 'signin-name',
+    required: true,
+    maxLength: 32,
+    pattern: '[A-Za-z0-9_\\-]{1,32}',
+    autocomplete: 'nickname',
+    spellcheck: false,
+    'aria-describedby': 'signin-rules signin-error',
+  });
+  const label = h('label', { for: input.id });
+  const rules = h('p', { id: 'signin-rules', class: 'hint-text' });
+  const error = h('p', { id: 'signin-error', class: 'error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'primary' });
+  const form = h('form', { class: 'signin-form' }, label, h('div', { class: 'share-row' }, input, submit), rules, error);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!input.checkValidity()) {
+      error.textContent = intents.t('signin.invalid');
+      input.focus();
+      return;
+    }
+    intents.signIn(input.value);
+  });
+  const element = h('section', { class: 'screen signin-screen' }, h('div', { class: 'panel signin-panel' }, heading, intro, form));
+  let prefilled = false;
+
+  return {
+    element,
+    focus: () => input.focus(),
+    update(state) {
+      const t = intents.t;
+      setText(heading, t('signin.title'));
+      setText(intro, t('signin.intro'));
+      setText(label, t('signin.name'));
+      setText(rules, t('signin.rules'));
+      setText(submit, state.session === 'pending' ? t('signin.pending') : t('signin.submit'));
+      submit.disabled = state.connection !== 'online' || state.session === 'pending';
+      if (!prefilled && state.prefs.name) {
+        prefilled = true;
+        input.value = state.prefs.name;
+      }
+      const refusal = state.signInError;
+      let message = '';
+      if (refusal !== null) {
+        const taken = refusal.code === 'name_taken' || refusal.code === 'unauthorized';
+        message = taken ? t('signin.taken', { name: refusal.name }) : t(`error.${refusal.code}`, { fallback: refusal.message });
+      }
+      setText(error, message);
+      show(error, message !== '');
+    },
+  };
+}

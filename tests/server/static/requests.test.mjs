@@ -1,0 +1,35 @@
+// create_room requests built from the form's choices.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { CLOCK_PRESETS, createRoomRequest } from '../../../server/static/js/requests.js';
+
+const base = { opponent: 'bot', level: 'greedy', secondLevel: 'hard', rule: 'freestyle', size: 15, clock: null, color: 'black', private: false };
+
+test('against a bot: my seat and the bot, untimed, listed unless asked otherwise', () => {
+  assert.deepEqual(createRoomRequest(base), { type: 'create_room', rule: 'freestyle', size: 15, black: 'me', white: { bot: 'greedy' }, private: false });
+  assert.equal(createRoomRequest({ ...base, private: true }).private, true);
+});
+
+test('a friend gets a private room with the other seat open; anyone gets a listed one', () => {
+  const friend = createRoomRequest({ ...base, opponent: 'friend', color: 'white', private: false });
+  assert.deepEqual([friend.black, friend.white, friend.private], ['open', 'me', true]);
+  const anyone = createRoomRequest({ ...base, opponent: 'anyone', private: true });
+  assert.deepEqual([anyone.black, anyone.white, anyone.private], ['me', 'open', false]);
+});
+
+test('two bots take both seats and the creator watches', () => {
+  const bots = createRoomRequest({ ...base, opponent: 'bots' });
+  assert.deepEqual([bots.black, bots.white], [{ bot: 'greedy' }, { bot: 'hard' }]);
+});
+
+test('a random colour is drawn by the coin', () => {
+  assert.equal(createRoomRequest({ ...base, color: 'random' }, () => true).black, 'me');
+  assert.equal(createRoomRequest({ ...base, color: 'random' }, () => false).white, 'me');
+});
+
+test('the clock is sent as chosen, and renju is always 15x15', () => {
+  const timed = createRoomRequest({ ...base, clock: CLOCK_PRESETS[3] });
+  assert.deepEqual(timed.clock, { initial_ms: 300_000, increment_ms: 3000 });
+  assert.equal(createRoomRequest({ ...base, rule: 'renju', size: 19 }).size, 15);
+});

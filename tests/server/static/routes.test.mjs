@@ -1,0 +1,32 @@
+// The address bar's hash and the route it names, both ways.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { LOBBY, formatRoute, parseHash } from '../../../server/static/js/routes.js';
+
+test('every route round-trips through its hash', () => {
+  const routes = [
+    LOBBY,
+    { name: 'room', roomId: 'AbC-_9', as: 'player' },
+    { name: 'room', roomId: 'AbC-_9', as: 'spectator' },
+    { name: 'games', player: null },
+    { name: 'games', player: 'alice' },
+    { name: 'replay', gameId: 'g1' },
+  ];
+  for (const route of routes) assert.deepEqual(parseHash(formatRoute(route)), route);
+});
+
+test('a room link (the one to share) joins as a player; a watch link as a spectator', () => {
+  assert.deepEqual(parseHash('#room/x1'), { name: 'room', roomId: 'x1', as: 'player' });
+  assert.deepEqual(parseHash('#watch/x1'), { name: 'room', roomId: 'x1', as: 'spectator' });
+});
+
+test('anything unreadable is the lobby', () => {
+  for (const hash of ['', '#', '#nowhere', '#room/', '#room/a b', '#room/a/b', '#games/<script>', '#game/%E0%A4%A', '#room/' + 'x'.repeat(65)]) {
+    assert.deepEqual(parseHash(hash), LOBBY, hash);
+  }
+});
+
+test('a room still being created has no hash', () => {
+  assert.equal(formatRoute({ name: 'room', roomId: null, as: 'player' }), null);
+});

@@ -1,0 +1,226 @@
+// The reducer: the server's messages are the only source of truth, applied
+// in `seq` order; anything that might leave the board out of date marks the
+// room for a fresh snapshot.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { initialState, reduce, createStore } from '../../../server/static/js/store.js';
+
+const PREFS = { name: 'alice', language: 'en', muted: false, moveNumbers: false, confirmTaps: false, replaySpeedMs: 1000 };
+const ROOM_ROUTE = { name: 'room', roomId: 'r1', as: 'player' };
+
+function server(state, message, request = null, at = 0) {
+  return reduce(state, { type: 'server', message, request, at });
+}
+
+function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', gameId = 'g1', you = 'black', clock = null } = {}) {
+  return {
+    type: 'room',
+    you,
+    room: {
+      room_id: roomId,
+      game_id: gameId,
+      rule: 'freestyle',
+      size: 15,
+      status,
+      black: { name: 'alice', kind: 'human', level: null, connected: true },
+      white: { name: 'bob', kind: 'human', level: null, connected: true },
+      to_move: status === 'playing' ? (moves.length % 2 === 0 ? 'black' : 'white') : null,
+      moves,
+      clock,
+      result: null,
+      seq,
+      private: false,
+      spectators: 0,
+    },
+  };
+}
+
+function moved(ply, x, y, seq, clock = null) {
+  return { type: 'moved', room_id: 'r1', game_id: 'g1', ply, color: ply % 2 ? 'black' : 'white', x, y, move: '', clock, seq };
+}
+
+/** Signed in, looking at room r1 after its snapshot. */
+function inRoom(options) {
+  let state = initialState(PREFS, ROOM_ROUTE);
+  state = reduce(state, { type: 'connection', status: 'online' });
+  state = server(state, { type: 'welcome', protocol: 1, player: { name: 'alice', rating: 1500 }, token: 't', rooms: [] });
+  return server(state, snapshot(options));
+}
+
+test('welcome signs in and lists no 1.1 features when the server names none', () => {
+  const state = inRoom();
+  assert.equal(state.session, 'ready');
+  assert.deepEqual(state.me, { name: 'alice', rating: 1500 });
+  assert.deepEqual(state.features, []);
+});
+
+test('a snapshot of the routed room is the whole room', () => {
+  const state = inRoom({ moves: [{ x: 7, y: 7, color: 'black' }], seq: 4 });
+  assert.equal(state.room.id, 'r1');
+  assert.equal(state.room.seq, 4);
+  assert.equal(state.room.toMove, 'white');
+  assert.equal(state.room.resync, null);
+});
+
+test('moves are applied in seq order and only then', () => {
+  let state = inRoom({ seq: 2 });
+  state = server(state, moved(1, 7, 7, 3));
+  state = server(state, moved(2, 8, 8, 4));
+  assert.deepEqual(state.room.moves.map(({ x, y }) => [x, y]), [[7, 7], [8, 8]]);
+  assert.equal(state.room.seq, 4);
+  assert.equal(state.room.toMove, 'black');
+});
+
+test('an event already in the snapshot is dropped', () => {
+  const before = inRoom({ moves: [{ x: 7, y: 7, color: 'black' }], seq: 3 });
+  assert.equal(server(before, moved(1, 7, 7, 3)), before);
+});
+
+test('a skipped seq marks the room for a resync, and events wait for the snapshot', () => {
+  let state = inRoom({ seq: 2 });
+  state = server(state, moved(2, 8, 8, 4));
+  assert.equal(state.room.resync, 'needed');
+  assert.deepEqual(state.room.moves, []);
+  state = reduce(state, { type: 'resync_sent' });
+  assert.equal(state.room.resync, 'sent');
+  const waiting = server(state, moved(3, 9, 9, 5));
+  assert.deepEqual(waiting.room.moves, []);
+  state = server(state, snapshot({ moves: [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }], seq: 4 }));
+  assert.equal(state.room.resync, null);
+  state = server(state, moved(3, 9, 9, 5));
+  assert.equal(state.room.moves.length, 3);
+});
+
+test('a move that does not follow the board asks for a resync too', () => {
+  const state = server(inRoom({ seq: 2 }), moved(5, 1, 1, 3));
+  assert.equal(state.room.resync, 'needed');
+});
+
+test('a lost connection marks the room out of date until a snapshot arrives', () => {
+  let state = reduce(inRoom({ seq: 2 }), { type: 'connection', status: 'reconnecting' });
+  assert.equal(state.room.resync, 'needed');
+  assert.equal(state.session, 'none');
+  state = reduce(state, { type: 'connection', status: 'online' });
+  state = server(state, { type: 'welcome', protocol: 1, player: { name: 'alice', rating: 1500 }, token: 't', rooms: ['r1'] });
+  assert.equal(state.room.resync, 'needed');
+  // A restarted server numbers the room's events from 0 again: the snapshot still replaces everything.
+  state = server(state, snapshot({ moves: [{ x: 7, y: 7, color: 'black' }], seq: 0 }));
+  assert.equal(state.room.resync, null);
+  assert.equal(state.room.seq, 0);
+  assert.equal(state.room.moves.length, 1);
+});
+
+test('events and snapshots of other rooms do not touch the room shown', () => {
+  const before = inRoom({ seq: 2 });
+  assert.equal(server(before, { ...moved(1, 7, 7, 3), room_id: 'elsewhere' }).room, before.room);
+  assert.equal(server(before, snapshot({ roomId: 'elsewhere' })).room, before.room);
+});
+
+test('a created room is shown once the server answers the create request', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'room', roomId: null, as: 'player' } });
+  assert.equal(state.room, null);
+  assert.equal(server(state, snapshot({ roomId: 'new' })).room, null, 'not an answer to create_room');
+  state = server(state, snapshot({ roomId: 'new', status: 'waiting' }), { type: 'create_room' });
+  assert.equal(state.room.id, 'new');
+  assert.deepEqual(state.route, { name: 'room', roomId: 'new', as: 'player' });
+});
+
+test('offers come and go with their events; declined says what was declined', () => {
+  let state = server(inRoom({ seq: 1 }), { type: 'draw_offered', room_id: 'r1', by: 'white', seq: 2 });
+  assert.deepEqual(state.room.offer, { what: 'draw', by: 'white' });
+  state = server(state, { type: 'declined', room_id: 'r1', what: 'draw', seq: 3 });
+  assert.equal(state.room.offer, null);
+  assert.equal(state.room.declined, 'draw');
+  state = server(state, { type: 'rematch_offered', room_id: 'r1', by: 'black', seq: 4 });
+  assert.deepEqual(state.room.offer, { what: 'rematch', by: 'black' });
+});
+
+test('undone takes the stones back and hands the turn over', () => {
+  const moves = [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }];
+  let state = inRoom({ moves, seq: 5 });
+  state = server(state, { type: 'undone', room_id: 'r1', removed: moves.slice().reverse(), to_move: 'black', seq: 6 });
+  assert.deepEqual(state.room.moves, []);
+  assert.equal(state.room.toMove, 'black');
+});
+
+test('game_over finishes the game and stops the clock where it stood', () => {
+  const clock = { black_ms: 10_000, white_ms: 8000, increment_ms: 0, running: 'black' };
+  let state = inRoom({ seq: 1, clock });
+  state = reduce(state, { type: 'server', message: { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 2, result: { winner: 'white', reason: 'timeout', line: null } }, request: null, at: 4000 });
+  assert.equal(state.room.status, 'finished');
+  assert.equal(state.room.toMove, null);
+  assert.deepEqual([state.room.clock.black_ms, state.room.clock.running], [6000, null]);
+});
+
+test('a clock arrives stamped with the moment it was received', () => {
+  const state = reduce(inRoom({ seq: 0 }), { type: 'server', message: moved(1, 7, 7, 1, { black_ms: 5000, white_ms: 5000, increment_ms: 0, running: 'white' }), request: null, at: 1234 });
+  assert.equal(state.room.clock.at, 1234);
+});
+
+test('an analysis answers only the position it was asked about', () => {
+  const analysis = { type: 'analysis', room_id: 'r1', best: { x: 7, y: 7, move: 'h8' }, score: 10, depth: 3, nodes: 99, pv: ['h8', 'i9'] };
+  let state = reduce(inRoom({ seq: 0 }), { type: 'analysis_requested' });
+  assert.equal(state.room.analysis.pending, true);
+  const answered = server(state, analysis);
+  assert.equal(answered.room.analysis.best.move, 'h8');
+  state = server(state, moved(1, 7, 7, 1));
+  assert.equal(state.room.analysis, null);
+  assert.equal(server(state, analysis), state);
+});
+
+test('a refused sign-in keeps the refusal and the name it was for', () => {
+  let state = reduce(initialState(PREFS), { type: 'connection', status: 'online' });
+  state = reduce(state, { type: 'hello_sent', name: 'bob' });
+  assert.equal(state.session, 'pending');
+  state = server(state, { type: 'error', code: 'name_taken', message: 'taken' }, { type: 'hello', name: 'bob' });
+  assert.deepEqual(state.signInError, { code: 'name_taken', message: 'taken', name: 'bob' });
+  assert.equal(state.me, null);
+});
+
+test('a room that cannot be joined says why; other refusals become a notice', () => {
+  let state = server(inRoom(), { type: 'error', code: 'not_found', message: 'no room' }, { type: 'join_room', room_id: 'r1', as: 'player' });
+  assert.equal(state.room, null);
+  assert.equal(state.roomError.code, 'not_found');
+  state = server(state, { type: 'error', code: 'occupied', message: 'taken' }, { type: 'move', room_id: 'r1' });
+  assert.equal(state.notice.code, 'occupied');
+});
+
+test('leaving the room for the lobby forgets the room', () => {
+  const state = reduce(inRoom(), { type: 'navigate', route: { name: 'lobby' } });
+  assert.equal(state.room, null);
+});
+
+test('the seats in unfinished games follow snapshots and game_over', () => {
+  let state = inRoom();
+  assert.deepEqual(state.seatedRooms, ['r1']);
+  state = server(state, { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 1, result: { winner: 'black', reason: 'five', line: [] } });
+  assert.deepEqual(state.seatedRooms, []);
+});
+
+test('a replay starts at the end, seeks within the game, and autoplays to the end', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'replay', gameId: 'g9' } });
+  const record = { game_id: 'g9', moves: [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }], result: null };
+  state = server(state, { type: 'game', game_id: 'g9', format: 'json', record });
+  assert.equal(state.replay.ply, 2);
+  state = reduce(state, { type: 'replay_seek', ply: -4 });
+  assert.equal(state.replay.ply, 0);
+  state = reduce(state, { type: 'replay_seek', ply: Infinity });
+  assert.equal(state.replay.ply, 2);
+  state = reduce(state, { type: 'replay_play', playing: true });
+  assert.deepEqual([state.replay.ply, state.replay.playing], [0, true]);
+  state = reduce(reduce(state, { type: 'replay_tick' }), { type: 'replay_tick' });
+  assert.deepEqual([state.replay.ply, state.replay.playing], [2, false]);
+});
+
+test('the store lets listeners see each change in order, even one they dispatch', () => {
+  const store = createStore((count, action) => count + action.add, 0);
+  const seen = [];
+  store.subscribe((state, previous) => {
+    seen.push([previous, state]);
+    if (state === 1) store.dispatch({ add: 10 });
+  });
+  store.subscribe((state) => seen.push(state));
+  store.dispatch({ add: 1 });
+  assert.deepEqual(seen, [[0, 1], 1, [1, 11], 11]);
+});

@@ -1,0 +1,185 @@
+"""The browser client's files: which path names which file, with what headers, and nothing else.
+
+The first tests use a static folder built in a temporary directory, with a
+secret file beside it that no path may reach; the last ones ask a real
+server for the real page, the raw way (`http.client` sends a path as it is,
+dots and all).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import re
+import tomllib
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+from server_harness import RunningServer
+
+from server.web import CONTENT_TYPES, STATIC_ROOT, asset_path, etag_of, static_reply
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A static folder with a page, a module and a stylesheet, beside a secret page and a link out."""
+    root = tmp_path / "static"
+    (root / "js" / "views").mkdir(parents=True)
+    (root / "index.html").write_text("<!doctype html><title>page</title>", encoding="utf-8")
+    (root / "js" / "main.js").write_text("export const answer = 42;\n", encoding="utf-8")
+    (root / "js" / "views" / "board.js").write_text("export {};\n", encoding="utf-8")
+    (root / "style.css").write_text("body { margin: 0 }\n", encoding="utf-8")
+    (root / ".hidden.js").write_text("secret\n", encoding="utf-8")
+    (root / "package.json").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "secret.html").write_text("not for you", encoding="utf-8")
+    (root / "escape.html").symlink_to(tmp_path / "secret.html")
+    return root
+
+
+def headers_of(reply_headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return dict(reply_headers)
+
+
+def test_the_root_is_the_page_and_paths_name_files_under_the_folder(site: Path) -> None:
+    assert asset_path("/", site) == site / "index.html"
+    assert asset_path("/index.html", site) == site / "index.html"
+    assert asset_path("/js/main.js", site) == site / "js" / "main.js"
+    assert asset_path("/js/views/board.js", site) == site / "js" / "views" / "board.js"
+    assert asset_path("/js/%6Dain.js", site) == site / "js" / "main.js"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../secret.html",
+        "/js/../../secret.html",
+        "/%2e%2e/secret.html",
+        "/..%2fsecret.html",
+        "/js/%2E%2E/%2E%2E/secret.html",
+        "/./index.html",
+        "//index.html",
+        "/js//main.js",
+        "/js\\..\\..\\secret.html",
+        "/%00index.html",
+        "/index.html%00.js",
+        "/%ff.js",
+        "/escape.html",
+        "/.hidden.js",
+        "/package.json",
+        "/js",
+        "/js/",
+        "/missing.js",
+        "index.html",
+        "",
+    ],
+)
+def test_no_path_reaches_outside_the_folder_or_a_file_not_served(site: Path, path: str) -> None:
+    assert static_reply(path, None, site) is None
+
+
+def test_each_kind_of_file_has_its_content_type_and_length(site: Path) -> None:
+    for path, kind in (("/", ".html"), ("/js/main.js", ".js"), ("/style.css", ".css")):
+        reply = static_reply(path, None, site)
+        assert reply is not None and reply.status is HTTPStatus.OK
+        headers = headers_of(reply.headers)
+        assert headers["Content-Type"] == CONTENT_TYPES[kind]
+        assert headers["Content-Length"] == str(len(reply.body))
+        assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_every_file_is_revalidated_by_its_content_hash(site: Path) -> None:
+    first = static_reply("/js/main.js", None, site)
+    assert first is not None
+    headers = headers_of(first.headers)
+    assert headers["Cache-Control"] == "no-cache"
+    assert headers["ETag"] == etag_of(first.body)
+
+    for validator in (headers["ETag"], f"W/{headers['ETag']}", f'"other", {headers["ETag"]}', "*"):
+        again = static_reply("/js/main.js", validator, site)
+        assert again is not None and again.status is HTTPStatus.NOT_MODIFIED and again.body == b"", validator
+        assert headers_of(again.headers)["ETag"] == headers["ETag"]
+        assert "Content-Length" not in headers_of(again.headers)
+
+    (site / "js" / "main.js").write_text("export const answer = 43;\n", encoding="utf-8")
+    changed = static_reply("/js/main.js", headers["ETag"], site)
+    assert changed is not None and changed.status is HTTPStatus.OK
+    assert headers_of(changed.headers)["ETag"] != headers["ETag"]
+
+
+def test_only_the_page_carries_the_content_security_policy(site: Path) -> None:
+    page = static_reply("/", None, site)
+    module = static_reply("/js/main.js", None, site)
+    assert page is not None and module is not None
+    policy = headers_of(page.headers)["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "'unsafe-inline'" not in policy
+    assert "Content-Security-Policy" not in headers_of(module.headers)
+
+
+# ------------------------------------------------------------ the real page
+
+
+def raw_get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """GET with the path sent exactly as given."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        reply = connection.getresponse()
+        return reply.status, dict(reply.getheaders()), reply.read()
+    finally:
+        connection.close()
+
+
+IMPORT = re.compile(r"""^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]""", re.MULTILINE)
+
+
+def module_graph() -> set[str]:
+    """Every module the page loads, as URL paths: main.js and what it imports, transitively."""
+    found: set[str] = set()
+    waiting = ["/js/main.js"]
+    while waiting:
+        path = waiting.pop()
+        if path in found:
+            continue
+        found.add(path)
+        text = (STATIC_ROOT / path.lstrip("/")).read_text(encoding="utf-8")
+        base = path.rsplit("/", 1)[0]
+        for relative in IMPORT.findall(text):
+            parts = base.split("/") + relative.split("/")
+            resolved: list[str] = []
+            for part in parts:
+                if part == "..":
+                    resolved.pop()
+                elif part not in (".", ""):
+                    resolved.append(part)
+            waiting.append("/" + "/".join(resolved))
+    return found
+
+
+async def test_the_server_serves_the_page_its_modules_and_nothing_beside_them(game_server: RunningServer) -> None:
+    port = game_server.port
+    status, headers, body = await asyncio.to_thread(raw_get, port, "/")
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert headers["Cache-Control"] == "no-cache" and b'<script type="module" src="js/main.js">' in body
+
+    modules = module_graph()
+    assert {"/js/main.js", "/js/store.js", "/js/connection.js", "/js/views/board.js"} <= modules
+    for path in sorted(modules) + ["/style.css", "/favicon.svg"]:
+        status, headers, body = await asyncio.to_thread(raw_get, port, path)
+        assert status == 200, path
+        assert headers["Content-Type"] == CONTENT_TYPES[Path(path).suffix], path
+        revalidated = await asyncio.to_thread(raw_get, port, path, {"If-None-Match": headers["ETag"]})
+        assert (revalidated[0], revalidated[2]) == (304, b""), path
+
+    for outside in ("/../server/app.py", "/%2e%2e/server/web.py", "/js/../../pyproject.toml", "/package.json"):
+        assert (await asyncio.to_thread(raw_get, port, outside))[0] == 404, outside
+    assert (await game_server.get("/healthz"))[0] == 200
+    assert (await game_server.get("/api/games"))[0] == 200
+
+
+def test_the_static_files_are_package_data_and_in_the_docker_image() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    pyproject = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["tool"]["setuptools"]["package-data"]["server"] == ["static/**/*"]
+    assert "COPY server ./server" in (repo / "Dockerfile").read_text(encoding="utf-8")
+    assert STATIC_ROOT == repo / "server" / "static"
