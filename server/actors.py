@@ -340,6 +340,13 @@ class RoomRegistry:
             and (facts.bots_only or not bots_only)
         )
 
+    def count_by_status(self) -> dict[str, int]:
+        """How many live rooms are waiting, playing and finished."""
+        counts: dict[str, int] = {}
+        for facts in self._facts.values():
+            counts[facts.status] = counts.get(facts.status, 0) + 1
+        return counts
+
     def rooms_of(self, connection: ConnectionId) -> list[RoomId]:
         """Rooms the connection is in."""
         return sorted(self._rooms_of.get(connection, ()))

@@ -30,6 +30,7 @@ from server.connections import Connection, RateLimit
 from server.domain import ConnectionId, Refusal
 from server.handlers import HandlerSettings, Limits, RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
+from server.metrics import Metrics
 from server.protocol import (
     MAX_FRAME_BYTES,
     Hello,
@@ -68,27 +69,36 @@ class ServerSettings:
 class GameServer:
     """Owns the storage, the rooms, the bot pool and the connections of one running server."""
 
-    def __init__(self, settings: ServerSettings, storage: Storage, bots: BotPool | None) -> None:
+    def __init__(
+        self, settings: ServerSettings, storage: Storage, bots: BotPool | None, metrics: Metrics | None = None
+    ) -> None:
         self.settings = settings
         self.storage = storage
         self.bots = bots
+        self.metrics = metrics or Metrics()
         self.rooms = RoomRegistry(storage, self.deliver, bots)
+        self.metrics.count_rooms(self.rooms.count_by_status)
         self.connections: dict[ConnectionId, Connection] = {}
         handler_settings = HandlerSettings(settings.room, settings.limits, settings.analysis_level)
         self.handlers = RequestHandlers(handler_settings, storage, self.rooms, bots)
-        self.http = HttpApi(storage)
+        self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
+        self._lag_watch: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
 
     @classmethod
     async def start(cls, settings: ServerSettings) -> tuple[GameServer, Server]:
         """Open the database, bring back unfinished games, start the bot pool and listen."""
-        storage = await Storage.open(settings.db_path, settings=settings.storage)
-        bots = BotPool(settings.bot_workers, settings.bot_queue_limit) if settings.bot_workers > 0 else None
-        app = cls(settings, storage, bots)
+        metrics = Metrics()
+        storage = await Storage.open(settings.db_path, settings=settings.storage, metrics=metrics)
+        bots = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics) if settings.bot_workers > 0 else None
+        if bots is not None:
+            metrics.bot_queue.set_function(lambda: bots.waiting)
+        app = cls(settings, storage, bots, metrics)
         await app.restore_rooms()
+        app._lag_watch = asyncio.get_running_loop().create_task(metrics.watch_event_loop())
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -115,6 +125,8 @@ class GameServer:
 
     async def close(self) -> None:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
+        if self._lag_watch is not None:
+            self._lag_watch.cancel()
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -149,9 +161,11 @@ class GameServer:
             await _close_and_drain(websocket, CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
             return
         self._per_address[address] += 1
+        self.metrics.connections.inc()
         try:
             await self._serve(websocket)
         finally:
+            self.metrics.connections.dec()
             self._per_address[address] -= 1
             if not self._per_address[address]:
                 del self._per_address[address]

@@ -35,6 +35,7 @@ from engine.board import Board
 from engine.bots import Decision, SearchLimits
 from engine.levels import make_bot
 from engine.types import Point, Rule
+from server.metrics import Metrics
 
 DEFAULT_TIME_MS = 5_000
 """The thinking time of a request that names none: every search has a deadline."""
@@ -136,6 +137,11 @@ class _WorkerSlots:
                 self.release(priority)
             raise
 
+    @property
+    def waiting(self) -> int:
+        """Requests in line for a slot."""
+        return sum(1 for _, _, granted in self._waiting if not granted.done())
+
     def release(self, priority: Priority) -> None:
         """Give a slot back, and hand it to whoever should have it next."""
         self._free += 1
@@ -168,9 +174,10 @@ class _WorkerSlots:
 class BotPool:
     """A bounded, self-healing process pool of bot searches."""
 
-    def __init__(self, workers: int, queue_limit: int | None = None) -> None:
+    def __init__(self, workers: int, queue_limit: int | None = None, metrics: Metrics | None = None) -> None:
         """Up to `workers` searches at once and `queue_limit` of people's searches waiting (default 4
-        per worker); bot games' searches wait without limit (their rooms are limited in number)."""
+        per worker); bot games' searches wait without limit (their rooms are limited in number).
+        Waits and searches are reported to `metrics`."""
         if workers < 1:
             raise ValueError(f"a bot pool needs at least one worker, not {workers}")
         if queue_limit is not None and queue_limit < 0:
@@ -180,11 +187,17 @@ class BotPool:
         self._admitted = 0
         """People's searches running or waiting."""
         self._slots = _WorkerSlots(workers)
+        self._metrics = metrics
         self._executor = self._new_executor()
         self._answers: dict[ProcessPoolExecutor, int] = {}
         self._warm: set[ProcessPoolExecutor] = set()
         """Executors that have answered once per worker: their workers have all started."""
         self._closed = False
+
+    @property
+    def waiting(self) -> int:
+        """Searches waiting for a worker."""
+        return self._slots.waiting
 
     @property
     def saturated(self) -> bool:
@@ -209,9 +222,17 @@ class BotPool:
         if person and self.saturated:
             raise BotBusyError(f"all {self._workers} bot workers are busy and the queue is full")
         self._admitted += person
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
         try:
             await self._slots.acquire(request.priority)
-            return await self._run(request)
+            if self._metrics is not None:
+                self._metrics.bot_wait.observe(loop.time() - asked)
+            started = loop.time()
+            decision = await self._run(request)
+            if self._metrics is not None:
+                self._metrics.bot_search.observe(loop.time() - started)
+            return decision
         finally:
             self._admitted -= person
 

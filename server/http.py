@@ -1,4 +1,4 @@
-"""Plain HTTP on the websocket's port: health check, game records and the web client's files.
+"""Plain HTTP on the websocket's port: health check, metrics, game records and the web client's files.
 
 websockets hands every request to `HttpApi.process_request` before the
 handshake: a path of the HTTP API is answered here, `/ws` goes on to the
@@ -21,6 +21,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
 from server import views
+from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.metrics import Metrics
 from server.protocol import PAGE_LIMIT
 from server.storage import Storage
 from server.web import static_response
@@ -42,11 +44,13 @@ Endpoint = Callable[..., Awaitable[Response]]
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, metrics: Metrics) -> None:
         self._storage = storage
+        self._metrics = metrics
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
+                Rule("/metrics", endpoint=self._metrics_text),
                 Rule("/api/games", endpoint=self._list_games),
                 Rule("/api/games/<game_id>", endpoint=self._game_json),
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
@@ -70,6 +74,9 @@ class HttpApi:
 
     async def _health(self, connection: ServerConnection, query: Query) -> Response:
         return respond(connection, HTTPStatus.OK, "ok", TEXT)
+
+    async def _metrics_text(self, connection: ServerConnection, query: Query) -> Response:
+        return respond(connection, HTTPStatus.OK, self._metrics.render().decode("utf-8"), METRICS_CONTENT_TYPE)
 
     async def _list_games(self, connection: ServerConnection, query: Query) -> Response:
         player = _last(query, "player")

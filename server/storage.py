@@ -30,6 +30,7 @@ import aiosqlite
 from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, format_timestamp, parse_timestamp
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.domain import GameId, GamePage, GameSummary, PlayerAdded, RestoredGame, RoomId, StoreRecord
+from server.metrics import Metrics
 from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
@@ -116,16 +117,26 @@ def _migrations(directory: Path) -> list[tuple[int, str, Path]]:
 class Storage:
     """The server's database: players, games, moves and results."""
 
-    def __init__(self, writes: aiosqlite.Connection, reads: aiosqlite.Connection, settings: StorageSettings) -> None:
+    def __init__(
+        self,
+        writes: aiosqlite.Connection,
+        reads: aiosqlite.Connection,
+        settings: StorageSettings,
+        metrics: Metrics | None = None,
+    ) -> None:
         self._writes = writes
         self._reads = reads
         self._write_lock = asyncio.Lock()
         """One transaction at a time on the writing connection."""
-        self._writer = RecordWriter(writes, self._write_lock, settings.retry_s)
+        self._writer = RecordWriter(writes, self._write_lock, settings.retry_s, metrics)
 
     @classmethod
     async def open(
-        cls, path: str | Path, migrations: Path = MIGRATIONS_DIR, settings: StorageSettings | None = None
+        cls,
+        path: str | Path,
+        migrations: Path = MIGRATIONS_DIR,
+        settings: StorageSettings | None = None,
+        metrics: Metrics | None = None,
     ) -> Storage:
         """Open (creating if needed) the database at `path` and apply pending migrations.
 
@@ -150,7 +161,7 @@ class Storage:
             for connection in connections:
                 await connection.close()
             raise
-        return cls(writes, reads, settings)
+        return cls(writes, reads, settings, metrics)
 
     async def close(self) -> None:
         """Finish pending writes and close the file."""

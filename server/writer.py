@@ -29,6 +29,7 @@ import aiosqlite
 
 from engine.record import format_timestamp
 from server.domain import ClocksSaved, GameFinished, GameStarted, MovePlayed, MovesTakenBack, PlayerAdded, StoreRecord
+from server.metrics import Metrics
 
 GROUP_LIMIT = 512
 """The most changes written in one transaction."""
@@ -79,10 +80,13 @@ class _Change:
 class RecordWriter:
     """A queue of changes and the task that commits them in groups on one connection."""
 
-    def __init__(self, connection: aiosqlite.Connection, write_lock: asyncio.Lock, retry_s: float) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, write_lock: asyncio.Lock, retry_s: float, metrics: Metrics | None = None
+    ) -> None:
         """Write through `connection`, holding `write_lock` (shared with the storage's other writes)
-        for each transaction; give up on a locked database after `retry_s`."""
+        for each transaction; give up on a locked database after `retry_s`; report to `metrics`."""
         self._db = connection
+        self._metrics = metrics
         self._lock = write_lock
         self._retry_s = retry_s
         self._queue: list[_Change] = []
@@ -134,8 +138,10 @@ class RecordWriter:
         give_up_at = loop.time() + self._retry_s
         pause = FIRST_RETRY_S
         while True:
+            records = [record for change in group for record in change.records]
+            started = loop.time()
             try:
-                await self._transaction([record for change in group for record in change.records])
+                await self._transaction(records)
             except Exception as error:
                 if is_transient(error) and loop.time() + pause < give_up_at:
                     await asyncio.sleep(pause)
@@ -150,6 +156,10 @@ class RecordWriter:
                 else:
                     _settle(group, error)
                 return
+            if self._metrics is not None:
+                self._metrics.db_write.observe(loop.time() - started)
+                self._metrics.db_write_changes.observe(len(group))
+                self._metrics.moves.inc(sum(isinstance(record, MovePlayed) for record in records))
             _settle(group, None)
             return
 
