@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from engine.levels import level_names
+from engine.registry import level_names
 from tools import arena
 from tools.match import OPENINGS
 

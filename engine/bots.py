@@ -5,7 +5,7 @@ says why (score, depth, nodes, principal variation, and the score it gave
 each candidate point, for the "show the value of a point" feature). The
 server's bot pool, the Gomocup brain, the arena and the analysis tool all
 talk to bots through this interface only, and find them by level name in
-the registry at the bottom of this module.
+`engine.registry`.
 """
 
 from __future__ import annotations

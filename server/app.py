@@ -25,10 +25,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from engine.bots import Decision
-from engine.levels import level_names
 from engine.notation import format_point
 from engine.psq import write_psq
 from engine.record import ClockSetting, GameRecord, PlayerInfo, record_to_dict
+from engine.registry import level_names
 from engine.sgf import write_sgf
 from engine.types import Point
 from server.actors import RoomActor, RoomRegistry

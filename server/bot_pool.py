@@ -26,8 +26,8 @@ from multiprocessing.process import BaseProcess
 
 from engine.board import Board
 from engine.bots import Decision, SearchLimits
-from engine.levels import bot_factories, make_bot
 from engine.ratings import rating_of
+from engine.registry import bot_factories, make_bot
 from engine.types import Point, Rule
 
 DEFAULT_TIME_MS = 5_000

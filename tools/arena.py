@@ -6,7 +6,7 @@
     gomoku-arena static --weights tuned=static_weights.tuned.txt --openings 8
     gomoku-arena alphabeta static --gauntlet master --colour white
 
-Players are bot levels (engine.levels), external Gomocup brains written
+Players are bot levels (engine.registry), external Gomocup brains written
 NAME=COMMAND, and `static` bots with a weight file of their own
 (--weights). Every pairing (all pairs, or the gauntlet player against each
 other one) plays every opening with both colours (or, with --colour, a

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.gomocup import BrainSession
-from engine.levels import level_names, make_bot
+from engine.registry import level_names, make_bot
 from engine.types import Rule
 
 

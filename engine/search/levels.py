@@ -132,5 +132,5 @@ LEVELS: tuple[LevelSettings, ...] = (
 ENGINE_LEVELS: dict[str, Callable[[], Bot]] = {
     settings.name: functools.partial(EngineBot, settings) for settings in LEVELS
 }
-"""The engine levels by name, weakest first, as the registry in engine.levels expects.
+"""The engine levels by name, weakest first, as the registry in engine.registry expects.
 The factories are partials, so they can be pickled for a process pool."""

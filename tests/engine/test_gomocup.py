@@ -6,7 +6,7 @@ import pytest
 
 from engine import Point, Rule
 from engine.gomocup import BrainSession, TimeControl, rule_from_bits
-from engine.levels import make_bot
+from engine.registry import make_bot
 from engine.search.levels import ENGINE_LEVELS
 
 

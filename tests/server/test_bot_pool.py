@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
-from engine.levels import level_names
 from engine.ratings import RATINGS
+from engine.registry import level_names
 from engine.types import Point, Rule
 from server import bot_pool
 from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, bot_catalogue
