@@ -28,8 +28,8 @@ from engine import rules
 from engine.board import Board
 from engine.notation import parse_pairs
 from engine.search.budget import Budget, OutOfBudget
-from engine.search.evaluation import Position
 from engine.search.levels import LEVELS
+from engine.search.position import Position
 from engine.search.search import Searcher
 from engine.search.threats import ThreatSolver
 from engine.types import Point

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.search.budget import Budget, OutOfBudget
-from engine.search.evaluation import Position
 from engine.search.movegen import moves_in_order, ordered_moves, threat_replies
+from engine.search.position import Position
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from engine.rules import BLACK, WHITE
 from engine.search.budget import Budget
-from engine.search.evaluation import PACK, Position, shape_count
 from engine.search.patterns import FOUR, OPEN_FOUR
+from engine.search.position import PACK, Position, shape_count
 
 WinningLine = list[int]
 

@@ -9,9 +9,9 @@ import pytest
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.bots import SearchLimits
 from engine.search.budget import Budget, counting_clock
-from engine.search.evaluation import Position
 from engine.search.levels import ENGINE_LEVELS, EngineBot
 from engine.search.movegen import threat_replies
+from engine.search.position import Position
 from engine.search.search import WON, Searcher, SearchSettings
 from engine.search.threats import ThreatSolver
 

@@ -16,6 +16,11 @@ the shapes it keeps, also incrementally:
 * per colour, the sum of the values of every empty point (`total()`): the static
   evaluation, which therefore costs nothing to read.
 
+The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
+module because it is made of those running sums: its value table is packed
+into the per-point counts that `play` updates, so it cannot be read apart
+from them.
+
 Points are plain integers `y * size + x`, as in `Board.cells`.
 """
 
