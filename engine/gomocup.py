@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Bot, Decision, SearchLimits
+from engine.bots import Bot, Decision
 from engine.errors import IllegalMoveError
+from engine.limits import Clock, SearchLimits
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
-from engine.search.budget import Clock
 from engine.search.levels import EngineBot
 from engine.search.search import SearchResult
 from engine.types import Point, Rule

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
+from engine.bots import Decision
+from engine.limits import SearchLimits
 from engine.ratings import rating_of
 from engine.registry import bot_factories, make_bot
 from engine.types import Point, Rule

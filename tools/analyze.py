@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
+from engine.bots import Decision
+from engine.limits import SearchLimits
 from engine.notation import format_pairs, format_point, parse_pairs
 from engine.psq import read_psq
 from engine.record import GameRecord, record_from_dict

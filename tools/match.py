@@ -20,9 +20,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.board import Board
-from engine.bots import Bot, SearchLimits
+from engine.bots import Bot
 from engine.classic.static import StaticBot, StaticWeights, parse_weights
 from engine.errors import IllegalMoveError
+from engine.limits import SearchLimits
 from engine.notation import parse_point
 from engine.record import GameRecord, PlayerInfo, RecordedMove
 from engine.registry import level_names, make_bot

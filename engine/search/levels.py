@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Bot, Decision, SearchLimits
-from engine.search.budget import Budget, Clock
+from engine.bots import Bot, Decision
+from engine.limits import Budget, Clock, SearchLimits
 from engine.search.search import WON, Searcher, SearchResult, SearchSettings
 
 
@@ -50,8 +50,9 @@ class EngineBot:
 
     def think(self, board: Board, limits: SearchLimits) -> Iterator[SearchResult]:
         """The search's result after each finished depth, within `limits`."""
-        time_ms = self.settings.default_time_ms if limits.time_ms is None else limits.time_ms
-        budget = Budget.from_limits(time_ms, limits.nodes, self._clock)
+        if limits.time_ms is None:
+            limits = dataclasses.replace(limits, time_ms=self.settings.default_time_ms)
+        budget = Budget.from_limits(limits, self._clock)
         search = self.settings.search
         if limits.depth is not None:
             search = dataclasses.replace(search, max_depth=max(1, limits.depth))

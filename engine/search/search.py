@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.search.budget import Budget, OutOfBudget
+from engine.limits import Budget, OutOfBudget
 from engine.search.movegen import moves_in_order, ordered_moves, threat_replies
 from engine.search.position import Position
 from engine.search.threats import ThreatSolver, other, unstoppable_fours

@@ -16,8 +16,8 @@ depth.
 
 from __future__ import annotations
 
+from engine.limits import Budget
 from engine.rules import BLACK, WHITE
-from engine.search.budget import Budget
 from engine.search.patterns import FOUR, OPEN_FOUR
 from engine.search.position import PACK, Position, shape_count
 

@@ -7,8 +7,7 @@ import time
 import pytest
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
-from engine.bots import SearchLimits
-from engine.search.budget import Budget, counting_clock
+from engine.limits import Budget, SearchLimits, counting_clock
 from engine.search.levels import ENGINE_LEVELS, EngineBot
 from engine.search.movegen import threat_replies
 from engine.search.position import Position

@@ -7,7 +7,7 @@ the defender cannot stop.
 """
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
-from engine.search.budget import Budget
+from engine.limits import Budget
 from engine.search.position import Position
 from engine.search.threats import ThreatSolver
 

@@ -1,10 +1,12 @@
-"""How long a search may run: a deadline and a node limit, checked from inside the search.
+"""How much a bot may think: the limits a caller gives, and the budget that enforces them.
 
-The search counts every position it visits with `tick()`; every few
-hundred nodes that also reads the clock, and past the deadline or the
-node limit it raises OutOfBudget, which unwinds the search to whoever
-holds the last finished result. The clock is injectable so that tests
-can drive time by hand.
+`SearchLimits` is what a caller asks for (time, nodes, depth); every bot,
+the engine levels and the classic bots alike, takes one. Inside a search,
+a `Budget` enforces the time and node limits: the search counts every
+position it visits with `tick()`; every few dozen nodes that also reads
+the clock, and past the deadline or the node limit it raises OutOfBudget,
+which unwinds the search to whoever holds the last finished result. The
+clock is injectable so that tests and benchmarks can drive time by hand.
 """
 
 from __future__ import annotations
@@ -12,6 +14,20 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """How much a bot may think. None means no limit of that kind."""
+
+    time_ms: int | None = None
+    """Wall-clock budget for this move, in milliseconds."""
+    nodes: int | None = None
+    """Maximum number of positions to visit."""
+    depth: int | None = None
+    """Maximum search depth in plies."""
+
 
 Clock = Callable[[], float]
 """Seconds from an arbitrary start, like time.monotonic."""
@@ -50,10 +66,12 @@ class Budget:
         self._next_check = CHECK_EVERY
 
     @classmethod
-    def from_limits(cls, time_ms: int | None, max_nodes: int | None, clock: Clock = time.monotonic) -> Budget:
-        """A budget that ends `time_ms` (less a small reserve) from now (None: no deadline)."""
+    def from_limits(cls, limits: SearchLimits, clock: Clock = time.monotonic) -> Budget:
+        """A budget that ends `limits.time_ms` (less a small reserve) from now and after
+        `limits.nodes` nodes (None: no such limit; the depth limit is the search's own)."""
+        time_ms = limits.time_ms
         deadline = None if time_ms is None else clock() + max(1, time_ms - RESERVE_MS) / 1000
-        return cls(deadline, max_nodes, clock)
+        return cls(deadline, limits.nodes, clock)
 
     def tick(self) -> None:
         """Count one node; raise OutOfBudget when a limit is passed."""
