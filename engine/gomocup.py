@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.bots import Bot, Decision
 from engine.errors import IllegalMoveError
-from engine.limits import Clock, SearchLimits
+from engine.limits import Clock, SearchLimits, move_time_ms
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
 from engine.search.levels import EngineBot
 from engine.search.search import SearchResult
@@ -45,8 +45,6 @@ SAFETY_MS = 60
 """Time kept back from each turn for the answer to reach the manager."""
 FAST_TURN_MS = 100
 """Thinking time when the manager asks for moves as fast as possible (timeout_turn 0)."""
-MOVES_TO_PLAN_FOR = 20
-"""The match clock is spread over this many further moves."""
 
 
 def rule_from_bits(bits: int) -> Rule:
@@ -69,17 +67,16 @@ class TimeControl:
     left_ms: int | None = None
 
     def budget_ms(self) -> int | None:
-        """Thinking time for the next move, or None for the level's own default."""
+        """Thinking time for the next move, or None for the level's own default.
+
+        The match clock (time left, no increment) is shared out by
+        `engine.limits.move_time_ms`, as the server shares out its clocks,
+        with the turn time as the cap and SAFETY_MS kept back.
+        """
         if self.turn_ms == 0:
             return FAST_TURN_MS
-        candidates = []
-        if self.turn_ms is not None:
-            candidates.append(self.turn_ms)
-        if self.match_ms and self.left_ms is not None:
-            candidates.append(self.left_ms // MOVES_TO_PLAN_FOR)
-        if not candidates:
-            return None
-        return max(1, min(candidates) - SAFETY_MS)
+        left_ms = self.left_ms if self.match_ms else None
+        return move_time_ms(left_ms, cap_ms=self.turn_ms, reserve_ms=SAFETY_MS)
 
 
 def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv: Sequence[Point], size: int) -> str:

@@ -114,3 +114,34 @@ class Budget:
         """Take over the nodes a sub-budget counted."""
         self.nodes = child.nodes
         self._next_check = child._next_check
+
+
+MOVES_TO_PLAN_FOR = 20
+"""A running clock is spread over this many further moves."""
+
+
+def move_time_ms(
+    left_ms: int | None, increment_ms: int = 0, cap_ms: int | None = None, reserve_ms: int = 0
+) -> int | None:
+    """Thinking time for the next move: the share of a running clock one move may use.
+
+    With a clock (`left_ms` left, `increment_ms` added after each move), a
+    move may use a MOVES_TO_PLAN_FOR-th of the time left plus half the
+    increment, but never more than `cap_ms` (a per-move limit) nor half the
+    time left, so that a bot low on time still has some for the moves after.
+    Without a clock (`left_ms` None), the move gets `cap_ms`. `reserve_ms`
+    is kept back from the result for what happens after the search (an
+    answer travelling to a tournament manager). The result is at least 1 ms;
+    it is None only when there is neither a clock nor a cap, and then the
+    caller uses the level's default time (`engine.registry.default_time_ms`).
+    """
+    if left_ms is None:
+        if cap_ms is None:
+            return None
+        share = cap_ms
+    else:
+        share = left_ms // MOVES_TO_PLAN_FOR + increment_ms // 2
+        if cap_ms is not None:
+            share = min(share, cap_ms)
+        share = min(share, left_ms // 2)
+    return max(1, share - reserve_ms)

@@ -157,6 +157,9 @@ def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> Non
     assert TimeControl(turn_ms=1000).budget_ms() == 940
     assert TimeControl(turn_ms=0).budget_ms() == 100
     assert TimeControl(turn_ms=5000, match_ms=100_000, left_ms=20_000).budget_ms() == 940
+    assert TimeControl(match_ms=100_000, left_ms=40_000).budget_ms() == 1940
+    assert TimeControl(turn_ms=1000, match_ms=0, left_ms=500).budget_ms() == 940, "match 0: no match limit"
+    assert TimeControl(turn_ms=30, match_ms=100_000, left_ms=10).budget_ms() == 1, "never below a millisecond"
 
 
 def test_a_classic_bot_reports_one_message_in_the_same_format() -> None:
