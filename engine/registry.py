@@ -1,12 +1,44 @@
-"""The registry of bot levels: every name a bot seat, the brain or the arena accepts.
+"""The registry of bot levels: every name a bot seat, the brain or the arena accepts,
+and how long each level thinks when nobody says.
 
 Engine levels (`easy` .. `master`) come from `engine.search.levels`, the
 classic textbook bots (`greedy`, `minimax`, ...) from `engine.classic`.
+
+A bot thinks within the limits it is given, and a limit left out is no
+limit at all (see `SearchLimits`). A caller with no time to give (an
+untimed game on the server, a Gomocup manager that sends no time limits)
+asks `default_time_ms` for the level's own: the one place where each
+level's default thinking time is written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from engine.bots import Bot, BotFactory
+
+CLASSIC_TIME_MS = 5_000
+"""The classic bots' default time. They search to a fixed depth or a fixed count of points and
+nearly always finish sooner: for them it is a safety limit (the time the server has always given
+every bot), not a setting of their strength."""
+
+DEFAULT_TIME_MS: Mapping[str, int] = MappingProxyType(
+    {
+        "greedy": CLASSIC_TIME_MS,
+        "static": CLASSIC_TIME_MS,
+        "minimax": CLASSIC_TIME_MS,
+        "astar": CLASSIC_TIME_MS,
+        "alphabeta": CLASSIC_TIME_MS,
+        "easy": 300,
+        "medium": 800,
+        "hard": 2_000,
+        "master": 5_000,
+    }
+)
+"""Thinking time per move of each level when the caller gives none, in milliseconds. The engine
+levels search until their time is up, so theirs is part of their strength: `easy` answers at
+once, `master` takes the time a patient opponent allows."""
 
 
 def bot_factories() -> dict[str, BotFactory]:
@@ -24,10 +56,18 @@ def level_names() -> list[str]:
 
 def make_bot(level: str) -> Bot:
     """A fresh bot of the named level. Raises ValueError naming the known levels."""
-    factories = bot_factories()
-    try:
-        factory = factories[level]
-    except KeyError:
-        known = ", ".join(factories)
-        raise ValueError(f"unknown bot level {level!r}: expected one of {known}") from None
-    return factory()
+    return bot_factories()[_known(level)]()
+
+
+def default_time_ms(level: str) -> int:
+    """The thinking time per move of `level` when the caller gives none (an untimed game).
+    Raises ValueError naming the known levels."""
+    return DEFAULT_TIME_MS[_known(level)]
+
+
+def _known(level: str) -> str:
+    """`level` itself if it is a bot level; otherwise ValueError naming the known levels."""
+    names = level_names()
+    if level not in names:
+        raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(names)}")
+    return level

@@ -1,10 +1,11 @@
-"""The engine's bot levels: one search, four settings of time, width and threat depth.
+"""The engine's bot levels: one search, four settings of width and threat depth.
 
 `easy` and `medium` search shallow and narrow and pick at random (seeded)
 among moves whose scores are close to the best, so that they make
 human-looking mistakes; `hard` and `master` search as well as they can,
 with a VCT at the root. Every level is deterministic for a given seed
-when its limits are in nodes or depth rather than time.
+when its limits are in nodes or depth rather than time. Each level's
+default thinking time is in `engine.registry`, with every other level's.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ class LevelSettings:
     """The level name, as bot seats and `gomoku-engine --level` know it."""
     description: str
     """One sentence for people choosing an opponent."""
-    default_time_ms: int
-    """Time per move when the caller gives none."""
     search: SearchSettings
     """How the search runs at this level."""
     tolerance: int = 0
@@ -49,9 +48,12 @@ class EngineBot:
         self._clock = clock
 
     def think(self, board: Board, limits: SearchLimits) -> Iterator[SearchResult]:
-        """The search's result after each finished depth, within `limits`."""
-        if limits.time_ms is None:
-            limits = dataclasses.replace(limits, time_ms=self.settings.default_time_ms)
+        """The search's result after each finished depth, within `limits`.
+
+        A limit left out is no limit: without a time, a depth or a node
+        limit the search deepens to `max_depth`, which takes hours; callers
+        with no time to give use the level's `engine.registry.default_time_ms`.
+        """
         budget = Budget.from_limits(limits, self._clock)
         search = self.settings.search
         if limits.depth is not None:
@@ -87,21 +89,18 @@ LEVELS: tuple[LevelSettings, ...] = (
     LevelSettings(
         name="easy",
         description="Looks two moves ahead, sees only short forcing lines, and often picks a lesser move.",
-        default_time_ms=300,
         search=SearchSettings(width=6, root_width=10, max_depth=2, vcf_depth=4, leaf_vcf_depth=0),
         tolerance=150,
     ),
     LevelSettings(
         name="medium",
         description="A careful club player: four moves ahead, finds wins by fours, sometimes varies.",
-        default_time_ms=800,
         search=SearchSettings(width=9, root_width=14, max_depth=4, vcf_depth=12, leaf_vcf_depth=3),
         tolerance=30,
     ),
     LevelSettings(
         name="hard",
         description="Deep alpha-beta with threat-space search: wins by fours and threes, defends precisely.",
-        default_time_ms=2000,
         search=SearchSettings(
             width=14,
             root_width=22,
@@ -115,7 +114,6 @@ LEVELS: tuple[LevelSettings, ...] = (
     LevelSettings(
         name="master",
         description="The full engine with the most time: deeper threat search and wider alpha-beta.",
-        default_time_ms=5000,
         search=SearchSettings(
             width=15,
             root_width=24,
