@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.bots import Bot, Decision
 from engine.limits import Budget, Clock, SearchLimits
-from engine.search.search import WON, Searcher, SearchResult, SearchSettings
+from engine.search.position import WON
+from engine.search.safety import SafetySettings
+from engine.search.search import Searcher, SearchResult, SearchSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +109,7 @@ LEVELS: tuple[LevelSettings, ...] = (
             vcf_depth=20,
             leaf_vcf_depth=6,
             vct_depth=10,
-            safety_vct_depth=10,
-            safety_switch_nodes=2_000,
+            safety=SafetySettings(vct_depth=10, switch_nodes=2_000),
         ),
     ),
     LevelSettings(
@@ -121,8 +122,7 @@ LEVELS: tuple[LevelSettings, ...] = (
             vcf_depth=30,
             leaf_vcf_depth=8,
             vct_depth=12,
-            safety_vct_depth=12,
-            safety_switch_nodes=2_000,
+            safety=SafetySettings(vct_depth=12, switch_nodes=2_000),
         ),
     ),
 )

@@ -82,6 +82,11 @@ DOUBLE_THREAT_WIN = 6000
 DOUBLE_THREAT_DANGER = 2500
 """Penalty per point (up to two) where the opponent would make two threats at once."""
 
+WIN = 1_000_000
+"""The search's score of a five now; wins further away score less (a win in n plies, WIN - n)."""
+WON = WIN - 1_000
+"""Scores beyond this are proven wins (and below -WON proven losses); evaluations stay far below."""
+
 CODE_BITS = SHAPE_COUNT_BITS * (FIVE + 1)
 """Bits of one colour's packed count; a point keeps both colours' in one integer, black's low."""
 CODE_MASK = (1 << CODE_BITS) - 1
