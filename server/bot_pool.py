@@ -27,9 +27,9 @@ from multiprocessing.process import BaseProcess
 from engine.board import Board
 from engine.bots import Decision
 from engine.limits import SearchLimits
-from engine.ratings import rating_of
 from engine.registry import bot_factories, make_bot
 from engine.types import Point, Rule
+from server.bot_ratings import read_ratings
 
 DEFAULT_TIME_MS = 5_000
 """The thinking time of a request that names none: every search has a deadline."""
@@ -90,7 +90,8 @@ class BotInfo:
 
 def bot_catalogue() -> list[BotInfo]:
     """Every bot level with its description and arena rating (None when unrated)."""
-    return [BotInfo(level, factory().description, rating_of(level)) for level, factory in bot_factories().items()]
+    ratings = read_ratings()
+    return [BotInfo(level, factory().description, ratings.get(level)) for level, factory in bot_factories().items()]
 
 
 def choose_in_worker(request: BotRequest) -> Decision:
