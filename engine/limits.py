@@ -33,7 +33,8 @@ Clock = Callable[[], float]
 """Seconds from an arbitrary start, like time.monotonic."""
 
 CHECK_EVERY = 32
-"""Nodes between clock reads: a few milliseconds of Python search at most."""
+"""Nodes between clock reads: a few milliseconds of the engine's search at most (a search whose
+nodes cost far more, like the classic `alphabeta`'s, reads the clock at every node)."""
 RESERVE_MS = 15
 """Kept back from a time limit for what follows the search (choosing, answering)."""
 
@@ -55,29 +56,37 @@ class OutOfBudget(Exception):
 
 
 class Budget:
-    """A deadline (seconds on `clock`) and a node limit, either of them optional."""
+    """A deadline (seconds on `clock`) and a node limit, either of them optional, checked
+    every `check_every` nodes."""
 
-    def __init__(self, deadline: float | None = None, max_nodes: int | None = None, clock: Clock = time.monotonic):
+    def __init__(
+        self,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        clock: Clock = time.monotonic,
+        check_every: int = CHECK_EVERY,
+    ) -> None:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.clock = clock
+        self.check_every = check_every
         self.nodes = 0
         """Positions visited so far."""
-        self._next_check = CHECK_EVERY
+        self._next_check = check_every
 
     @classmethod
-    def from_limits(cls, limits: SearchLimits, clock: Clock = time.monotonic) -> Budget:
+    def from_limits(cls, limits: SearchLimits, clock: Clock = time.monotonic, check_every: int = CHECK_EVERY) -> Budget:
         """A budget that ends `limits.time_ms` (less a small reserve) from now and after
         `limits.nodes` nodes (None: no such limit; the depth limit is the search's own)."""
         time_ms = limits.time_ms
         deadline = None if time_ms is None else clock() + max(1, time_ms - RESERVE_MS) / 1000
-        return cls(deadline, limits.nodes, clock)
+        return cls(deadline, limits.nodes, clock, check_every)
 
     def tick(self) -> None:
         """Count one node; raise OutOfBudget when a limit is passed."""
         self.nodes += 1
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + CHECK_EVERY
+            self._next_check = self.nodes + self.check_every
             self.check()
 
     def check(self) -> None:
@@ -105,7 +114,7 @@ class Budget:
         remaining = self.remaining()
         deadline = None if remaining is None else self.clock() + max(0.0, remaining) * fraction
         limits = [limit for limit in (self.max_nodes, None if max_nodes is None else self.nodes + max_nodes) if limit]
-        child = Budget(deadline, min(limits) if limits else None, self.clock)
+        child = Budget(deadline, min(limits) if limits else None, self.clock, self.check_every)
         child.nodes = self.nodes
         child._next_check = self._next_check
         return child

@@ -173,7 +173,8 @@ class AlphaBetaBot:
         Moves that cannot beat the best found before them are cut off, so
         their scores in `candidates` are upper bounds.
         """
-        search = _Search(board.copy(), Budget.from_limits(limits))
+        # Each node ranks every point near the stones (a few milliseconds): the clock is read at every one.
+        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1))
         root = search.candidates()
         ranked = rank(root, board, seed)
         finished_depth = 0

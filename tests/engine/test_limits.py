@@ -64,3 +64,8 @@ def test_a_reserve_is_kept_back_but_a_move_always_gets_a_millisecond() -> None:
     assert move_time_ms(20_000, cap_ms=5_000, reserve_ms=60) == 940
     assert move_time_ms(None, cap_ms=1_000, reserve_ms=60) == 940
     assert move_time_ms(None, cap_ms=30, reserve_ms=60) == 1
+
+
+def test_a_budget_can_read_its_limits_at_every_node() -> None:
+    nodes = count_until_stopped(Budget.from_limits(SearchLimits(nodes=1000), check_every=1))
+    assert nodes == 1000
