@@ -16,6 +16,7 @@ from typing import Literal
 from engine.errors import NotationError
 from engine.notation import looks_like_point, parse_point
 from engine.types import Color, Point, Rule
+from server.protocol import GameId, RoomId
 
 HELP = """\
 commands:
@@ -92,7 +93,7 @@ class CreateRoomCommand:
 
 @dataclass(frozen=True, slots=True)
 class JoinRoomCommand:
-    room_id: str
+    room_id: RoomId
     spectator: bool
 
 
@@ -169,14 +170,14 @@ class ListGamesCommand:
 
 @dataclass(frozen=True, slots=True)
 class ExportGameCommand:
-    game_id: str
+    game_id: GameId
     path: Path
     format: RecordFormat
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayCommand:
-    game_id: str
+    game_id: GameId
 
 
 Command = (
@@ -274,7 +275,7 @@ def _parse_move(_: str, arguments: list[str]) -> Command:
 def _parse_join(word: str, arguments: list[str]) -> Command:
     if len(arguments) != 1:
         raise CommandError(f"{word} needs one room id, like '{word} r1'")
-    return JoinRoomCommand(arguments[0], spectator=word == "watch")
+    return JoinRoomCommand(RoomId(arguments[0]), spectator=word == "watch")
 
 
 def _parse_hint(_: str, arguments: list[str]) -> Command:
@@ -303,7 +304,7 @@ def _parse_games(_: str, arguments: list[str]) -> Command:
 def _parse_export(_: str, arguments: list[str]) -> Command:
     if len(arguments) not in (2, 3):
         raise CommandError("export needs a game id and a file name, like 'export g1 game.sgf'")
-    game_id, path_text = arguments[0], arguments[1]
+    game_id, path_text = GameId(arguments[0]), arguments[1]
     path = Path(path_text).expanduser()
     chosen = arguments[2].lower() if len(arguments) == 3 else path.suffix.lstrip(".").lower()
     for record_format in RECORD_FORMATS:
@@ -315,7 +316,7 @@ def _parse_export(_: str, arguments: list[str]) -> Command:
 def _parse_replay(_: str, arguments: list[str]) -> Command:
     if len(arguments) != 1:
         raise CommandError("replay needs one game id, like 'replay g1'")
-    return ReplayCommand(arguments[0])
+    return ReplayCommand(GameId(arguments[0]))
 
 
 def _parse_create(_: str, arguments: list[str]) -> Command:

@@ -17,10 +17,12 @@ from engine.types import Color, Point, Rule
 from server.protocol import (
     ClockModel,
     DrawOffered,
+    GameId,
     GameOver,
     Moved,
     RematchOffered,
     ResultModel,
+    RoomId,
     RoomMessage,
     SeatModel,
     Undone,
@@ -78,8 +80,8 @@ class ClockView:
 class RoomView:
     """The client's copy of one room."""
 
-    room_id: str
-    game_id: str | None
+    room_id: RoomId
+    game_id: GameId | None
     rule: Rule
     size: int
     status: str

@@ -42,3 +42,40 @@ class NotationError(ValueError):
 
 class RecordFormatError(ValueError):
     """A game record (JSON, PSQ, SGF) could not be read."""
+
+
+class OpeningError(ValueError):
+    """A step that the opening rule does not allow now; the opening is unchanged.
+
+    An opening stone that is illegal as a stone (off the board, on another
+    stone, forbidden) raises the IllegalMoveError subclass instead, as a
+    move would.
+    """
+
+
+class OpeningOverError(OpeningError):
+    """The opening has ended: from here on stones are game moves."""
+
+
+class NotYourDecisionError(OpeningError):
+    """The other player makes the opening's next decision."""
+
+
+class StepNotOpenError(OpeningError):
+    """That kind of step is not one of those the opening rule offers now."""
+
+
+class WrongCountError(OpeningError):
+    """A number of stones, of offered fifth moves, or a declared count that the rule does not allow here."""
+
+
+class NotStandardOpeningError(OpeningError):
+    """Soosõrv-8: the first three stones are not one of the 26 standard renju openings."""
+
+
+class SymmetricOffersError(OpeningError):
+    """Soosõrv-8: two offered fifth moves are the same move, or mirror images of each other in the position."""
+
+
+class NotOfferedError(OpeningError):
+    """Soosõrv-8: the chosen fifth move is not one of those offered."""

@@ -170,3 +170,21 @@ def _is_three(cells: list[int], size: int, x: int, y: int, dx: int, dy: int) -> 
         if makes_straight_four and forbidden_reason(cells, size, qx, qy) is None:
             return True
     return False
+
+
+def no_five_possible(cells: list[int], size: int) -> bool:
+    """Whether no line of five cells is left that either colour could still fill.
+
+    Such a game can only end in a draw (a bot accepts a draw offer then, and
+    declines it otherwise).
+    """
+    for y in range(size):
+        for x in range(size):
+            for dx, dy in DIRECTIONS:
+                end_x, end_y = x + 4 * dx, y + 4 * dy
+                if not (0 <= end_x < size and 0 <= end_y < size):
+                    continue
+                stones = {cells[(y + step * dy) * size + x + step * dx] for step in range(5)} - {EMPTY}
+                if len(stones) < 2:
+                    return False
+    return True

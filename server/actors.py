@@ -3,9 +3,14 @@
 A RoomActor serialises everything that changes its room. For each change it
 stores the room's records, and only then hands the messages to the
 connections' send queues (so no client ever sees a move that a crash could
-lose), re-arms the room's timer for its next deadline (a flag falling, an
-absent player's time running out) and starts a bot search when a bot is
-to move. The RoomRegistry holds the actors by room id.
+lose), tells the registry what others may now know of the room, re-arms
+the room's timer for its next deadline (a flag falling, an absent player's
+time running out) and starts a bot search when a bot is to move.
+
+The actor sees storage and the bot pool through two small interfaces
+(`RecordStore`, `MoveChooser`), so that its tests script them. The
+RoomRegistry holds the actors by room id and answers the questions other
+parts of the server ask about rooms, from each room's last stored state.
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
+from engine.bots import Decision
 from engine.types import Point
-from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
-from server.protocol import RoomId, ServerMessage
-from server.rooms import BotTurn, ConnectionId, Outcome, Room
-from server.storage import Storage
+from server.bot_pool import BotBusyError, BotError, BotRequest
+from server.bots import search_request
+from server.domain import BotTurn, ConnectionId, RoomFacts, RoomId, StoreRecord
+from server.protocol import ServerMessage
+from server.rooms import Outcome, Room
+from server.writer import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -35,10 +43,32 @@ BOT_BUSY_WAIT_CAP_S = 2.0
 """Longest pause between asks while the bot pool stays busy."""
 TIMER_SLACK_S = 0.002
 """Fire timers a little after the deadline, so that the deadline has surely passed."""
+STORE_RETRY_FIRST_S = 0.25
+"""After a change the database could not take, the pause before a timer or a bot tries again;
+it doubles with each failure in a row, up to STORE_RETRY_LONGEST_S."""
+STORE_RETRY_LONGEST_S = 4.0
+
+
+class RecordStore(Protocol):
+    """Where a room's records go (the server's Storage)."""
+
+    async def apply(self, records: list[StoreRecord]) -> None:
+        """Store one change's records durably, all or none; raise StorageUnavailable when the
+        database cannot take them now (anything else it raises is a bug)."""
+
+
+class MoveChooser(Protocol):
+    """Who chooses a bot's moves (the server's BotPool)."""
+
+    async def choose(self, request: BotRequest) -> Decision:
+        """The bot's decision; raises BotBusyError when full and BotError when it fails."""
 
 
 class RoomListener(Protocol):
     """What an actor tells its registry."""
+
+    def room_changed(self, facts: RoomFacts) -> None:
+        """A change to the room has been stored: these are its facts now."""
 
     def room_disposable(self, room_id: RoomId) -> None:
         """The room has nobody left who needs it."""
@@ -50,13 +80,13 @@ class RoomActor:
     def __init__(
         self,
         room: Room,
-        storage: Storage,
+        store: RecordStore,
         deliver: Deliver,
-        bots: BotPool | None,
+        bots: MoveChooser | None,
         listener: RoomListener,
     ) -> None:
         self.room = room
-        self._storage = storage
+        self._store = store
         self._deliver = deliver
         self._bots = bots
         self._listener = listener
@@ -66,12 +96,15 @@ class RoomActor:
         self._bot_version: int | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._failed_writes = 0
+        """Changes in a row the database could not take."""
 
-    async def run(self, action: RoomAction) -> None:
+    async def run(self, action: RoomAction, request_id: str | int | None = None) -> None:
         """Apply `action` to the room, then store, deliver and re-arm.
 
-        A ProtocolError raised by the action propagates with nothing changed;
-        so does a failure to store, after which the room is as it was before,
+        The message that answers the request carries `request_id`. A
+        Refusal raised by the action propagates with nothing changed; so
+        does StorageUnavailable, after which the room is as it was before,
         and nobody has been told of a change that is not on disk.
         """
         async with self._lock:
@@ -80,11 +113,14 @@ class RoomActor:
             before = self.room.checkpoint()
             try:
                 outcome = action(self.room, asyncio.get_running_loop().time())
-                await self._storage.apply(outcome.records)
-            except BaseException:
+                await self._store.apply(outcome.records)
+            except BaseException as error:
                 self.room = before
+                if isinstance(error, StorageUnavailable):
+                    self._write_failed(error)
                 raise
-            self._deliver(outcome.messages)
+            self._write_succeeded()
+            self._deliver(outcome.stamped(request_id))
             self._after_change()
 
     def start(self) -> None:
@@ -92,8 +128,11 @@ class RoomActor:
         self._after_change()
 
     async def close(self) -> None:
-        """Stop the timer and bot search, after any change in progress has been stored."""
+        """Store the clocks as they stand, then stop the timer and bot search (after any change in
+        progress has been stored)."""
         async with self._lock:
+            if not self._closed:
+                await self._save_clocks()
             self._closed = True
             if self._timer is not None:
                 self._timer.cancel()
@@ -104,6 +143,14 @@ class RoomActor:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def _save_clocks(self) -> None:
+        records = self.room.suspend(asyncio.get_running_loop().time()).records
+        try:
+            await self._store.apply(records)
+        except StorageUnavailable as error:
+            room = self.room
+            logger.warning("room %s, game %s: clocks not saved at shutdown (%s)", room.room_id, room.game_id, error)
+
     def stop_timer(self) -> None:
         """Disarm the room's timer (the room is being forgotten)."""
         if self._timer is not None:
@@ -113,6 +160,7 @@ class RoomActor:
     def _after_change(self) -> None:
         loop = asyncio.get_running_loop()
         now = loop.time()
+        self._listener.room_changed(self.room.facts())
         self._arm_timer(loop)
         self._schedule_bot(now)
         if self.room.is_disposable(now):
@@ -133,7 +181,47 @@ class RoomActor:
         task.add_done_callback(self._tasks.discard)
 
     async def _tick(self) -> None:
-        await self.run(lambda room, now: room.on_timer(now))
+        """End what the clock or an absence ends; if the database cannot take it now, try again
+        after a pause (a bug is logged, and retried the same way, so that no room is left wedged)."""
+        try:
+            await self.run(lambda room, now: room.on_timer(now))
+        except StorageUnavailable:
+            self._retry_tick()
+        except Exception:
+            logger.exception("room %s, game %s: the timer failed", self.room.room_id, self.room.game_id)
+            self._retry_tick()
+
+    def _retry_tick(self) -> None:
+        if self._timer is None and not self._closed:
+            self._timer = asyncio.get_running_loop().call_later(self._retry_pause(), self._spawn_tick)
+
+    async def _run_until_stored(self, action: RoomAction) -> None:
+        """Run an action no request waits for (a bot's move), trying again after a pause for as long
+        as the database cannot take it."""
+        while True:
+            try:
+                await self.run(action)
+                return
+            except StorageUnavailable:
+                await asyncio.sleep(self._retry_pause())
+
+    def _retry_pause(self) -> float:
+        doublings = max(0, self._failed_writes - 1)
+        return float(min(STORE_RETRY_FIRST_S * 2.0**doublings, STORE_RETRY_LONGEST_S))
+
+    def _write_failed(self, error: StorageUnavailable) -> None:
+        """Log the first failure of a streak (the next ones would only repeat it)."""
+        if self._failed_writes == 0:
+            room = self.room
+            logger.warning("room %s, game %s: cannot store a change (%s); retrying", room.room_id, room.game_id, error)
+        self._failed_writes += 1
+
+    def _write_succeeded(self) -> None:
+        if self._failed_writes:
+            room = self.room
+            count = self._failed_writes
+            logger.info("room %s, game %s: stored again after %d failed attempts", room.room_id, room.game_id, count)
+        self._failed_writes = 0
 
     # ---------------------------------------------------------------- bots
 
@@ -157,7 +245,7 @@ class RoomActor:
         (the bot's clock, if any, keeps running meanwhile).
         """
         assert self._bots is not None
-        request = BotRequest(turn.level, turn.rule, turn.size, turn.moves, turn.time_ms)
+        request = search_request(turn, self.room.settings.bot_time_ms)
         failures = 0
         busy_waits = 0
         while failures < BOT_ATTEMPTS:
@@ -172,9 +260,11 @@ class RoomActor:
                 logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
                 await asyncio.sleep(BOT_RETRY_DELAY_S)
                 continue
-            await self.run(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
+            if turn.not_before is not None:
+                await asyncio.sleep(max(0.0, turn.not_before - asyncio.get_running_loop().time()))
+            await self._run_until_stored(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
             return
-        await self.run(lambda room, now: room.bot_failed(turn.version, now))
+        await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now))
 
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
@@ -182,13 +272,30 @@ def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Out
 
 
 class RoomRegistry:
-    """Every live room, by id. Rooms leave it when nobody needs them any more."""
+    """Every live room, by id, and what the rest of the server may ask about them.
 
-    def __init__(self) -> None:
+    Answers come from each room's facts as of its last stored change
+    (`RoomFacts`), never from a room in the middle of a change. The
+    connections in each room are the room's own members; the registry keeps
+    an index of them by connection, updated from those facts, so that a
+    closing connection finds its rooms.
+    """
+
+    def __init__(self, store: RecordStore, deliver: Deliver, bots: MoveChooser | None) -> None:
+        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`."""
+        self._store = store
+        self._deliver = deliver
+        self._bots = bots
         self._actors: dict[RoomId, RoomActor] = {}
+        self._facts: dict[RoomId, RoomFacts] = {}
+        self._rooms_of: dict[ConnectionId, set[RoomId]] = {}
+
+    def actor_for(self, room: Room) -> RoomActor:
+        """An actor for a new or restored room, not yet held (see `add`)."""
+        return RoomActor(room, self._store, self._deliver, self._bots, self)
 
     def add(self, actor: RoomActor) -> None:
-        """Hold a new room's actor and start its timers."""
+        """Hold a room's actor and start its timers."""
         self._actors[actor.room.room_id] = actor
         actor.start()
 
@@ -196,14 +303,68 @@ class RoomRegistry:
         """The actor of a room, or None."""
         return self._actors.get(RoomId(room_id))
 
+    def facts(self, room_id: str) -> RoomFacts | None:
+        """What is known of a room as of its last stored change, or None."""
+        return self._facts.get(RoomId(room_id))
+
+    def listed(self, limit: int, after: str | None = None) -> tuple[list[RoomFacts], RoomId | None]:
+        """A page of the rooms `list_rooms` shows (public ones, waiting or playing), in room id
+        order from just after `after`, and the cursor of the next page (None on the last)."""
+        rooms = sorted(
+            (
+                facts
+                for facts in self._facts.values()
+                if not facts.private and facts.status != "finished" and (after is None or facts.room_id > after)
+            ),
+            key=lambda facts: facts.room_id,
+        )
+        page = rooms[:limit]
+        return page, page[-1].room_id if len(rooms) > limit else None
+
+    def seated(self, name: str) -> list[RoomId]:
+        """Rooms where `name` holds a seat in an unfinished game."""
+        return [
+            facts.room_id
+            for facts in self._facts.values()
+            if facts.status != "finished" and facts.seat_of(name) is not None
+        ]
+
+    def rooms_of(self, connection: ConnectionId) -> list[RoomId]:
+        """Rooms the connection is in."""
+        return sorted(self._rooms_of.get(connection, ()))
+
     def __iter__(self) -> Iterator[RoomActor]:
         return iter(list(self._actors.values()))
+
+    def room_changed(self, facts: RoomFacts) -> None:
+        """Keep a room's facts, and the index of its connections, up to date."""
+        room_id = facts.room_id
+        if room_id not in self._actors:
+            return
+        previous = self._facts.get(room_id)
+        left = previous.members - facts.members if previous is not None else frozenset()
+        self._facts[room_id] = facts
+        for connection in left:
+            self._forget_member(connection, room_id)
+        for connection in facts.members:
+            self._rooms_of.setdefault(connection, set()).add(room_id)
 
     def room_disposable(self, room_id: RoomId) -> None:
         """Forget a room nobody needs; its timers stop."""
         actor = self._actors.pop(room_id, None)
+        facts = self._facts.pop(room_id, None)
+        if facts is not None:
+            for connection in facts.members:
+                self._forget_member(connection, room_id)
         if actor is not None:
             actor.stop_timer()
+
+    def _forget_member(self, connection: ConnectionId, room_id: RoomId) -> None:
+        rooms = self._rooms_of.get(connection)
+        if rooms is not None:
+            rooms.discard(room_id)
+            if not rooms:
+                del self._rooms_of[connection]
 
     async def close(self) -> None:
         """Stop every room's timers and bot searches, after their changes in progress are stored."""

@@ -27,9 +27,8 @@ from multiprocessing.process import BaseProcess
 from engine.board import Board
 from engine.bots import Decision
 from engine.limits import SearchLimits
-from engine.registry import bot_factories, make_bot
+from engine.registry import make_bot
 from engine.types import Point, Rule
-from server.bot_ratings import read_ratings
 
 DEFAULT_TIME_MS = 5_000
 """The thinking time of a request that names none: every search has a deadline."""
@@ -74,24 +73,6 @@ class BotRequest:
     def thinking_ms(self) -> int:
         """The thinking time this request actually gets."""
         return DEFAULT_TIME_MS if self.time_ms is None else self.time_ms
-
-
-@dataclass(frozen=True, slots=True)
-class BotInfo:
-    """One entry of the `bots` list a client chooses an opponent from."""
-
-    level: str
-    """The level name to put in a bot seat."""
-    description: str
-    """One sentence about how the bot plays."""
-    rating: int | None
-    """Arena rating, or None when the level has not been rated."""
-
-
-def bot_catalogue() -> list[BotInfo]:
-    """Every bot level with its description and arena rating (None when unrated)."""
-    ratings = read_ratings()
-    return [BotInfo(level, factory().description, ratings.get(level)) for level, factory in bot_factories().items()]
 
 
 def choose_in_worker(request: BotRequest) -> Decision:

@@ -14,16 +14,15 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
-from server.protocol import RoomId, ServerMessage
-from server.rooms import ConnectionId
+from server.domain import ConnectionId
+from server.protocol import ServerMessage
 
 logger = logging.getLogger(__name__)
 
 SEND_QUEUE_LIMIT = 512
 """Messages waiting for one client before it is judged too slow and closed."""
-CLOSE_TOO_SLOW = 1013
-"""Close code for a client that does not read its messages ("try again later")."""
 
 
 @dataclass(slots=True)
@@ -67,18 +66,20 @@ class Connection:
         self.rate_limit = rate_limit
         self.player: str | None = None
         """The signed-in player's name, after `welcome`."""
-        self.rooms: set[RoomId] = set()
-        """Rooms this connection has entered (and not left)."""
         self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
+        self.send_text(message.to_wire())
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in its wire form (one text serves every recipient of a broadcast)."""
         try:
-            self._queue.put_nowait(message.to_wire())
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             logger.warning("connection %d is too slow; closing it", self.id)
-            asyncio.get_running_loop().create_task(self.websocket.close(CLOSE_TOO_SLOW, "too slow to read"))
+            asyncio.get_running_loop().create_task(self.websocket.close(CloseCode.TRY_AGAIN_LATER, "too slow to read"))
 
     async def _write_loop(self) -> None:
         with contextlib.suppress(ConnectionClosed):

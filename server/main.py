@@ -18,6 +18,7 @@ import sys
 
 from server.app import GameServer, ServerSettings
 from server.rooms import RoomSettings
+from server.storage import StorageError
 
 DEFAULT_DB = "gomoku.sqlite3"
 
@@ -35,7 +36,15 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         default=120.0,
         help="seconds a disconnected player may stay away before the game is lost (default 120)",
     )
-    parser.add_argument("--bot-time-ms", type=int, default=None, help="a bot's thinking time per move in untimed games")
+    parser.add_argument(
+        "--bot-time-ms", type=int, default=None, help="the most a bot thinks per move (default: its level's time)"
+    )
+    parser.add_argument(
+        "--bot-pause-s",
+        type=float,
+        default=1.0,
+        help="in a game between two bots, the least time between moves, so people can watch (default 1)",
+    )
     arguments = parser.parse_args(argv)
     if not 0 <= arguments.port <= 65535:
         parser.error(f"--port must be 0 to 65535, not {arguments.port}")
@@ -45,12 +54,18 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         parser.error("--abandon-after-s must be positive")
     if arguments.bot_time_ms is not None and arguments.bot_time_ms <= 0:
         parser.error("--bot-time-ms must be positive")
+    if arguments.bot_pause_s < 0:
+        parser.error("--bot-pause-s must not be negative")
     return ServerSettings(
         host=arguments.host,
         port=arguments.port,
         db_path=arguments.db,
         bot_workers=arguments.bot_workers,
-        room=RoomSettings(abandon_after_s=arguments.abandon_after_s, bot_time_ms=arguments.bot_time_ms),
+        room=RoomSettings(
+            abandon_after_s=arguments.abandon_after_s,
+            bot_time_ms=arguments.bot_time_ms,
+            bot_move_pause_s=arguments.bot_pause_s,
+        ),
     )
 
 
@@ -74,7 +89,11 @@ def main(argv: list[str] | None = None) -> None:
     settings = parse_arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    asyncio.run(run(settings))
+    try:
+        asyncio.run(run(settings))
+    except StorageError as error:
+        print(f"gomoku-server: {error}", file=sys.stderr)
+        sys.exit(2)
     sys.exit(0)
 
 

@@ -9,65 +9,47 @@ read strictly: `"7"` is not a column and `1` is not `true`.
 
 The server and the terminal client both import this module; it only grows
 (new message types and optional fields), it never changes what exists.
+It is one module, past 500 lines, by design: the contract is one closed
+set of messages per direction, read in one place, and a reader finds every
+field of the wire here.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, NewType, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
 from engine.types import EndReason, Rule
+from server.domain import ErrorCode, Refusal
+from server.domain import GameId as GameId  # the ids are the wire's too: clients import them from here
+from server.domain import RoomId as RoomId
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 65_536
 """The largest text frame either side sends or accepts."""
+PAGE_LIMIT = 100
+"""The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-RoomId = NewType("RoomId", str)
-GameId = NewType("GameId", str)
+Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings"]
+"""The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
 PlayerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 RequestId = Annotated[str, StringConstraints(max_length=64)] | int
 BotLevel = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
-ErrorCode = Literal[
-    "bad_json",
-    "bad_request",
-    "unknown_type",
-    "unauthorized",
-    "name_taken",
-    "not_found",
-    "room_full",
-    "not_a_player",
-    "not_started",
-    "not_your_turn",
-    "out_of_board",
-    "occupied",
-    "forbidden",
-    "game_over",
-    "not_allowed",
-    "no_pending_offer",
-    "rate_limited",
-    "busy",
-    "internal",
-]
 
+class ProtocolError(Refusal):
+    """A frame that is not a request of the contract; it gets an `error` reply.
 
-ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
-"""Every error code of the contract, in its order."""
-
-
-class ProtocolError(Exception):
-    """A request that gets an `error` reply; nothing was changed by it."""
+    Raised while parsing, before a request object exists, so it carries the
+    request's `id` itself when the frame had a readable one.
+    """
 
     def __init__(self, code: ErrorCode, message: str, request_id: str | int | None = None) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        """The contract's error code."""
-        self.message = message
-        """A sentence for people."""
+        super().__init__(code, message)
         self.request_id = request_id
         """The `id` of the request, echoed in the error."""
 
@@ -133,8 +115,8 @@ class SeatModel(WireModel):
 class RoomStateModel(WireModel):
     """A full snapshot of a room: what a client needs to draw it from nothing."""
 
-    room_id: str
-    game_id: str | None
+    room_id: RoomId
+    game_id: GameId | None
     rule: Rule
     size: int
     status: Literal["waiting", "playing", "finished"]
@@ -154,7 +136,7 @@ class RoomStateModel(WireModel):
 class RoomSummaryModel(WireModel):
     """One line of the room list."""
 
-    room_id: str
+    room_id: RoomId
     rule: Rule
     size: int
     status: Literal["waiting", "playing", "finished"]
@@ -175,8 +157,8 @@ class PlayerInfoModel(WireModel):
 class GameSummaryModel(WireModel):
     """One line of the game list (`list_games`, `GET /api/games`)."""
 
-    game_id: str
-    room_id: str | None
+    game_id: GameId
+    room_id: RoomId | None
     rule: Rule
     size: int
     black: PlayerInfoModel
@@ -267,18 +249,22 @@ class CreateRoom(ClientMessage):
 
 
 class ListRooms(ClientMessage):
+    """A page of the listed rooms, in room id order, after the cursor `after` (1.1 paging)."""
+
     type: Literal["list_rooms"] = "list_rooms"
+    limit: int = Field(default=PAGE_LIMIT, ge=1, le=PAGE_LIMIT)
+    after: RoomId | None = None
 
 
 class JoinRoom(ClientMessage):
     type: Literal["join_room"] = "join_room"
-    room_id: str
+    room_id: RoomId
     as_: Literal["player", "spectator"] = Field(default="player", validation_alias="as", serialization_alias="as")
 
 
 class LeaveRoom(ClientMessage):
     type: Literal["leave_room"] = "leave_room"
-    room_id: str
+    room_id: RoomId
 
 
 class ListBots(ClientMessage):
@@ -289,7 +275,7 @@ class Move(ClientMessage):
     """A move given either as `x` and `y` or as human notation in `move`."""
 
     type: Literal["move"] = "move"
-    room_id: str
+    room_id: RoomId
     x: int | None = None
     y: int | None = None
     move: Annotated[str, StringConstraints(min_length=1, max_length=8)] | None = None
@@ -306,28 +292,28 @@ class Move(ClientMessage):
 
 class Resign(ClientMessage):
     type: Literal["resign"] = "resign"
-    room_id: str
+    room_id: RoomId
 
 
 class OfferDraw(ClientMessage):
     type: Literal["offer_draw"] = "offer_draw"
-    room_id: str
+    room_id: RoomId
 
 
 class AnswerDraw(ClientMessage):
     type: Literal["answer_draw"] = "answer_draw"
-    room_id: str
+    room_id: RoomId
     accept: bool
 
 
 class RequestUndo(ClientMessage):
     type: Literal["request_undo"] = "request_undo"
-    room_id: str
+    room_id: RoomId
 
 
 class AnswerUndo(ClientMessage):
     type: Literal["answer_undo"] = "answer_undo"
-    room_id: str
+    room_id: RoomId
     accept: bool
 
 
@@ -335,25 +321,25 @@ class Rematch(ClientMessage):
     """Ask for a new game in the same room with colours swapped (an addition to the contract)."""
 
     type: Literal["rematch"] = "rematch"
-    room_id: str
+    room_id: RoomId
 
 
 class ListGames(ClientMessage):
     type: Literal["list_games"] = "list_games"
     player: PlayerName | None = None
-    limit: int = Field(default=50, ge=1, le=500)
-    before: str | None = None
+    limit: int = Field(default=50, ge=1, le=PAGE_LIMIT)
+    before: GameId | None = None
 
 
 class GetGame(ClientMessage):
     type: Literal["get_game"] = "get_game"
-    game_id: str
+    game_id: GameId
     format: Literal["json", "psq", "sgf"] = "json"
 
 
 class Analyze(ClientMessage):
     type: Literal["analyze"] = "analyze"
-    room_id: str
+    room_id: RoomId
     time_ms: int = Field(default=1000, ge=1, le=60_000)
     point: PointModel | None = None
 
@@ -413,6 +399,16 @@ def _request_id(raw: dict[str, Any]) -> str | int | None:
     return None
 
 
+def peek_request_id(text: str) -> str | int | None:
+    """The `id` of a frame, if it is a JSON object with a valid one; for answering a request
+    that will not be served (it was rate limited) with its id all the same."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _request_id(raw) if isinstance(raw, dict) else None
+
+
 def _describe(error: ValidationError) -> str:
     parts = []
     for detail in error.errors()[:3]:
@@ -458,8 +454,10 @@ class Welcome(ServerMessage):
     protocol: int = PROTOCOL_VERSION
     player: PlayerModel
     token: str
-    rooms: list[str] = []
+    rooms: list[RoomId] = []
     """Rooms where this player holds a seat in an unfinished game (an addition to the contract)."""
+    features: list[Feature] = []
+    """The 1.1 additions this server supports."""
 
 
 class ErrorMessage(ServerMessage):
@@ -477,11 +475,13 @@ class RoomMessage(ServerMessage):
 class Rooms(ServerMessage):
     type: Literal["rooms"] = "rooms"
     rooms: list[RoomSummaryModel]
+    next: RoomId | None = None
+    """The cursor of the next page (pass it as `after`); null on the last page."""
 
 
 class Left(ServerMessage):
     type: Literal["left"] = "left"
-    room_id: str
+    room_id: RoomId
 
 
 class Bots(ServerMessage):
@@ -491,14 +491,14 @@ class Bots(ServerMessage):
 
 class Spectators(ServerMessage):
     type: Literal["spectators"] = "spectators"
-    room_id: str
+    room_id: RoomId
     count: int
 
 
 class Moved(ServerMessage):
     type: Literal["moved"] = "moved"
-    room_id: str
-    game_id: str
+    room_id: RoomId
+    game_id: GameId
     ply: int
     color: ColorName
     x: int
@@ -510,29 +510,29 @@ class Moved(ServerMessage):
 
 class GameOver(ServerMessage):
     type: Literal["game_over"] = "game_over"
-    room_id: str
-    game_id: str
+    room_id: RoomId
+    game_id: GameId
     seq: int
     result: ResultModel
 
 
 class DrawOffered(ServerMessage):
     type: Literal["draw_offered"] = "draw_offered"
-    room_id: str
+    room_id: RoomId
     by: ColorName
     seq: int
 
 
 class UndoRequested(ServerMessage):
     type: Literal["undo_requested"] = "undo_requested"
-    room_id: str
+    room_id: RoomId
     by: ColorName
     seq: int
 
 
 class Undone(ServerMessage):
     type: Literal["undone"] = "undone"
-    room_id: str
+    room_id: RoomId
     removed: list[StoneModel]
     to_move: ColorName
     seq: int
@@ -542,7 +542,7 @@ class Undone(ServerMessage):
 
 class Declined(ServerMessage):
     type: Literal["declined"] = "declined"
-    room_id: str
+    room_id: RoomId
     what: Literal["draw", "undo"]
     seq: int
 
@@ -551,7 +551,7 @@ class RematchOffered(ServerMessage):
     """A player asked for a rematch (an addition to the contract)."""
 
     type: Literal["rematch_offered"] = "rematch_offered"
-    room_id: str
+    room_id: RoomId
     by: ColorName
     seq: int
 
@@ -559,18 +559,20 @@ class RematchOffered(ServerMessage):
 class Games(ServerMessage):
     type: Literal["games"] = "games"
     games: list[GameSummaryModel]
+    next: GameId | None = None
+    """The cursor of the next page (pass it as `before`); null on the last page."""
 
 
 class GameMessage(ServerMessage):
     type: Literal["game"] = "game"
-    game_id: str
+    game_id: GameId
     format: Literal["json", "psq", "sgf"]
     record: dict[str, Any] | str
 
 
 class Analysis(ServerMessage):
     type: Literal["analysis"] = "analysis"
-    room_id: str
+    room_id: RoomId
     best: AnalysisMoveModel
     score: int
     depth: int
@@ -613,6 +615,6 @@ def parse_server_message(text: str) -> ServerEvent:
     return _SERVER_ADAPTER.validate_json(text, strict=True)
 
 
-def error_message(error: ProtocolError) -> ErrorMessage:
-    """The `error` frame answering a request that failed."""
-    return ErrorMessage(code=error.code, message=error.message, id=error.request_id)
+def error_message(refusal: Refusal, request_id: str | int | None) -> ErrorMessage:
+    """The `error` frame answering a refused request."""
+    return ErrorMessage(code=refusal.code, message=refusal.message, id=request_id)

@@ -2,13 +2,23 @@
 
 A Room is a plain object with no socket, no database and no timer. Each
 public method takes one validated request (or a tick of time) and returns
-an `Outcome`: the messages to send, to which connection, and the records to
-store. The asyncio layer (`server.actors`) stores the records first, then
-sends the messages, then arms a timer for `next_deadline()`. Requests that
-are refused raise ProtocolError before anything changes.
+an `Outcome`: the messages to send, to which connection, which of them
+answers the request, and the records to store. The asyncio layer
+(`server.actors`) stores the records first, then sends the messages, then
+arms a timer for `next_deadline()`. A refused request raises `Refusal`
+before anything changes.
+
+The Room keeps seats, presence and the flow of the game; the rules of the
+board are the engine's, and what a client is shown is built by
+`server.views`.
 
 Time is given by the caller as monotonic seconds (`now`), so a test can
 play a whole timed game, run out a clock or abandon a seat without waiting.
+
+One module, past 500 lines, because a room is one state machine: every
+request's checks and effects read the same seats, members, board, clock
+and pending offers, and each public method reads top to bottom as the rule
+it enforces. Split by concern, those invariants would be scattered.
 """
 
 from __future__ import annotations
@@ -16,127 +26,60 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Literal, NewType
+from datetime import datetime
+from typing import Literal
 
 from engine.board import Board
 from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
 from engine.notation import format_point, parse_point
 from engine.record import ClockSetting, PlayerInfo
-from engine.rules import DIRECTIONS, EMPTY
+from engine.rules import no_five_possible
 from engine.types import Color, EndReason, GameResult, Point, Rule
+from server import views
 from server.clock import GameClock, elapsed_ms
+from server.domain import (
+    BotTurn,
+    Caller,
+    ClocksSaved,
+    ConnectionId,
+    ErrorCode,
+    GameFinished,
+    GameStarted,
+    MovePlayed,
+    MovesTakenBack,
+    Refusal,
+    RestoredGame,
+    RoomFacts,
+    RoomId,
+    RoomStatus,
+    StoreRecord,
+    new_game_id,
+    utc_now,
+)
 from server.protocol import (
-    ClockModel,
-    ClockSettingModel,
     Declined,
     DrawOffered,
-    ErrorCode,
-    GameId,
     GameOver,
     Left,
     Moved,
-    ProtocolError,
     RematchOffered,
-    ResultModel,
-    RoomId,
-    RoomMessage,
-    RoomStateModel,
-    RoomSummaryModel,
-    SeatModel,
     ServerMessage,
     Spectators,
-    StoneModel,
     Undone,
     UndoRequested,
 )
 
-ConnectionId = NewType("ConnectionId", int)
-Status = Literal["waiting", "playing", "finished"]
 Role = Literal["black", "white", "spectator"]
-RequestId = str | int | None
+
+SPECTATOR_COUNT_EVERY_S = 1.0
+"""The most often members are told how many spectators watch."""
 
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 
 
-def new_room_id() -> RoomId:
-    """A short random room id, hard to guess (private rooms rely on it)."""
-    return RoomId(secrets.token_urlsafe(9))
-
-
-def new_game_id() -> GameId:
-    """A random game id."""
-    return GameId(secrets.token_urlsafe(12))
-
-
-def utc_now() -> datetime:
-    """The wall-clock time, for the start and end written in records."""
-    return datetime.now(UTC)
-
-
 # ------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who sent a request: the connection, the signed-in player and the request's id."""
-
-    connection: ConnectionId
-    name: str
-    request_id: RequestId = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    """Store a new game: its seats, rule, size and clock."""
-
-    game_id: GameId
-    room_id: RoomId
-    rule: Rule
-    size: int
-    black: PlayerInfo
-    white: PlayerInfo
-    clock: ClockSetting | None
-    started_at: datetime
-    private: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MovePlayed:
-    """Store one move, with the mover's thinking time and the clocks after it."""
-
-    game_id: GameId
-    ply: int
-    point: Point
-    color: Color
-    time_ms: int
-    clock_ms: tuple[int, int] | None
-    """(black, white) time left after the move, for untimed games None."""
-
-
-@dataclass(frozen=True, slots=True)
-class MovesTakenBack:
-    """Forget the moves after ply `keep` (an accepted undo)."""
-
-    game_id: GameId
-    keep: int
-    clock_ms: tuple[int, int] | None
-
-
-@dataclass(frozen=True, slots=True)
-class GameFinished:
-    """Store how and when a game ended."""
-
-    game_id: GameId
-    result: GameResult
-    ended_at: datetime
-    clock_ms: tuple[int, int] | None
-
-
-StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished
 
 
 @dataclass(slots=True)
@@ -145,40 +88,28 @@ class Outcome:
 
     messages: list[tuple[ConnectionId, ServerMessage]] = field(default_factory=list)
     records: list[StoreRecord] = field(default_factory=list)
+    answer: int | None = None
+    """The index in `messages` of the one that answers the request: its sender's copy carries
+    the request's `id` (stamped by the handler, which alone knows the id)."""
 
     def send(self, connection: ConnectionId, message: ServerMessage) -> None:
         """Queue one message for one connection."""
         self.messages.append((connection, message))
 
+    def reply(self, connection: ConnectionId, message: ServerMessage) -> None:
+        """Queue the message that answers the request, for the connection that sent it."""
+        assert self.answer is None, "a request has one answer"
+        self.answer = len(self.messages)
+        self.messages.append((connection, message))
 
-@dataclass(frozen=True, slots=True)
-class BotTurn:
-    """A bot seat is to move: what to ask the bot pool, and the position version it is for."""
-
-    version: int
-    color: Color
-    level: str
-    rule: Rule
-    size: int
-    moves: tuple[Point, ...]
-    time_ms: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class RestoredGame:
-    """An unfinished game read back from storage after a restart."""
-
-    room_id: RoomId
-    game_id: GameId
-    rule: Rule
-    size: int
-    black: PlayerInfo
-    white: PlayerInfo
-    clock: ClockSetting | None
-    clock_ms: tuple[int, int] | None
-    moves: tuple[Point, ...]
-    started_at: datetime
-    private: bool
+    def stamped(self, request_id: str | int | None) -> list[tuple[ConnectionId, ServerMessage]]:
+        """The messages, the answer carrying `request_id`."""
+        if self.answer is None or request_id is None:
+            return self.messages
+        messages = list(self.messages)
+        connection, message = messages[self.answer]
+        messages[self.answer] = (connection, message.model_copy(update={"id": request_id}))
+        return messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +119,9 @@ class RoomSettings:
     abandon_after_s: float = 120.0
     """How long a disconnected player may stay away while the opponent is connected."""
     bot_time_ms: int | None = None
-    """A bot's thinking time per move in untimed games (None: the bot pool's default)."""
+    """The most a bot may think per move (None: the level's own time, or its share of the clock)."""
+    bot_move_pause_s: float = 1.0
+    """In a game between two bots, the least time between two moves, so that people can follow it."""
 
 
 _ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
@@ -197,40 +130,6 @@ _ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
     (ForbiddenMoveError, "forbidden"),
     (GameOverError, "game_over"),
 )
-
-
-def _color_name(color: Color) -> Literal["black", "white"]:
-    return "black" if color is Color.BLACK else "white"
-
-
-def _result_model(result: GameResult) -> ResultModel:
-    line = None if result.line is None else [(point.x, point.y) for point in result.line]
-    winner = None if result.winner is None else _color_name(result.winner)
-    return ResultModel(winner=winner, reason=result.reason, line=line)
-
-
-def _refuse(code: ErrorCode, message: str, caller: Caller) -> ProtocolError:
-    return ProtocolError(code, message, caller.request_id)
-
-
-def no_five_possible(board: Board) -> bool:
-    """Whether no line of five cells is left that either colour could still fill.
-
-    Such a game can only end in a draw, so a bot accepts a draw offer then
-    (and declines it otherwise).
-    """
-    size = board.size
-    cells = board.cells
-    for y in range(size):
-        for x in range(size):
-            for dx, dy in DIRECTIONS:
-                end_x, end_y = x + 4 * dx, y + 4 * dy
-                if not (0 <= end_x < size and 0 <= end_y < size):
-                    continue
-                stones = {cells[(y + step * dy) * size + x + step * dx] for step in range(5)} - {EMPTY}
-                if len(stones) < 2:
-                    return False
-    return True
 
 
 # --------------------------------------------------------------------- room
@@ -257,11 +156,13 @@ class Room:
         self.settings = settings
         self._wall_clock = wall_clock
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
+        self.created_by: str | None = None
+        """The player who opened the room (None for a room restored from before this was kept)."""
         self.members: dict[ConnectionId, str] = {}
         """Connections in the room and the player signed in on each."""
         self.game_id = new_game_id()
         self.board = Board(size, rule)
-        self.status: Status = "waiting"
+        self.status: RoomStatus = "waiting"
         self.result: GameResult | None = None
         self.clock: GameClock | None = None
         self.started_at: datetime | None = None
@@ -275,8 +176,14 @@ class Room:
         self.absent_since: dict[Color, float] = {}
         """Seats of a playing game whose player is away, and since when it counts."""
         self.empty_since: float | None = None
-        """When a waiting room last had no connection in it."""
-        self._last_spectator_count = 0
+        """When the room last had no connection left in it."""
+        self._emptied_by_leaving = False
+        """Whether the last connection left the room on purpose (rather than dropping)."""
+        self._spectators_told = 0
+        """The spectator count members were last told."""
+        self._spectators_told_at = -SPECTATOR_COUNT_EVERY_S
+        self._spectators_due: float | None = None
+        """When a changed spectator count is to be told, if one is waiting."""
 
     # ------------------------------------------------------------ creation
 
@@ -288,22 +195,24 @@ class Room:
         now: float,
     ) -> Outcome:
         """Seat the creator and the bots, and start the game if both seats are filled."""
+        self.created_by = caller.name
         for color, spec in ((Color.BLACK, black), (Color.WHITE, white)):
             if spec == "me":
                 self.seats[color] = PlayerInfo(caller.name)
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
         self.members[caller.connection] = caller.name
-        self._last_spectator_count = self.spectator_count()
+        self._spectators_told = self.spectator_count()
         outcome = Outcome()
         if self._both_seated():
             self._start(now, outcome)
-        outcome.send(caller.connection, self.snapshot_for(caller.connection, caller.request_id, now))
+        outcome.reply(caller.connection, views.room_message(self, caller.connection, now))
         return outcome
 
     @classmethod
     def restore(cls, game: RestoredGame, settings: RoomSettings, now: float) -> Room:
-        """A playing room for a game that was unfinished when the server stopped.
+        """The room of a game stored before the server stopped: playing if the game is unfinished,
+        finished (waiting for its players to come back for a rematch) if not.
 
         Nobody is connected yet; the side to move's time runs from `now`, so
         the time the server was down is charged to no one.
@@ -311,16 +220,23 @@ class Room:
         room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings)
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
+        room.created_by = game.created_by
         room.board = Board.from_moves(game.moves, game.size, game.rule)
-        room.status = "playing"
         room.started_at = game.started_at
         room.turn_started = now
+        room.empty_since = now
         if game.clock is not None:
             black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
             room.clock = GameClock(game.clock, black_ms, white_ms)
+        if game.result is not None:
+            room.status = "finished"
+            room.result = game.result
+            return room
+        room.status = "playing"
+        if room.clock is not None:
             room.clock.start(room.board.to_move, now)
         for color in Color:
-            if not room._seat_connected(color):
+            if not room.seat_connected(color):
                 room.absent_since[color] = now
         return room
 
@@ -345,7 +261,7 @@ class Room:
         if seated is None and as_player:
             open_seats = [color for color in Color if self.seats[color] is None]
             if self.status != "waiting" or not open_seats:
-                raise _refuse("room_full", "no seat is open in this room", caller)
+                raise Refusal("room_full", "no seat is open in this room")
             self.seats[open_seats[0]] = PlayerInfo(caller.name)
         self._attach(caller.connection, caller.name, now)
         if self.status == "waiting" and self._both_seated():
@@ -363,7 +279,8 @@ class Room:
         if color is not None and self.status == "waiting":
             self.seats[color] = None
         self._detach(caller.connection, now)
-        outcome.send(caller.connection, Left(room_id=self.room_id, id=caller.request_id))
+        self._emptied_by_leaving = not self.members
+        outcome.reply(caller.connection, Left(room_id=self.room_id))
         self._announce_presence(before, outcome, None, now)
         return outcome
 
@@ -384,12 +301,12 @@ class Room:
         color = self._player_color(caller)
         self._require_playing(caller)
         if self.board.to_move is not color:
-            raise _refuse("not_your_turn", f"it is {self.board.to_move}'s turn", caller)
-        target = self._read_point(point, caller)
+            raise Refusal("not_your_turn", f"it is {self.board.to_move}'s turn")
+        target = self._read_point(point)
         try:
             self.board.check_move(target)
         except IllegalMoveError as error:
-            raise _refuse(self._illegal_move_code(error), str(error), caller) from None
+            raise Refusal(self._illegal_move_code(error), str(error)) from None
         outcome = Outcome()
         self._enter(caller, now, outcome)
         if self.clock is not None and self.clock.has_flagged(now):
@@ -415,19 +332,20 @@ class Room:
         color = self._player_color(caller)
         self._require_playing(caller)
         if self.draw_offer is color:
-            raise _refuse("not_allowed", "your draw offer is already pending", caller)
+            raise Refusal("not_allowed", "your draw offer is already pending")
         outcome = Outcome()
         self._enter(caller, now, outcome)
         if self.draw_offer is color.other:
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
-        elif self._is_bot(color.other) and not no_five_possible(self.board):
+        elif self._is_bot(color.other) and not no_five_possible(self.board.cells, self.size):
             self._declined("draw", outcome, caller)
         elif self._is_bot(color.other):
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, caller)
         else:
             self.draw_offer = color
             self.seq += 1
-            self._broadcast(DrawOffered(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+            offer = DrawOffered(room_id=self.room_id, by=views.color_name(color), seq=self.seq)
+            self._broadcast(offer, outcome, caller)
         return outcome
 
     def answer_draw(self, caller: Caller, accept: bool, now: float) -> Outcome:
@@ -435,7 +353,7 @@ class Room:
         color = self._player_color(caller)
         self._require_playing(caller)
         if self.draw_offer is not color.other:
-            raise _refuse("no_pending_offer", "your opponent has not offered a draw", caller)
+            raise Refusal("no_pending_offer", "your opponent has not offered a draw")
         outcome = Outcome()
         self._enter(caller, now, outcome)
         if accept:
@@ -450,9 +368,9 @@ class Room:
         color = self._player_color(caller)
         self._require_playing(caller)
         if self.board.ply < (1 if color is Color.BLACK else 2):
-            raise _refuse("not_allowed", "you have no move to take back", caller)
+            raise Refusal("not_allowed", "you have no move to take back")
         if self.undo_request is not None:
-            raise _refuse("not_allowed", "an undo request is already pending", caller)
+            raise Refusal("not_allowed", "an undo request is already pending")
         outcome = Outcome()
         self._enter(caller, now, outcome)
         if self._is_bot(color.other):
@@ -460,7 +378,8 @@ class Room:
         else:
             self.undo_request = color
             self.seq += 1
-            self._broadcast(UndoRequested(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+            request = UndoRequested(room_id=self.room_id, by=views.color_name(color), seq=self.seq)
+            self._broadcast(request, outcome, caller)
         return outcome
 
     def answer_undo(self, caller: Caller, accept: bool, now: float) -> Outcome:
@@ -469,7 +388,7 @@ class Room:
         self._require_playing(caller)
         requester = self.undo_request
         if requester is not color.other:
-            raise _refuse("no_pending_offer", "your opponent has not asked to undo", caller)
+            raise Refusal("no_pending_offer", "your opponent has not asked to undo")
         outcome = Outcome()
         self._enter(caller, now, outcome)
         self.undo_request = None
@@ -483,9 +402,9 @@ class Room:
         """Ask for a new game with colours swapped; it starts when both players (or a bot) agree."""
         color = self._player_color(caller)
         if self.status != "finished":
-            raise _refuse("not_allowed", "a rematch can only follow a finished game", caller)
+            raise Refusal("not_allowed", "a rematch can only follow a finished game")
         if color in self.rematch_asks:
-            raise _refuse("not_allowed", "you have already asked for a rematch", caller)
+            raise Refusal("not_allowed", "you have already asked for a rematch")
         outcome = Outcome()
         self._enter(caller, now, outcome)
         self.rematch_asks.add(color)
@@ -493,7 +412,8 @@ class Room:
             self._new_game(now, outcome, caller)
         else:
             self.seq += 1
-            self._broadcast(RematchOffered(room_id=self.room_id, by=_color_name(color), seq=self.seq), outcome, caller)
+            offer = RematchOffered(room_id=self.room_id, by=views.color_name(color), seq=self.seq)
+            self._broadcast(offer, outcome, caller)
         return outcome
 
     # --------------------------------------------------------------- bots
@@ -506,9 +426,14 @@ class Room:
         seat = self.seats[color]
         if seat is None or seat.kind != "bot" or seat.level is None:
             return None
-        return BotTurn(
-            self.version, color, seat.level, self.rule, self.size, self.board.moves, self._bot_time_ms(color, now)
-        )
+        clock_ms = None
+        if self.clock is not None:
+            clock_ms = (self.clock.left_ms(color, now), self.clock.setting.increment_ms)
+        not_before = None
+        if self.settings.bot_move_pause_s > 0 and self._is_bot(color.other):
+            not_before = self.turn_started + self.settings.bot_move_pause_s
+        moves = self.board.moves
+        return BotTurn(self.version, color, seat.level, self.rule, self.size, moves, clock_ms, not_before)
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:
         """Play a bot's chosen move if the position is still the one it was asked about."""
@@ -530,40 +455,35 @@ class Room:
             self._end(GameResult(turn.color.other, EndReason.RESIGN), now, outcome, None)
         return outcome
 
-    def _bot_time_ms(self, color: Color, now: float) -> int | None:
-        if self.clock is None:
-            return self.settings.bot_time_ms
-        left = self.clock.left_ms(color, now)
-        budget = left // 20 + self.clock.setting.increment_ms // 2
-        if self.settings.bot_time_ms is not None:
-            budget = min(budget, self.settings.bot_time_ms)
-        return max(1, min(budget, left // 2))
-
     # --------------------------------------------------------------- time
 
     def next_deadline(self) -> float | None:
-        """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry)."""
-        moments: list[float] = []
+        """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry, a
+        spectator count to tell)."""
+        moments: list[float] = [] if self._spectators_due is None else [self._spectators_due]
         if self.status == "playing":
             if self.clock is not None and (flag := self.clock.flag_at()) is not None:
                 moments.append(flag)
             for color, since in self.absent_since.items():
-                if self._seat_connected(color.other):
+                if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
-        elif self.status == "waiting" and self.empty_since is not None:
+        elif self.empty_since is not None and not self.members:
             moments.append(self.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
 
     def on_timer(self, now: float) -> Outcome:
-        """End the game when a clock has run out or a player has stayed away too long."""
+        """End the game when a clock has run out or a player has stayed away too long; tell a
+        spectator count that had to wait."""
         outcome = Outcome()
+        if self._spectators_due is not None and now >= self._spectators_due:
+            self._announce_spectators(outcome, now)
         if self.status != "playing":
             return outcome
         if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
             return outcome
         for color, since in sorted(self.absent_since.items()):
-            if self._seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
+            if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 break
         return outcome
@@ -573,12 +493,23 @@ class Room:
         if self.members:
             return False
         if self.status == "finished":
-            return True
+            return self._emptied_by_leaving or self._empty_expired(now)
         if self.status == "waiting":
             nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
-            expired = self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
-            return nobody_seated or expired
+            return nobody_seated or self._empty_expired(now)
         return False
+
+    def _empty_expired(self, now: float) -> bool:
+        """Whether the room has been empty for as long as a player may stay away."""
+        return self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
+
+    def suspend(self, now: float) -> Outcome:
+        """The server is stopping: store the clocks of a timed game as they are now, so that the
+        time the player to move has thought until now stays spent after the restart."""
+        outcome = Outcome()
+        if self.status == "playing" and self.clock is not None:
+            outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
+        return outcome
 
     # ------------------------------------------------------------ queries
 
@@ -592,7 +523,7 @@ class Room:
     def role_of(self, connection: ConnectionId) -> Role:
         """How a member connection takes part: as one of the players or as a spectator."""
         color = self.seat_of(self.members.get(connection, ""))
-        return "spectator" if color is None else _color_name(color)
+        return "spectator" if color is None else views.color_name(color)
 
     def spectator_count(self) -> int:
         """Connections in the room that hold no seat."""
@@ -602,48 +533,31 @@ class Room:
         """Whether a bot holds one of the seats."""
         return any(seat is not None and seat.kind == "bot" for seat in self.seats.values())
 
-    def analysis_allowed(self, name: str) -> bool:
-        """Spectators, finished games and games against a bot may be analysed; a human game's players may not."""
-        return self.seat_of(name) is None or self.status != "playing" or self.has_bot()
+    def seat_connected(self, color: Color) -> bool:
+        """Whether the seat's player is here: a bot always is, a human with any connection."""
+        seat = self.seats[color]
+        if seat is None:
+            return False
+        if seat.kind == "bot":
+            return True
+        return seat.name in self.members.values()
 
-    def state(self, now: float) -> RoomStateModel:
-        """The full snapshot of the room."""
-        return RoomStateModel(
+    def facts(self) -> RoomFacts:
+        """What others may know of the room as it is now (see RoomFacts)."""
+        return RoomFacts(
             room_id=self.room_id,
-            game_id=self.game_id,
             rule=self.rule,
             size=self.size,
-            status=self.status,
-            black=self._seat_model(Color.BLACK),
-            white=self._seat_model(Color.WHITE),
-            to_move=_color_name(self.board.to_move) if self.status == "playing" else None,
-            moves=[self._stone(ply, point) for ply, point in enumerate(self.board.moves, start=1)],
-            clock=self._clock_model(now),
-            result=None if self.result is None else _result_model(self.result),
-            seq=self.seq,
+            clock=self.clock_setting,
             private=self.private,
-            spectators=self.spectator_count(),
-        )
-
-    def summary(self) -> RoomSummaryModel:
-        """The room's line in `list_rooms`."""
-        clock = self.clock_setting
-        return RoomSummaryModel(
-            room_id=self.room_id,
-            rule=self.rule,
-            size=self.size,
             status=self.status,
-            black=self._seat_model(Color.BLACK),
-            white=self._seat_model(Color.WHITE),
+            seats=(self.seats[Color.BLACK], self.seats[Color.WHITE]),
+            connected=(self.seat_connected(Color.BLACK), self.seat_connected(Color.WHITE)),
             spectators=self.spectator_count(),
-            clock=None
-            if clock is None
-            else ClockSettingModel(initial_ms=clock.initial_ms, increment_ms=clock.increment_ms),
+            members=frozenset(self.members),
+            moves=self.board.moves,
+            decided=self.board.result is not None,
         )
-
-    def snapshot_for(self, connection: ConnectionId, request_id: RequestId, now: float) -> RoomMessage:
-        """The `room` message for one member connection."""
-        return RoomMessage(you=self.role_of(connection), room=self.state(now), id=request_id)
 
     # ------------------------------------------------------------- helpers
 
@@ -651,7 +565,7 @@ class Room:
         """The colour of the seat the caller holds; `not_a_player` if none."""
         color = self.seat_of(caller.name)
         if color is None:
-            raise _refuse("not_a_player", "you hold no seat in this room", caller)
+            raise Refusal("not_a_player", "you hold no seat in this room")
         return color
 
     def _enter(self, caller: Caller, now: float, outcome: Outcome) -> None:
@@ -666,23 +580,23 @@ class Room:
         self._attach(caller.connection, caller.name, now)
         if self._presence() != before:
             for connection in self.members:
-                outcome.send(connection, self.snapshot_for(connection, None, now))
+                outcome.send(connection, views.room_message(self, connection, now))
 
     def _require_playing(self, caller: Caller) -> None:
         if self.status == "waiting":
-            raise _refuse("not_started", "the game has not started: a seat is still open", caller)
+            raise Refusal("not_started", "the game has not started: a seat is still open")
         if self.status == "finished":
-            raise _refuse("game_over", "the game is over", caller)
+            raise Refusal("game_over", "the game is over")
 
-    def _read_point(self, point: Point | str, caller: Caller) -> Point:
+    def _read_point(self, point: Point | str) -> Point:
         if isinstance(point, Point):
             return point
         if not _HUMAN_POINT.fullmatch(point.strip()):
-            raise _refuse("bad_request", f"{point!r} is not a move: write a column letter and a row, like 'h8'", caller)
+            raise Refusal("bad_request", f"{point!r} is not a move: write a column letter and a row, like 'h8'")
         try:
             return parse_point(point, self.size)
         except ValueError as error:
-            raise _refuse("out_of_board", str(error), caller) from None
+            raise Refusal("out_of_board", str(error)) from None
 
     @staticmethod
     def _illegal_move_code(error: IllegalMoveError) -> ErrorCode:
@@ -705,11 +619,11 @@ class Room:
             room_id=self.room_id,
             game_id=self.game_id,
             ply=ply,
-            color=_color_name(color),
+            color=views.color_name(color),
             x=point.x,
             y=point.y,
             move=format_point(point, self.size),
-            clock=self._clock_model(now),
+            clock=views.clock_model(self.clock, now),
             seq=self.seq,
         )
         self._broadcast(moved, outcome, caller)
@@ -728,7 +642,7 @@ class Room:
         removed = []
         for _ in range(count):
             ply = self.board.ply
-            removed.append(self._stone(ply, self.board.pop()))
+            removed.append(views.stone_model(ply, self.board.pop()))
         if self.clock is not None:
             self.clock.start(requester, now)
         self.turn_started = now
@@ -739,9 +653,9 @@ class Room:
         undone = Undone(
             room_id=self.room_id,
             removed=removed,
-            to_move=_color_name(self.board.to_move),
+            to_move=views.color_name(self.board.to_move),
             seq=self.seq,
-            clock=self._clock_model(now),
+            clock=views.clock_model(self.clock, now),
         )
         self._broadcast(undone, outcome, caller)
 
@@ -760,7 +674,7 @@ class Room:
         if self.clock_setting is not None:
             self.clock = GameClock.fresh(self.clock_setting)
             self.clock.start(Color.BLACK, now)
-        self.absent_since = {color: now for color in Color if not self._seat_connected(color)}
+        self.absent_since = {color: now for color in Color if not self.seat_connected(color)}
         outcome.records.append(
             GameStarted(
                 self.game_id,
@@ -772,6 +686,7 @@ class Room:
                 self.clock_setting,
                 self.started_at,
                 self.private,
+                self.created_by,
             )
         )
 
@@ -787,7 +702,7 @@ class Room:
         self.version += 1
         outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now)))
         self.seq += 1
-        over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=_result_model(result))
+        over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=views.result_model(result))
         self._broadcast(over, outcome, caller)
 
     def _new_game(self, now: float, outcome: Outcome, caller: Caller) -> None:
@@ -799,21 +714,25 @@ class Room:
         self.rematch_asks = set()
         self._start(now, outcome)
         for connection in self.members:
-            request_id = caller.request_id if connection == caller.connection else None
-            outcome.send(connection, self.snapshot_for(connection, request_id, now))
+            snapshot = views.room_message(self, connection, now)
+            if connection == caller.connection:
+                outcome.reply(connection, snapshot)
+            else:
+                outcome.send(connection, snapshot)
 
     def _broadcast(self, message: ServerMessage, outcome: Outcome, caller: Caller | None) -> None:
-        """Send to every member; the copy for the request's sender carries the request's id."""
+        """Send to every member; the copy for the request's sender (if any) answers the request."""
         for connection in self.members:
-            if caller is not None and caller.request_id is not None and connection == caller.connection:
-                outcome.send(connection, message.model_copy(update={"id": caller.request_id}))
+            if caller is not None and connection == caller.connection:
+                outcome.reply(connection, message)
             else:
                 outcome.send(connection, message)
 
     def _attach(self, connection: ConnectionId, name: str, now: float) -> None:
-        was_connected = {color: self._seat_connected(color) for color in Color}
+        was_connected = {color: self.seat_connected(color) for color in Color}
         self.members[connection] = name
         self.empty_since = None
+        self._emptied_by_leaving = False
         color = self.seat_of(name)
         if color is None or was_connected[color]:
             return
@@ -826,12 +745,12 @@ class Room:
         if not self.members:
             self.empty_since = now
         color = None if name is None else self.seat_of(name)
-        if color is not None and self.status == "playing" and not self._seat_connected(color):
+        if color is not None and self.status == "playing" and not self.seat_connected(color):
             self.absent_since[color] = now
 
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""
-        return tuple((self.seats[color], self._seat_connected(color)) for color in Color) + (
+        return tuple((self.seats[color], self.seat_connected(color)) for color in Color) + (
             (None, self.status == "playing"),
         )
 
@@ -842,18 +761,29 @@ class Room:
         seats_changed = self._presence() != before
         for connection in self.members:
             if caller is not None and connection == caller.connection:
-                outcome.send(connection, self.snapshot_for(connection, caller.request_id, now))
+                outcome.reply(connection, views.room_message(self, connection, now))
             elif seats_changed:
-                outcome.send(connection, self.snapshot_for(connection, None, now))
-        self._announce_spectators(outcome)
+                outcome.send(connection, views.room_message(self, connection, now))
+        self._announce_spectators(outcome, now)
 
-    def _announce_spectators(self, outcome: Outcome) -> None:
+    def _announce_spectators(self, outcome: Outcome, now: float) -> None:
+        """Tell members the spectator count when it has changed, at most once every
+        SPECTATOR_COUNT_EVERY_S: a crowd joining costs a few messages, not one per join to each
+        of them (a newcomer learns the count from its snapshot)."""
         count = self.spectator_count()
-        if count == self._last_spectator_count:
+        if count == self._spectators_told:
+            self._spectators_due = None
             return
-        self._last_spectator_count = count
+        next_allowed = self._spectators_told_at + SPECTATOR_COUNT_EVERY_S
+        if now < next_allowed:
+            self._spectators_due = next_allowed
+            return
+        self._spectators_told = count
+        self._spectators_told_at = now
+        self._spectators_due = None
+        message = Spectators(room_id=self.room_id, count=count)
         for connection in self.members:
-            outcome.send(connection, Spectators(room_id=self.room_id, count=count))
+            outcome.send(connection, message)
 
     def _both_seated(self) -> bool:
         return all(seat is not None for seat in self.seats.values())
@@ -862,39 +792,7 @@ class Room:
         seat = self.seats[color]
         return seat is not None and seat.kind == "bot"
 
-    def _seat_connected(self, color: Color) -> bool:
-        seat = self.seats[color]
-        if seat is None:
-            return False
-        if seat.kind == "bot":
-            return True
-        return seat.name in self.members.values()
-
-    def _seat_model(self, color: Color) -> SeatModel | None:
-        seat = self.seats[color]
-        if seat is None:
-            return None
-        return SeatModel(name=seat.name, kind=seat.kind, level=seat.level, connected=self._seat_connected(color))
-
-    @staticmethod
-    def _color_at_ply(ply: int) -> Color:
-        return Color.BLACK if ply % 2 == 1 else Color.WHITE
-
-    def _stone(self, ply: int, point: Point) -> StoneModel:
-        return StoneModel(x=point.x, y=point.y, color=_color_name(self._color_at_ply(ply)))
-
     def _clock_ms(self, now: float) -> tuple[int, int] | None:
         if self.clock is None:
             return None
         return (self.clock.left_ms(Color.BLACK, now), self.clock.left_ms(Color.WHITE, now))
-
-    def _clock_model(self, now: float) -> ClockModel | None:
-        if self.clock is None:
-            return None
-        running = None if self.clock.running is None else _color_name(self.clock.running)
-        return ClockModel(
-            black_ms=self.clock.left_ms(Color.BLACK, now),
-            white_ms=self.clock.left_ms(Color.WHITE, now),
-            increment_ms=self.clock.setting.increment_ms,
-            running=running,
-        )

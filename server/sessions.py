@@ -11,7 +11,8 @@ import hashlib
 import hmac
 import secrets
 
-from server.protocol import ProtocolError
+from server.bots import is_level
+from server.domain import Refusal
 from server.storage import Storage, StoredPlayer
 
 TOKEN_BYTES = 32
@@ -32,17 +33,18 @@ def token_matches(token: str, stored_hash: bytes) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
-async def sign_in(
-    storage: Storage, name: str, token: str | None, request_id: str | int | None
-) -> tuple[StoredPlayer, str]:
+async def sign_in(storage: Storage, name: str, token: str | None) -> tuple[StoredPlayer, str]:
     """The player and the token to hand back, for a `hello`.
 
-    A new name creates the player with a fresh token (a token sent along with
-    a name nobody has is ignored). A known name needs its token: without one
+    Names are compared ignoring case. A new name creates the player with a
+    fresh token (a token sent along with a name nobody has is ignored);
+    a bot level's name is not free for people. A known name needs its token: without one
     the answer is `name_taken`, with a wrong one `unauthorized`.
     """
     player = await storage.find_player(name)
     if player is None:
+        if is_level(name.lower()):
+            raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
         fresh = new_token()
         created = await storage.add_player(name, hash_token(fresh))
         if created is not None:
@@ -50,7 +52,7 @@ async def sign_in(
         player = await storage.find_player(name)
         assert player is not None, "a name that was just taken exists"
     if token is None:
-        raise ProtocolError("name_taken", f"the name {name!r} is taken; send its token to sign in", request_id)
+        raise Refusal("name_taken", f"the name {name!r} is taken; send its token to sign in")
     if not token_matches(token, player.token_hash):
-        raise ProtocolError("unauthorized", f"that is not the token of {name!r}", request_id)
+        raise Refusal("unauthorized", f"that is not the token of {name!r}")
     return player, token

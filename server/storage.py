@@ -5,8 +5,13 @@ and recorded in `schema_migrations`, so an old database is brought up to
 date and a new one is created the same way. The journal is WAL with full
 sync: once `apply` returns, the change survives the process being killed.
 
-Rooms hand over their changes as records (`server.rooms.StoreRecord`);
-`apply` writes one request's records in one transaction.
+Changes arrive as records (`server.domain.StoreRecord`); `apply` commits
+one request's records, all or none, through the group-commit writer of
+`server.writer`, and raises `StorageUnavailable` when the database cannot
+take them now. Reads go through a second connection, which sees only
+committed changes, and return the server's own values (`GameRecord`,
+`GameSummary`, `RestoredGame`), never wire models: `server.views` renders
+those.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,15 +29,27 @@ import aiosqlite
 
 from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, format_timestamp, parse_timestamp
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.protocol import GameId, GameSummaryModel, PlayerInfoModel, ResultModel, RoomId
-from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, RestoredGame, StoreRecord
+from server.domain import GameId, GamePage, GameSummary, PlayerAdded, RestoredGame, RoomId, StoreRecord
+from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
+
+__all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
 class StorageError(Exception):
-    """The database is not one this server can use (for example, a migration is missing)."""
+    """The database cannot be used at all: it cannot be opened or created, or its migrations are wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class StorageSettings:
+    """How the server waits for a database that another program holds."""
+
+    busy_timeout_ms: int = 1_000
+    """How long SQLite itself waits for another connection's lock, each attempt."""
+    retry_s: float = 3.0
+    """How long a write keeps trying a locked database before it gives up (`unavailable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +59,43 @@ class StoredPlayer:
     name: str
     token_hash: bytes
     rating: int
+
+
+async def _connect(
+    path: str | Path, settings: StorageSettings, opened: list[aiosqlite.Connection]
+) -> aiosqlite.Connection:
+    """A connection to the database with the server's pragmas; added to `opened` so that a failure
+    later in opening closes it."""
+    connection = await aiosqlite.connect(str(path), isolation_level=None)
+    opened.append(connection)
+    await connection.execute("PRAGMA foreign_keys=ON")
+    await connection.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
+    return connection
+
+
+def _check_place(path: Path) -> None:
+    """Refuse at once, with a clear reason, a path SQLite would only say it cannot open."""
+    if path.is_dir():
+        raise StorageError(f"cannot use the database {path}: it is a directory")
+    if not path.parent.is_dir():
+        raise StorageError(f"cannot use the database {path}: the folder {path.parent} does not exist")
+
+
+async def _migrate(connection: aiosqlite.Connection, directory: Path) -> None:
+    await connection.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    async with connection.execute("SELECT version FROM schema_migrations") as cursor:
+        applied = {row[0] for row in await cursor.fetchall()}
+    for version, name, path in _migrations(directory):
+        if version in applied:
+            continue
+        script = path.read_text(encoding="utf-8")
+        stamp = format_timestamp(datetime.now(UTC))
+        await connection.executescript(
+            f"BEGIN;\n{script}\n;INSERT INTO schema_migrations VALUES ({version}, '{name}', '{stamp}');\nCOMMIT;"
+        )
 
 
 def _migrations(directory: Path) -> list[tuple[int, str, Path]]:
@@ -61,148 +116,100 @@ def _migrations(directory: Path) -> list[tuple[int, str, Path]]:
 class Storage:
     """The server's database: players, games, moves and results."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._transaction = asyncio.Lock()
-        """One transaction at a time on the one connection."""
+    def __init__(self, writes: aiosqlite.Connection, reads: aiosqlite.Connection, settings: StorageSettings) -> None:
+        self._writes = writes
+        self._reads = reads
+        self._write_lock = asyncio.Lock()
+        """One transaction at a time on the writing connection."""
+        self._writer = RecordWriter(writes, self._write_lock, settings.retry_s)
 
     @classmethod
-    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Storage:
-        """Open (creating if needed) the database at `path` and apply pending migrations."""
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+    async def open(
+        cls, path: str | Path, migrations: Path = MIGRATIONS_DIR, settings: StorageSettings | None = None
+    ) -> Storage:
+        """Open (creating if needed) the database at `path` and apply pending migrations.
+
+        Raises StorageError with one sentence naming the path and what is
+        wrong with it.
+        """
+        settings = settings or StorageSettings()
+        _check_place(Path(path))
+        connections: list[aiosqlite.Connection] = []
         try:
-            await connection.execute("PRAGMA journal_mode=WAL")
-            await connection.execute("PRAGMA synchronous=FULL")
-            await connection.execute("PRAGMA foreign_keys=ON")
-            await connection.execute("PRAGMA busy_timeout=5000")
-            storage = cls(connection)
-            await storage._migrate(migrations)
+            writes = await _connect(path, settings, connections)
+            await writes.execute("PRAGMA journal_mode=WAL")
+            await writes.execute("PRAGMA synchronous=FULL")
+            await _migrate(writes, migrations)
+            reads = await _connect(path, settings, connections)
+        except sqlite3.Error as error:
+            for connection in connections:
+                await connection.close()
+            reason = unavailable_reason(error) or str(error)
+            raise StorageError(f"cannot use the database {path}: {reason}") from error
         except BaseException:
-            await connection.close()
+            for connection in connections:
+                await connection.close()
             raise
-        return storage
+        return cls(writes, reads, settings)
 
     async def close(self) -> None:
         """Finish pending writes and close the file."""
-        await self._db.close()
+        await self._writer.close()
+        await self._reads.close()
+        await self._writes.close()
 
-    async def _migrate(self, directory: Path) -> None:
-        await self._db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations "
-            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
-        async with self._db.execute("SELECT version FROM schema_migrations") as cursor:
-            applied = {row[0] for row in await cursor.fetchall()}
-        for version, name, path in _migrations(directory):
-            if version in applied:
-                continue
-            script = path.read_text(encoding="utf-8")
-            stamp = format_timestamp(datetime.now(UTC))
-            await self._db.executescript(
-                f"BEGIN;\n{script}\n;INSERT INTO schema_migrations VALUES ({version}, '{name}', '{stamp}');\nCOMMIT;"
-            )
+    async def limit_pages(self, pages: int | None) -> None:
+        """Cap the database at `pages` pages (SQLite's max_page_count; None: no cap). Past it, writes
+        fail as on a full disk: for an operator bounding disk use, and for tests standing in for one."""
+        await self._writes.execute(f"PRAGMA max_page_count = {2**32 - 2 if pages is None else int(pages)}")
+
+    async def page_count(self) -> int:
+        """The database's size in pages."""
+        async with self._writes.execute("PRAGMA page_count") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0])
 
     async def applied_migrations(self) -> list[int]:
         """The versions recorded in `schema_migrations`, in order."""
-        async with self._db.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
+        async with self._reads.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
             return [row[0] for row in await cursor.fetchall()]
 
     # ------------------------------------------------------------ players
 
     async def find_player(self, name: str) -> StoredPlayer | None:
-        """The player called `name`, or None."""
-        async with self._db.execute("SELECT name, token_hash, rating FROM players WHERE name = ?", (name,)) as cursor:
+        """The player called `name` (ignoring case), or None."""
+        async with self._reads.execute(
+            "SELECT name, token_hash, rating FROM players WHERE name = ? COLLATE NOCASE", (name,)
+        ) as cursor:
             row = await cursor.fetchone()
         return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
 
     async def add_player(self, name: str, token_hash: bytes) -> StoredPlayer | None:
-        """Create a player; None if the name was taken meanwhile."""
-        async with self._transaction:
-            cursor = await self._db.execute(
-                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
-                (name, token_hash, format_timestamp(datetime.now(UTC))),
-            )
-        if cursor.rowcount == 0:
-            return None
-        return await self.find_player(name)
+        """Create a player; None if the name (ignoring case) was taken meanwhile.
+
+        Raises StorageUnavailable when the database cannot take it now.
+        """
+        await self.apply([PlayerAdded(name, token_hash, datetime.now(UTC))])
+        player = await self.find_player(name)
+        return player if player is not None and player.token_hash == token_hash else None
 
     # -------------------------------------------------------------- games
 
     async def apply(self, records: list[StoreRecord]) -> None:
-        """Write one request's records in one transaction (nothing is written if any fails)."""
-        if not records:
-            return
-        async with self._transaction:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                for record in records:
-                    await self._write(record)
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+        """Commit one request's records, all or none (possibly in one transaction with other
+        requests'). Raises StorageUnavailable when the database cannot take them now."""
+        await self._writer.write(records)
 
-    async def _write(self, record: StoreRecord) -> None:
-        if isinstance(record, GameStarted):
-            clock = record.clock
-            await self._db.execute(
-                "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
-                "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
-                "private, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.game_id,
-                    record.room_id,
-                    record.rule.value,
-                    record.size,
-                    record.black.name,
-                    record.black.kind,
-                    record.black.level,
-                    record.white.name,
-                    record.white.kind,
-                    record.white.level,
-                    None if clock is None else clock.initial_ms,
-                    None if clock is None else clock.increment_ms,
-                    None if clock is None else clock.initial_ms,
-                    None if clock is None else clock.initial_ms,
-                    int(record.private),
-                    format_timestamp(record.started_at),
-                ),
-            )
-        elif isinstance(record, MovePlayed):
-            await self._db.execute(
-                "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                (record.game_id, record.ply, record.point.x, record.point.y, str(record.color), record.time_ms),
-            )
-            await self._store_clock(record.game_id, record.clock_ms)
-        elif isinstance(record, MovesTakenBack):
-            await self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (record.game_id, record.keep))
-            await self._store_clock(record.game_id, record.clock_ms)
-        elif isinstance(record, GameFinished):
-            result = record.result
-            line = None if result.line is None else json.dumps([[point.x, point.y] for point in result.line])
-            await self._db.execute(
-                "INSERT INTO results (game_id, winner, reason, line, ended_at) VALUES (?, ?, ?, ?, ?)",
-                (
-                    record.game_id,
-                    None if result.winner is None else str(result.winner),
-                    result.reason.value,
-                    line,
-                    format_timestamp(record.ended_at),
-                ),
-            )
-            await self._store_clock(record.game_id, record.clock_ms)
-
-    async def _store_clock(self, game_id: GameId, clock_ms: tuple[int, int] | None) -> None:
-        if clock_ms is not None:
-            await self._db.execute(
-                "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?", (*clock_ms, game_id)
-            )
-
-    async def unfinished_games(self) -> list[RestoredGame]:
-        """Every stored game without a result, with its moves, oldest first."""
-        async with self._db.execute(
+    async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
+        """The games whose rooms come back after a restart, oldest first, with their moves: every
+        unfinished game, and each room's latest game if it finished at or after `finished_since`
+        (its players may come back for a rematch)."""
+        async with self._reads.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
-            "WHERE r.game_id IS NULL ORDER BY g.rowid"
+            "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
+            "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
+            (format_timestamp(finished_since),),
         ) as cursor:
             rows = await cursor.fetchall()
         restored = []
@@ -222,13 +229,19 @@ class Storage:
                     moves=tuple(move.point for move in moves),
                     started_at=game.started_at,
                     private=game.private,
+                    created_by=game.created_by,
+                    result=game.result,
                 )
             )
         return restored
 
+    async def unfinished_games(self) -> list[RestoredGame]:
+        """Every stored game without a result, with its moves, oldest first."""
+        return [game for game in await self.games_to_restore(datetime.max.replace(tzinfo=UTC)) if game.result is None]
+
     async def game_record(self, game_id: str) -> GameRecord | None:
         """The whole record of a game, finished or not; None if there is no such game."""
-        async with self._db.execute(
+        async with self._reads.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) WHERE g.game_id = ?",
             (game_id,),
         ) as cursor:
@@ -249,33 +262,41 @@ class Storage:
             clock=game.clock,
         )
 
-    async def list_games(self, player: str | None, limit: int, before: str | None) -> list[GameSummaryModel] | None:
-        """Game summaries, newest first; None when `before` names no stored game."""
-        conditions = []
-        parameters: list[Any] = []
+    async def list_games(
+        self, player: str | None, limit: int, before: str | None, viewer: str | None = None
+    ) -> GamePage | None:
+        """A page of game summaries, newest first, from just before the game `before` (or the
+        newest); None when `before` names no stored game.
+
+        `player` matches either seat (a bot by its level name) and the game's
+        creator. A private game is listed only when `viewer` played in it or
+        created it.
+        """
+        conditions = ["(g.private = 0 OR g.black_name = ? OR g.white_name = ? OR g.created_by = ?)"]
+        parameters: list[Any] = [viewer, viewer, viewer]
         if player is not None:
-            conditions.append(
-                "((g.black_name = ? AND g.black_kind = 'human') OR (g.white_name = ? AND g.white_kind = 'human'))"
-            )
-            parameters += [player, player]
+            conditions.append("(g.black_name = ? OR g.white_name = ? OR g.created_by = ?)")
+            parameters += [player, player, player]
         if before is not None:
-            async with self._db.execute("SELECT rowid FROM games WHERE game_id = ?", (before,)) as cursor:
+            async with self._reads.execute("SELECT rowid FROM games WHERE game_id = ?", (before,)) as cursor:
                 anchor = await cursor.fetchone()
             if anchor is None:
                 return None
             conditions.append("g.rowid < ?")
             parameters.append(anchor[0])
         where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-        async with self._db.execute(
+        async with self._reads.execute(
             f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
             f"FROM games g LEFT JOIN results r USING (game_id) {where} ORDER BY g.rowid DESC LIMIT ?",
-            (*parameters, limit),
+            (*parameters, limit + 1),
         ) as cursor:
-            rows = await cursor.fetchall()
-        return [_GameRow(row).summary(move_count=row[-1]) for row in rows]
+            rows = list(await cursor.fetchall())
+        games = tuple(_GameRow(row).summary(move_count=row[-1]) for row in rows[:limit])
+        more = len(rows) > limit
+        return GamePage(games, games[-1].game_id if more else None)
 
     async def _moves(self, game_id: str) -> list[RecordedMove]:
-        async with self._db.execute(
+        async with self._reads.execute(
             "SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         ) as cursor:
             rows = await cursor.fetchall()
@@ -285,7 +306,7 @@ class Storage:
 _GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
-    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at"
+    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by"
 )
 
 
@@ -303,6 +324,7 @@ class _GameRow:
         self.clock_ms: tuple[int, int] | None = None if row[12] is None else (row[12], row[13])
         self.private = bool(row[14])
         self.started_at = parse_timestamp(row[15])
+        self.created_by: str | None = row[20]
         self.result: GameResult | None = None
         self.ended_at: datetime | None = None
         if row[17] is not None:
@@ -311,26 +333,17 @@ class _GameRow:
             self.result = GameResult(winner, EndReason(row[17]), line)
             self.ended_at = parse_timestamp(row[19])
 
-    def summary(self, move_count: int) -> GameSummaryModel:
-        result = None
-        if self.result is not None:
-            line = None if self.result.line is None else [(point.x, point.y) for point in self.result.line]
-            winner = None if self.result.winner is None else str(self.result.winner)
-            result = ResultModel.model_validate({"winner": winner, "reason": self.result.reason, "line": line})
-        return GameSummaryModel(
+    def summary(self, move_count: int) -> GameSummary:
+        return GameSummary(
             game_id=self.game_id,
             room_id=self.room_id,
             rule=self.rule,
             size=self.size,
-            black=_player_model(self.black),
-            white=_player_model(self.white),
-            status="playing" if self.result is None else "finished",
-            moves=move_count,
-            result=result,
-            started_at=format_timestamp(self.started_at),
-            ended_at=None if self.ended_at is None else format_timestamp(self.ended_at),
+            black=self.black,
+            white=self.white,
+            move_count=move_count,
+            result=self.result,
+            started_at=self.started_at,
+            ended_at=self.ended_at,
+            private=self.private,
         )
-
-
-def _player_model(player: PlayerInfo) -> PlayerInfoModel:
-    return PlayerInfoModel(name=player.name, kind=player.kind, level=player.level)

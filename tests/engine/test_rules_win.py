@@ -202,3 +202,29 @@ def test_renju_black_overline_is_forbidden_not_a_win() -> None:
         board.play(parse_point("f8", 15))
     board.push(parse_point("f8", 15))  # unchecked, as a search might: still no win
     assert board.result is None
+
+
+def test_a_five_stays_possible_while_one_line_of_five_cells_holds_one_colour_only() -> None:
+    from engine.rules import no_five_possible
+
+    blocked = Board.from_picture(
+        """
+        X O X O X
+        X O X O O
+        O X O X .
+        O X O X .
+        X O X O .
+        """
+    )
+    assert no_five_possible(blocked.cells, blocked.size)
+    open_column = Board.from_picture(
+        """
+        X O X O .
+        X O X O .
+        O X O X .
+        O X O X .
+        X O X O .
+        """
+    )
+    assert not no_five_possible(open_column.cells, open_column.size)
+    assert not no_five_possible(Board(5).cells, 5)

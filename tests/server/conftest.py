@@ -25,9 +25,15 @@ async def start_server(db_path: Path) -> AsyncIterator[ServerFactory]:
     """Start servers on port 0 with the test's database; all are stopped at the end."""
     running: list[RunningServer] = []
 
-    async def start(abandon_after_s: float = 120.0, **overrides: Any) -> RunningServer:
+    async def start(
+        abandon_after_s: float = 120.0,
+        bot_time_ms: int | None = None,
+        bot_move_pause_s: float = 0.0,
+        **overrides: Any,
+    ) -> RunningServer:
         settings = ServerSettings(port=0, db_path=str(db_path), bot_workers=0)
-        settings = replace(settings, room=RoomSettings(abandon_after_s=abandon_after_s), **overrides)
+        room = RoomSettings(abandon_after_s=abandon_after_s, bot_time_ms=bot_time_ms, bot_move_pause_s=bot_move_pause_s)
+        settings = replace(settings, room=room, **overrides)
         app, server = await GameServer.start(settings)
         port = server.sockets[0].getsockname()[1]
         instance = RunningServer(app, server, port)

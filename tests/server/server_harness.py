@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
+import time
 import urllib.request
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
@@ -58,6 +61,8 @@ class WireClient:
         self.backlog: list[dict[str, Any]] = []
         self.seen: list[dict[str, Any]] = []
         """Every message received, in order."""
+        self.largest_frame = 0
+        """The size in bytes of the largest frame received."""
         self.token: str | None = None
 
     async def send(self, **fields: Any) -> None:
@@ -68,6 +73,7 @@ class WireClient:
     async def _next_frame(self) -> dict[str, Any]:
         async with asyncio.timeout(RECEIVE_TIMEOUT_S):
             text = await self.websocket.recv()
+        self.largest_frame = max(self.largest_frame, len(text.encode("utf-8") if isinstance(text, str) else text))
         message: dict[str, Any] = json.loads(text)
         self.seen.append(message)
         return message
@@ -84,6 +90,12 @@ class WireClient:
         assert message["type"] == kind, message
         for key, value in fields.items():
             assert message[key] == value, (key, message)
+        return message
+
+    async def expect_next(self, kind: str) -> dict[str, Any]:
+        """The next message of type `kind`; those of other types before it are read and dropped."""
+        while (message := await self.receive())["type"] != kind:
+            pass
         return message
 
     async def request(self, **fields: Any) -> dict[str, Any]:
@@ -107,6 +119,30 @@ class WireClient:
 
     async def close(self) -> None:
         await self.websocket.close()
+
+
+def worker_pids() -> set[int]:
+    """The bot workers of this test process: the children of its forkserver, its grandchildren."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
+    return {pid for pid, parent in parents.items() if parent in children}
+
+
+async def wait_for_worker() -> int:
+    """The pid of the single worker, once the pool has started it."""
+    give_up = time.monotonic() + 30
+    while not (pids := worker_pids()):
+        assert time.monotonic() < give_up, "no worker process was started"
+        await asyncio.sleep(0.05)
+    (pid,) = pids
+    return pid
 
 
 ServerFactory = Callable[..., Awaitable[RunningServer]]

@@ -1,38 +1,340 @@
-"""Room actors: a change is stored before anyone hears of it, or it does not happen."""
+"""Room actors and the registry: stored before anyone hears of it, timers and bots that keep a game moving.
+
+The actor's storage and bot pool are scripted here (`ScriptedStore`,
+`ScriptedBots`): a test decides when a write fails, when a bot answers and
+what it says, so that timing, retries and stale answers are reproduced
+exactly, without a database or worker processes.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.types import Point, Rule
+from engine.bots import Decision
+from engine.record import ClockSetting, PlayerInfo
+from engine.types import Color, EndReason, Point, Rule
+from server import actors
 from server.actors import RoomActor, RoomRegistry
+from server.bot_pool import BotBusyError, BotError, BotRequest
+from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, StoreRecord, new_room_id
 from server.protocol import ServerMessage
-from server.rooms import Caller, ConnectionId, Room, RoomSettings, new_room_id
-from server.storage import Storage
+from server.rooms import Room, RoomSettings
+from server.storage import Storage, StorageUnavailable
 
 ALICE = Caller(ConnectionId(1), "alice")
 BOB = Caller(ConnectionId(2), "bob")
+CAROL = Caller(ConnectionId(3), "carol")
+GREEDY = PlayerInfo("greedy", "bot", "greedy")
+WAIT_S = 10.0
+"""How long a test waits for something it expects (generous: the machine is shared)."""
+
+
+class ScriptedStore:
+    """Storage that keeps records in a list and fails the writes a test asks it to."""
+
+    def __init__(self) -> None:
+        self.records: list[StoreRecord] = []
+        self.failures: list[Exception] = []
+        """Exceptions to raise on the next writes, in order."""
+
+    async def apply(self, records: list[StoreRecord]) -> None:
+        if records and self.failures:
+            raise self.failures.pop(0)
+        self.records.extend(records)
+
+
+class ScriptedBots:
+    """A bot pool whose answers the test hands over one request at a time."""
+
+    def __init__(self) -> None:
+        self.requests: asyncio.Queue[tuple[BotRequest, asyncio.Future[Decision]]] = asyncio.Queue()
+
+    async def choose(self, request: BotRequest) -> Decision:
+        answer: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        await self.requests.put((request, answer))
+        return await answer
+
+    async def next_request(self) -> tuple[BotRequest, asyncio.Future[Decision]]:
+        async with asyncio.timeout(WAIT_S):
+            return await self.requests.get()
+
+
+class Inbox:
+    """What the actor delivered, by connection, with a way to wait for a kind of message."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[ConnectionId, ServerMessage]] = []
+        self._arrived = asyncio.Event()
+
+    def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
+        self.messages.extend(messages)
+        self._arrived.set()
+
+    def of(self, connection: ConnectionId) -> list[dict[str, Any]]:
+        return [message.model_dump(mode="json") for target, message in self.messages if target == connection]
+
+    def types(self, connection: ConnectionId) -> list[str]:
+        return [message["type"] for message in self.of(connection)]
+
+    async def wait_for(self, connection: ConnectionId, kind: str) -> dict[str, Any]:
+        async with asyncio.timeout(WAIT_S):
+            while True:
+                for message in self.of(connection):
+                    if message["type"] == kind:
+                        return message
+                self._arrived.clear()
+                await self._arrived.wait()
+
+
+@pytest.fixture
+def store() -> ScriptedStore:
+    return ScriptedStore()
+
+
+@pytest.fixture
+def inbox() -> Inbox:
+    return Inbox()
+
+
+@pytest.fixture
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(actors, "BOT_RETRY_DELAY_S", 0.001)
+    monkeypatch.setattr(actors, "BOT_BUSY_WAIT_CAP_S", 0.001)
+
+
+def new_room(clock: ClockSetting | None = None, private: bool = False) -> Room:
+    return Room(new_room_id(), Rule.FREESTYLE, 15, clock, private, RoomSettings())
+
+
+async def open_room(registry: RoomRegistry, room: Room, black: Any = "me", white: Any = "open") -> RoomActor:
+    actor = registry.actor_for(room)
+    await actor.run(lambda room, now: room.open(ALICE, black, white, now))
+    registry.add(actor)
+    return actor
+
+
+@pytest.fixture
+def bots() -> ScriptedBots:
+    return ScriptedBots()
+
+
+@pytest.fixture
+async def registry(store: ScriptedStore, inbox: Inbox, bots: ScriptedBots) -> Iterator[RoomRegistry]:
+    rooms = RoomRegistry(store, inbox.deliver, bots)
+    yield rooms
+    await rooms.close()
+
+
+# ------------------------------------------------------------ stored first
 
 
 async def test_a_move_that_cannot_be_stored_is_neither_sent_nor_kept(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "db.sqlite3")
     sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry()
-    room = Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings())
-    actor = RoomActor(room, storage, sent.extend, None, registry)
-    await actor.run(lambda room, now: room.open(ALICE, "me", "open", now))
-    registry.add(actor)
+    registry = RoomRegistry(storage, sent.extend, None)
+    actor = await open_room(registry, new_room())
     await actor.run(lambda room, now: room.join(BOB, True, now))
     await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
     heard = len(sent)
 
     await storage.close()
-    with pytest.raises(ValueError):
+    with pytest.raises(StorageUnavailable):
         await actor.run(lambda room, now: room.move(BOB, Point(8, 8), now))
 
     assert len(sent) == heard
     assert actor.room.board.moves == (Point(7, 7),)
     assert actor.room.seq == 1
     await registry.close()
+
+
+async def test_the_answer_to_a_request_carries_its_id_and_nothing_else_does(
+    registry: RoomRegistry, inbox: Inbox
+) -> None:
+    actor = await open_room(registry, new_room())
+    await actor.run(lambda room, now: room.join(BOB, True, now), request_id="join-1")
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now), request_id=41)
+
+    alice = [(message["type"], message["id"]) for message in inbox.of(ALICE.connection)]
+    bob = [(message["type"], message["id"]) for message in inbox.of(BOB.connection)]
+    assert alice == [("room", None), ("room", None), ("moved", 41)]
+    assert bob == [("room", "join-1"), ("moved", None)]
+
+
+async def test_a_failed_write_leaves_the_room_as_it_was_and_the_next_one_goes_through(
+    registry: RoomRegistry, store: ScriptedStore, inbox: Inbox
+) -> None:
+    actor = await open_room(registry, new_room())
+    await actor.run(lambda room, now: room.join(BOB, True, now))
+    store.failures.append(OSError("disk full"))
+
+    with pytest.raises(OSError):
+        await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    assert actor.room.board.ply == 0 and "moved" not in inbox.types(BOB.connection)
+
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    assert [type(record) for record in store.records][-1] is MovePlayed
+    assert inbox.types(BOB.connection)[-1] == "moved"
+
+
+# ------------------------------------------------------------------- time
+
+
+async def test_a_clock_runs_out_with_nobody_sending_anything(
+    registry: RoomRegistry, store: ScriptedStore, inbox: Inbox
+) -> None:
+    actor = await open_room(registry, new_room(clock=ClockSetting(50, 0)))
+    await actor.run(lambda room, now: room.join(BOB, True, now))
+
+    over = await inbox.wait_for(BOB.connection, "game_over")
+
+    assert over["result"] == {"winner": "white", "reason": "timeout", "line": None}
+    finished = [record for record in store.records if isinstance(record, GameFinished)]
+    assert [record.result.reason for record in finished] == [EndReason.TIMEOUT]
+    assert actor.room.status == "finished"
+
+
+# ------------------------------------------------------------------- bots
+
+
+async def test_a_bot_moves_when_it_is_its_turn(registry: RoomRegistry, bots: ScriptedBots, inbox: Inbox) -> None:
+    actor = await open_room(registry, new_room(), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+
+    request, answer = await bots.next_request()
+    assert (request.level, request.moves) == ("greedy", (Point(7, 7),))
+    answer.set_result(Decision(Point(8, 8), 0))
+
+    await _until(lambda: inbox.types(ALICE.connection).count("moved") == 2)
+    moved = [message for message in inbox.of(ALICE.connection) if message["type"] == "moved"]
+    assert (moved[1]["x"], moved[1]["y"], moved[1]["color"]) == (8, 8, "white")
+    assert actor.room.board.to_move is Color.BLACK
+
+
+async def test_a_search_for_a_position_taken_back_is_dropped_and_the_bot_asked_again(
+    registry: RoomRegistry, bots: ScriptedBots
+) -> None:
+    actor = await open_room(registry, new_room(), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    _, first_answer = await bots.next_request()
+    first_answer.set_result(Decision(Point(8, 8), 0))
+    await _until(lambda: actor.room.board.ply == 2)
+
+    await actor.run(lambda room, now: room.move(ALICE, Point(6, 6), now))
+    stale_request, stale_answer = await bots.next_request()
+    await actor.run(lambda room, now: room.request_undo(ALICE, now))
+    assert actor.room.board.ply == 2 and stale_answer.cancelled()
+
+    await actor.run(lambda room, now: room.move(ALICE, Point(9, 9), now))
+    fresh_request, fresh_answer = await bots.next_request()
+    assert fresh_request.moves[-1] == Point(9, 9) != stale_request.moves[-1]
+    fresh_answer.set_result(Decision(Point(10, 10), 0))
+    await _until(lambda: actor.room.board.ply == 4)
+    assert actor.room.board.moves[-1] == Point(10, 10)
+
+
+async def test_a_busy_pool_is_asked_again_until_the_bot_answers(
+    registry: RoomRegistry, bots: ScriptedBots, fast_retries: None
+) -> None:
+    actor = await open_room(registry, new_room(), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    for _ in range(5):
+        _, answer = await bots.next_request()
+        answer.set_exception(BotBusyError("every worker is busy"))
+    _, answer = await bots.next_request()
+    answer.set_result(Decision(Point(8, 8), 0))
+    await _until(lambda: actor.room.board.ply == 2)
+    assert actor.room.status == "playing"
+
+
+async def test_a_bot_that_keeps_failing_resigns_so_its_opponent_is_not_left_waiting(
+    registry: RoomRegistry, bots: ScriptedBots, inbox: Inbox, fast_retries: None
+) -> None:
+    actor = await open_room(registry, new_room(), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    for _ in range(actors.BOT_ATTEMPTS):
+        _, answer = await bots.next_request()
+        answer.set_exception(BotError("the worker died"))
+
+    over = await inbox.wait_for(ALICE.connection, "game_over")
+    assert over["result"]["winner"] == "black" and over["result"]["reason"] == "resign"
+    assert actor.room.status == "finished"
+
+
+async def test_closing_a_room_cancels_its_search(registry: RoomRegistry, bots: ScriptedBots) -> None:
+    actor = await open_room(registry, new_room(), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    _, answer = await bots.next_request()
+
+    await actor.close()
+
+    assert answer.cancelled()
+    await actor.run(lambda room, now: room.resign(ALICE, now))
+    assert actor.room.status == "playing", "a closed room takes no more changes"
+
+
+# --------------------------------------------------------------- registry
+
+
+async def test_the_registry_lists_public_unfinished_rooms_and_finds_a_players_seats(registry: RoomRegistry) -> None:
+    public = await open_room(registry, new_room())
+    hidden = await open_room(registry, new_room(private=True))
+    finished = await open_room(registry, new_room())
+    await finished.run(lambda room, now: room.join(BOB, True, now))
+    await finished.run(lambda room, now: room.resign(ALICE, now))
+
+    listed, cursor = registry.listed(limit=100)
+    assert [facts.room_id for facts in listed] == [public.room.room_id] and cursor is None
+    assert sorted(registry.seated("alice")) == sorted([public.room.room_id, hidden.room.room_id])
+    assert registry.seated("bob") == []
+
+
+async def test_the_registry_knows_which_rooms_a_connection_is_in(registry: RoomRegistry) -> None:
+    first = await open_room(registry, new_room())
+    second = await open_room(registry, new_room())
+    await first.run(lambda room, now: room.join(CAROL, False, now))
+    await second.run(lambda room, now: room.join(CAROL, False, now))
+    assert registry.rooms_of(CAROL.connection) == sorted([first.room.room_id, second.room.room_id])
+
+    await first.run(lambda room, now: room.leave(CAROL, now))
+    assert registry.rooms_of(CAROL.connection) == [second.room.room_id]
+    await second.run(lambda room, now: room.disconnect(CAROL.connection, now))
+    assert registry.rooms_of(CAROL.connection) == []
+
+
+async def test_a_finished_room_nobody_is_in_is_forgotten(registry: RoomRegistry) -> None:
+    actor = await open_room(registry, new_room())
+    room_id = actor.room.room_id
+    await actor.run(lambda room, now: room.join(BOB, True, now))
+    await actor.run(lambda room, now: room.resign(ALICE, now))
+    await actor.run(lambda room, now: room.leave(ALICE, now))
+    assert registry.get(room_id) is actor
+
+    await actor.run(lambda room, now: room.leave(BOB, now))
+
+    assert registry.get(room_id) is None and registry.facts(room_id) is None
+    assert registry.rooms_of(ALICE.connection) == [] and registry.rooms_of(BOB.connection) == []
+
+
+async def test_the_registry_reads_a_room_as_last_stored_never_half_way_through_a_change(
+    registry: RoomRegistry, store: ScriptedStore
+) -> None:
+    actor = await open_room(registry, new_room())
+    await actor.run(lambda room, now: room.join(BOB, True, now))
+    store.failures.append(OSError("database is locked"))
+
+    with pytest.raises(OSError):
+        await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+
+    facts = registry.facts(actor.room.room_id)
+    assert facts is not None and facts.moves == ()
+
+
+async def _until(condition: Any) -> None:
+    async with asyncio.timeout(WAIT_S):
+        while not condition():
+            await asyncio.sleep(0.001)

@@ -7,16 +7,17 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
+from server_harness import wait_for_worker, worker_pids
 
 from engine.board import Board
 from engine.registry import level_names
 from engine.types import Point, Rule
 from server import bot_pool
-from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, bot_catalogue
+from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
 from server.bot_ratings import read_ratings
+from server.bots import bot_catalogue
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
 """A few moves of a real game, black to move: every bot has something to think about."""
@@ -37,30 +38,6 @@ async def pool() -> AsyncIterator[BotPool]:
     bots = BotPool(workers=1, queue_limit=1)
     yield bots
     await bots.close()
-
-
-def worker_pids() -> set[int]:
-    """The bot workers of this test process: the children of its forkserver, its grandchildren."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
-    return {pid for pid, parent in parents.items() if parent in children}
-
-
-async def wait_for_worker() -> int:
-    """The pid of the single worker, once the pool has started it."""
-    give_up = time.monotonic() + 30
-    while not (pids := worker_pids()):
-        assert time.monotonic() < give_up, "no worker process was started"
-        await asyncio.sleep(0.05)
-    (pid,) = pids
-    return pid
 
 
 async def test_every_level_answers_with_a_legal_move() -> None:

@@ -12,8 +12,7 @@ from server_harness import ClientFactory, RunningServer, ServerFactory, WireClie
 
 from engine.record import PlayerInfo
 from engine.types import Color, Point, Rule
-from server.protocol import GameId, RoomId
-from server.rooms import GameStarted, MovePlayed
+from server.domain import GameId, GameStarted, MovePlayed, RoomId
 from server.storage import Storage
 
 

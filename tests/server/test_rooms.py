@@ -14,31 +14,31 @@ import pytest
 from engine.board import Board
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, Point, Rule
-from server.protocol import ProtocolError, ServerMessage
-from server.rooms import (
+from server import views
+from server.domain import (
     Caller,
     ConnectionId,
     GameFinished,
     GameStarted,
     MovePlayed,
     MovesTakenBack,
-    Outcome,
+    Refusal,
     RestoredGame,
-    Room,
-    RoomSettings,
     new_game_id,
     new_room_id,
-    no_five_possible,
 )
+from server.protocol import ServerMessage
+from server.rooms import Outcome, Room, RoomSettings
 
 ALICE = Caller(ConnectionId(1), "alice")
 BOB = Caller(ConnectionId(2), "bob")
 CAROL = Caller(ConnectionId(3), "carol")
 
 
-def as_dicts(outcome: Outcome, connection: ConnectionId) -> list[dict[str, Any]]:
-    """The messages one connection receives, as the JSON objects it would read."""
-    return [message_dict(message) for target, message in outcome.messages if target == connection]
+def as_dicts(outcome: Outcome, connection: ConnectionId, request_id: str | int | None = None) -> list[dict[str, Any]]:
+    """The messages one connection receives, as the JSON objects it would read (the answer to the
+    request carrying `request_id`)."""
+    return [message_dict(message) for target, message in outcome.stamped(request_id) if target == connection]
 
 
 def message_dict(message: ServerMessage) -> dict[str, Any]:
@@ -47,10 +47,6 @@ def message_dict(message: ServerMessage) -> dict[str, Any]:
 
 def types_for(outcome: Outcome, connection: ConnectionId) -> list[str]:
     return [message["type"] for message in as_dicts(outcome, connection)]
-
-
-def with_id(caller: Caller, request_id: str | int) -> Caller:
-    return Caller(caller.connection, caller.name, request_id)
 
 
 def new_room(
@@ -80,8 +76,8 @@ def play(room: Room, moves: list[tuple[int, int]], start: float = 1.0) -> Outcom
     return outcome
 
 
-def refused(code: str, action: Any) -> ProtocolError:
-    with pytest.raises(ProtocolError) as caught:
+def refused(code: str, action: Any) -> Refusal:
+    with pytest.raises(Refusal) as caught:
         action()
     assert caught.value.code == code
     return caught.value
@@ -92,19 +88,19 @@ def refused(code: str, action: Any) -> ProtocolError:
 
 def test_a_game_starts_when_the_second_player_sits_down() -> None:
     room = new_room()
-    created = room.open(with_id(ALICE, "c1"), "me", "open", 0.0)
-    assert as_dicts(created, ALICE.connection)[0]["you"] == "black"
-    assert as_dicts(created, ALICE.connection)[0]["id"] == "c1"
+    created = room.open(ALICE, "me", "open", 0.0)
+    assert as_dicts(created, ALICE.connection, "c1")[0]["you"] == "black"
+    assert as_dicts(created, ALICE.connection, "c1")[0]["id"] == "c1"
     assert room.status == "waiting" and not created.records
 
-    joined = room.join(with_id(BOB, 7), True, 0.0)
+    joined = room.join(BOB, True, 0.0)
 
-    assert room.state(0.0).status == "playing"
+    assert views.room_state(room, 0.0).status == "playing"
     assert [type(record) for record in joined.records] == [GameStarted]
-    bob_view = as_dicts(joined, BOB.connection)[0]
+    bob_view = as_dicts(joined, BOB.connection, 7)[0]
     assert (bob_view["type"], bob_view["you"], bob_view["id"]) == ("room", "white", 7)
     assert bob_view["room"]["to_move"] == "black"
-    alice_view = as_dicts(joined, ALICE.connection)[0]
+    alice_view = as_dicts(joined, ALICE.connection, 7)[0]
     assert alice_view["you"] == "black" and alice_view["id"] is None
 
 
@@ -131,11 +127,12 @@ def test_a_player_who_joins_again_gets_the_room_back() -> None:
 def test_leaving_a_started_game_resigns_it() -> None:
     room = started_room()
     play(room, [(7, 7)])
-    left = room.leave(with_id(BOB, "bye"), 3.0)
+    left = room.leave(BOB, 3.0)
     assert room.result is not None and room.result.winner is Color.BLACK
     assert room.result.reason is EndReason.RESIGN
     bob_types = types_for(left, BOB.connection)
     assert bob_types == ["game_over", "left"]
+    assert [message["id"] for message in as_dicts(left, BOB.connection, "bye")] == [None, "bye"]
     assert any(isinstance(record, GameFinished) for record in left.records)
 
 
@@ -213,8 +210,8 @@ def test_renju_forbids_black_a_double_three_and_plays_nothing() -> None:
 
 def test_resign_gives_the_game_to_the_opponent() -> None:
     room = started_room()
-    outcome = room.resign(with_id(ALICE, 3), 1.0)
-    over = as_dicts(outcome, ALICE.connection)[0]
+    outcome = room.resign(ALICE, 1.0)
+    over = as_dicts(outcome, ALICE.connection, 3)[0]
     assert over["type"] == "game_over" and over["id"] == 3
     assert over["result"] == {"winner": "white", "reason": "resign", "line": None}
     refused("game_over", lambda: room.resign(BOB, 2.0))
@@ -253,8 +250,8 @@ def test_undo_after_the_reply_takes_back_two_moves() -> None:
     room = started_room()
     play(room, [(7, 7), (8, 8)])
     room.request_undo(ALICE, 3.0)
-    undone = room.answer_undo(with_id(BOB, "ok"), True, 4.0)
-    message = as_dicts(undone, BOB.connection)[0]
+    undone = room.answer_undo(BOB, True, 4.0)
+    message = as_dicts(undone, BOB.connection, "ok")[0]
     assert message["type"] == "undone" and message["id"] == "ok"
     assert message["removed"] == [{"x": 8, "y": 8, "color": "white"}, {"x": 7, "y": 7, "color": "black"}]
     assert message["to_move"] == "black"
@@ -440,6 +437,21 @@ def test_a_bot_accepts_a_draw_only_when_no_five_can_be_made() -> None:
         X O X O .
         """
     )
-    assert no_five_possible(room.board)
     accepted = room.offer_draw(ALICE, 2.0)
     assert as_dicts(accepted, ALICE.connection)[0]["result"]["reason"] == "draw_agreed"
+
+
+def test_spectator_counts_are_told_at_most_once_a_second() -> None:
+    room = started_room()  # Carol watches since time 0
+    fans = [Caller(ConnectionId(20 + index), f"fan{index}") for index in range(3)]
+    first = room.join(fans[0], False, 1.0)
+    assert "spectators" in types_for(first, ALICE.connection)
+    later = [room.join(fan, False, 1.2 + index / 10) for index, fan in enumerate(fans[1:])]
+    assert all("spectators" not in types_for(outcome, ALICE.connection) for outcome in later)
+    assert room.next_deadline() == 2.0
+
+    told = room.on_timer(2.0)
+    assert [message for message in as_dicts(told, ALICE.connection)] == [
+        {"id": None, "type": "spectators", "room_id": room.room_id, "count": 4}
+    ]
+    assert room.next_deadline() is None

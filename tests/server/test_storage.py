@@ -10,8 +10,17 @@ import pytest
 
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.protocol import GameId, ProtocolError, RoomId
-from server.rooms import GameFinished, GameStarted, MovePlayed, MovesTakenBack, new_game_id, new_room_id
+from server.domain import (
+    GameFinished,
+    GameId,
+    GameStarted,
+    MovePlayed,
+    MovesTakenBack,
+    Refusal,
+    RoomId,
+    new_game_id,
+    new_room_id,
+)
 from server.sessions import hash_token, new_token, sign_in, token_matches
 from server.storage import Storage, StorageError
 
@@ -61,13 +70,13 @@ async def test_a_badly_named_migration_is_refused(tmp_path: Path) -> None:
 async def test_only_the_hash_of_a_token_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     storage = await Storage.open(db)
-    player, token = await sign_in(storage, "alice", None, None)
+    player, token = await sign_in(storage, "alice", None)
     assert (player.name, player.rating) == ("alice", 1500)
-    again, same = await sign_in(storage, "alice", token, 1)
+    again, same = await sign_in(storage, "alice", token)
     assert (again.name, same) == ("alice", token)
-    with pytest.raises(ProtocolError) as wrong:
-        await sign_in(storage, "alice", new_token(), 2)
-    assert (wrong.value.code, wrong.value.request_id) == ("unauthorized", 2)
+    with pytest.raises(Refusal) as wrong:
+        await sign_in(storage, "alice", new_token())
+    assert wrong.value.code == "unauthorized"
     await storage.close()
     with sqlite3.connect(db) as connection:
         stored = connection.execute("SELECT token_hash FROM players WHERE name = 'alice'").fetchone()[0]
@@ -101,9 +110,12 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     assert record.result == result and record.ended_at == START.replace(hour=18)
     assert record.clock == ClockSetting(60_000, 1_000)
     assert await storage.unfinished_games() == []
-    summaries = await storage.list_games("alice", 10, None)
-    assert summaries is not None and [summary.moves for summary in summaries] == [1]
-    assert await storage.list_games("hard", 10, None) == []
+    page = await storage.list_games("alice", 10, None)
+    assert page is not None and [summary.move_count for summary in page.games] == [1] and page.next is None
+    by_bot = await storage.list_games("hard", 10, None)
+    assert by_bot is not None and [summary.game_id for summary in by_bot.games] == [game_id]
+    nobody = await storage.list_games("carol", 10, None)
+    assert nobody is not None and nobody.games == ()
     await storage.close()
 
 
@@ -116,4 +128,31 @@ async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
         await storage.apply([MovePlayed(game_id, 1, Point(0, 0), Color.BLACK, 10, None), duplicate])
     record = await storage.game_record(game_id)
     assert record is not None and record.moves == ()
+    await storage.close()
+
+
+async def test_names_that_differ_only_in_case_are_made_distinct_when_the_rule_arrives(tmp_path: Path) -> None:
+    from server.storage import MIGRATIONS_DIR
+
+    older = tmp_path / "older-migrations"
+    older.mkdir()
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql"))[:2]:
+        (older / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "db.sqlite3"
+    storage = await Storage.open(db, older)
+    await storage.close()
+    with sqlite3.connect(db) as connection:
+        for name in ("alice", "ALICE"):
+            connection.execute(
+                "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, '2026-11-01T00:00:00Z')",
+                (name, hash_token(name)),
+            )
+
+    storage = await Storage.open(db)
+    first = await storage.find_player("Alice")
+    assert first is not None and first.name == "alice"
+    assert await storage.add_player("aLiCe", hash_token("c")) is None
+    with sqlite3.connect(db) as connection:
+        names = sorted(row[0] for row in connection.execute("SELECT name FROM players"))
+    assert names[0].startswith("ALICE-") and names[1] == "alice"
     await storage.close()

@@ -1,0 +1,277 @@
+"""The server's vocabulary: ids, who is asking, refusals, and what rooms hand to storage.
+
+Every other server module speaks in these terms. Nothing here knows the
+wire (`server.views` renders these values as wire models) or the database
+(`server.storage` writes the records and reads back the summaries), so a
+room, the storage and their tests share one small set of plain values.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, NewType
+
+from engine.record import ClockSetting, PlayerInfo
+from engine.types import Color, GameResult, Point, Rule
+
+RoomId = NewType("RoomId", str)
+"""A room's id: random, hard to guess (a private room is reached only by its id)."""
+GameId = NewType("GameId", str)
+"""A stored game's id: random; a room plays one game after another, each with its own id."""
+ConnectionId = NewType("ConnectionId", int)
+"""One websocket connection, numbered from 1 as they arrive."""
+
+RoomStatus = Literal["waiting", "playing", "finished"]
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_request",
+    "unknown_type",
+    "unauthorized",
+    "name_taken",
+    "not_found",
+    "room_full",
+    "not_a_player",
+    "not_started",
+    "not_your_turn",
+    "out_of_board",
+    "occupied",
+    "forbidden",
+    "game_over",
+    "not_allowed",
+    "no_pending_offer",
+    "rate_limited",
+    "busy",
+    "internal",
+    "unavailable",
+    "limit_reached",
+]
+"""Why a request was refused, as the wire contract names it."""
+
+
+class Refusal(Exception):
+    """A request the server refuses; nothing was changed by it.
+
+    Raised by rooms, sign-in and request handlers alike; the connection
+    handler answers it with an `error` carrying the request's id.
+    """
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        """The contract's error code."""
+        self.message = message
+        """A sentence for people."""
+
+
+def new_room_id() -> RoomId:
+    """A short random room id, hard to guess (private rooms rely on it)."""
+    return RoomId(secrets.token_urlsafe(9))
+
+
+def new_game_id() -> GameId:
+    """A random game id."""
+    return GameId(secrets.token_urlsafe(12))
+
+
+def utc_now() -> datetime:
+    """The wall-clock time, for the start and end written in records."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sent a request: the connection it came on and the player signed in on it."""
+
+    connection: ConnectionId
+    """The connection the request came on (replies go back on it)."""
+    name: str
+    """The signed-in player's name."""
+
+
+# ------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """Store a new game: its seats, rule, size and clock."""
+
+    game_id: GameId
+    room_id: RoomId
+    rule: Rule
+    size: int
+    black: PlayerInfo
+    white: PlayerInfo
+    clock: ClockSetting | None
+    started_at: datetime
+    private: bool
+    created_by: str | None = None
+    """The player who created the room (None for games stored before this was kept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """Store one move, with the mover's thinking time and the clocks after it."""
+
+    game_id: GameId
+    ply: int
+    point: Point
+    color: Color
+    time_ms: int
+    clock_ms: tuple[int, int] | None
+    """(black, white) time left after the move, for untimed games None."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovesTakenBack:
+    """Forget the moves after ply `keep` (an accepted undo)."""
+
+    game_id: GameId
+    keep: int
+    clock_ms: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """Store how and when a game ended."""
+
+    game_id: GameId
+    result: GameResult
+    ended_at: datetime
+    clock_ms: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClocksSaved:
+    """Store a game's clocks as they are now (the server is stopping: time thought until now counts)."""
+
+    game_id: GameId
+    clock_ms: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAdded:
+    """Store a new player: the name as first written and the hash of its token."""
+
+    name: str
+    token_hash: bytes
+    created_at: datetime
+
+
+StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished | ClocksSaved | PlayerAdded
+"""A change to store; one request's records are written in one transaction, all or none."""
+
+
+# ------------------------------------------------------------ room facts
+
+
+@dataclass(frozen=True, slots=True)
+class RoomFacts:
+    """What the rest of the server may know of a room between its changes.
+
+    Taken after each stored change, so that listing rooms, finding a
+    player's rooms or reading a position to analyse never reads a room
+    half way through a change whose records are still being written.
+    """
+
+    room_id: RoomId
+    rule: Rule
+    size: int
+    clock: ClockSetting | None
+    private: bool
+    status: RoomStatus
+    seats: tuple[PlayerInfo | None, PlayerInfo | None]
+    """Black's and white's seat."""
+    connected: tuple[bool, bool]
+    """Whether black's and white's player is connected (a bot always is)."""
+    spectators: int
+    members: frozenset[ConnectionId]
+    """The connections in the room."""
+    moves: tuple[Point, ...]
+    decided: bool
+    """Whether the moves on the board end the game (a five or a full board)."""
+
+    def seat_of(self, name: str) -> Color | None:
+        """The colour of the human seat `name` holds here, if any."""
+        for color, seat in zip(Color, self.seats, strict=True):
+            if seat is not None and seat.kind == "human" and seat.name == name:
+                return color
+        return None
+
+    def analysis_allowed(self, name: str) -> bool:
+        """Spectators, finished games and games against a bot may be analysed; a human game's
+        players may not."""
+        has_bot = any(seat is not None and seat.kind == "bot" for seat in self.seats)
+        return self.seat_of(name) is None or self.status != "playing" or has_bot
+
+
+# ------------------------------------------------------------- read back
+
+
+@dataclass(frozen=True, slots=True)
+class RestoredGame:
+    """A room's latest game read back from storage after a restart: unfinished, or finished so
+    recently that its players may still want a rematch."""
+
+    room_id: RoomId
+    game_id: GameId
+    rule: Rule
+    size: int
+    black: PlayerInfo
+    white: PlayerInfo
+    clock: ClockSetting | None
+    clock_ms: tuple[int, int] | None
+    moves: tuple[Point, ...]
+    started_at: datetime
+    private: bool
+    created_by: str | None = None
+    result: GameResult | None = None
+    """How the game ended, for a finished one."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One stored game at a glance: who, what, how far, how it ended."""
+
+    game_id: GameId
+    room_id: RoomId
+    rule: Rule
+    size: int
+    black: PlayerInfo
+    white: PlayerInfo
+    move_count: int
+    """How many moves were played."""
+    result: GameResult | None
+    """How the game ended; None while it is unfinished."""
+    started_at: datetime
+    ended_at: datetime | None
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    """One page of a list of stored games, newest first."""
+
+    games: tuple[GameSummary, ...]
+    next: GameId | None
+    """The id to page on from (`before`), or None on the last page."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot seat is to move: what to ask the bot pool, and the position version it is for."""
+
+    version: int
+    """The room's position version the move is for; an answer for another version is dropped."""
+    color: Color
+    level: str
+    rule: Rule
+    size: int
+    moves: tuple[Point, ...]
+    clock_ms: tuple[int, int] | None
+    """The bot's time left and the clock's increment, in a timed game; None when untimed."""
+    not_before: float | None = None
+    """In a game between two bots, the earliest moment (monotonic seconds) to play the move, so that
+    people can follow the game; None to play at once."""

@@ -1,0 +1,122 @@
+"""Plain HTTP on the websocket's port: health check and game records.
+
+websockets hands every request to `HttpApi.process_request` before the
+handshake: a path of the HTTP API is answered here, `/ws` goes on to the
+websocket handshake, and anything else is 404. Routes are a werkzeug URL
+map (what websockets' own router is built on), so that each route is one
+line and a path's parts arrive as arguments.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, RoutingException, Rule
+
+from server import views
+from server.protocol import PAGE_LIMIT
+from server.storage import Storage
+
+WEBSOCKET_PATH = "/ws"
+"""Where clients open the websocket; every other path is HTTP."""
+
+DEFAULT_PAGE = 50
+"""Games per page when a request names no limit."""
+
+TEXT = "text/plain; charset=utf-8"
+JSON = "application/json"
+SGF = "application/x-go-sgf"
+
+Query = dict[str, list[str]]
+Endpoint = Callable[..., Awaitable[Response]]
+
+
+class HttpApi:
+    """The HTTP routes of one server."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._routes = Map(
+            [
+                Rule("/healthz", endpoint=self._health),
+                Rule("/api/games", endpoint=self._list_games),
+                Rule("/api/games/<game_id>", endpoint=self._game_json),
+                Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
+            ],
+            strict_slashes=False,
+            merge_slashes=False,
+        )
+
+    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Answer a request for an HTTP route; None lets a websocket request through to the handshake."""
+        url = urlsplit(request.path)
+        if url.path == WEBSOCKET_PATH:
+            return None
+        try:
+            endpoint, arguments = self._routes.bind("localhost").match(url.path, method="GET")
+        except (HTTPException, RoutingException):  # no such route (werkzeug never redirects here)
+            return respond(connection, HTTPStatus.NOT_FOUND, "not found", TEXT)
+        handler: Endpoint = endpoint
+        return await handler(connection, parse_qs(url.query), **arguments)
+
+    async def _health(self, connection: ServerConnection, query: Query) -> Response:
+        return respond(connection, HTTPStatus.OK, "ok", TEXT)
+
+    async def _list_games(self, connection: ServerConnection, query: Query) -> Response:
+        player = _last(query, "player")
+        before = _last(query, "before")
+        limit = _page_limit(_last(query, "limit"))
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        page = await self._storage.list_games(player, limit, before)
+        if page is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
+        body = json.dumps([views.game_summary(game).model_dump(mode="json") for game in page.games])
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _game_json(self, connection: ServerConnection, query: Query, game_id: str) -> Response:
+        record = await self._storage.game_record(game_id)
+        if record is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
+        return respond(connection, HTTPStatus.OK, json.dumps(views.render_record(record, "json")), JSON)
+
+    async def _game_text(self, connection: ServerConnection, query: Query, game_id: str, format: str) -> Response:
+        record = await self._storage.game_record(game_id)
+        if record is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
+        if format == "sgf":
+            return respond(connection, HTTPStatus.OK, str(views.render_record(record, "sgf")), SGF)
+        return respond(connection, HTTPStatus.OK, str(views.render_record(record, "psq")), TEXT)
+
+
+def _last(query: Query, name: str) -> str | None:
+    """The last value given for a query parameter; None when missing or empty."""
+    return query.get(name, [""])[-1] or None
+
+
+def _page_limit(text: str | None) -> int | None:
+    """A page length from the query: 1 to PAGE_LIMIT, DEFAULT_PAGE when absent; None when invalid.
+
+    Only ASCII digits count: `str.isdigit` also accepts digits such as
+    `²` that `int` cannot read.
+    """
+    if text is None:
+        return DEFAULT_PAGE
+    if not (text.isascii() and text.isdecimal()) or len(text) > 4:
+        return None
+    limit = int(text)
+    return limit if 1 <= limit <= PAGE_LIMIT else None
+
+
+def respond(connection: ServerConnection, status: HTTPStatus, body: str, content_type: str) -> Response:
+    """A response with `body` as UTF-8 and the given content type."""
+    response = connection.respond(status, body)
+    del response.headers["Content-Type"]
+    response.headers["Content-Type"] = content_type
+    return response

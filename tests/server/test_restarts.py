@@ -1,0 +1,69 @@
+"""A server stopped and started again on the same database: clocks, finished rooms and rematches."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server_harness import ClientFactory, ServerFactory
+
+
+async def test_time_spent_thinking_before_a_shutdown_stays_spent(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    first = await start_server()
+    alice = await client("alice", server=first)
+    bob = await client("bob", server=first)
+    room_id = (await alice.request(type="create_room", clock={"initial_ms": 60_000, "increment_ms": 0}))["room"][
+        "room_id"
+    ]
+    await bob.request(type="join_room", room_id=room_id)
+    await asyncio.sleep(1.5)  # black thinks
+    await first.stop()
+
+    second = await start_server()
+    back = await client("alice", server=second)
+    snapshot = await back.request(type="join_room", room_id=room_id)
+    assert snapshot["room"]["clock"]["black_ms"] <= 58_500
+    assert snapshot["room"]["clock"]["white_ms"] == 60_000
+
+
+async def test_a_finished_room_comes_back_after_a_restart_for_a_rematch(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    first = await start_server()
+    alice = await client("alice", server=first)
+    bob = await client("bob", server=first)
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await alice.request(type="resign", room_id=room_id)
+    await first.stop()
+
+    second = await start_server()
+    alice = await client("alice", server=second)
+    bob = await client("bob", server=second)
+    back = await alice.request(type="join_room", room_id=room_id)
+    assert back["type"] == "room" and back["room"]["status"] == "finished"
+    assert back["room"]["result"]["reason"] == "resign"
+    await bob.request(type="join_room", room_id=room_id)
+    assert (await alice.request(type="rematch", room_id=room_id))["type"] == "rematch_offered"
+    new_game = await bob.request(type="rematch", room_id=room_id)
+    assert new_game["type"] == "room" and new_game["room"]["status"] == "playing"
+    assert new_game["you"] == "black"
+
+
+async def test_two_bots_pause_between_their_moves_so_that_people_can_watch(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(bot_workers=1, bot_move_pause_s=0.4)
+    carol = await client("carol", server=server)
+    room_id = (await carol.request(type="create_room", black={"bot": "greedy"}, white={"bot": "greedy"}))["room"][
+        "room_id"
+    ]
+    loop = asyncio.get_running_loop()
+    arrivals = []
+    for _ in range(4):
+        await carol.expect_next("moved")
+        arrivals.append(loop.time())
+    gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[1:], strict=False)]
+    assert min(gaps) >= 0.35, gaps
+    await carol.request(type="leave_room", room_id=room_id)

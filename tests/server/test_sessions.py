@@ -1,0 +1,38 @@
+"""Signing in: names are unique ignoring case, bots' names are theirs, and every refusal carries its id."""
+
+from __future__ import annotations
+
+import json
+
+from server_harness import ClientFactory, ServerFactory
+from websockets.asyncio.client import connect
+
+
+async def test_a_name_differing_only_in_case_is_the_same_player(client: ClientFactory) -> None:
+    alice = await client("alice")
+    shouting = await client()
+
+    refused = await shouting.request(type="hello", name="ALICE")
+    assert (refused["type"], refused["code"]) == ("error", "name_taken")
+
+    welcome = await shouting.request(type="hello", name="ALICE", token=alice.token)
+    assert welcome["type"] == "welcome"
+    assert welcome["player"]["name"] == "alice", "shown as first written"
+
+
+async def test_a_player_cannot_take_a_bots_name(client: ClientFactory) -> None:
+    newcomer = await client()
+    refused = await newcomer.request(type="hello", name="Master")
+    assert (refused["type"], refused["code"]) == ("error", "name_taken")
+    assert "bot" in refused["message"]
+
+
+async def test_a_rate_limited_request_gets_its_id_back(start_server: ServerFactory) -> None:
+    server = await start_server(rate_per_second=0.5, rate_burst=2.0)
+    async with connect(server.ws_url) as websocket:
+        for index in range(6):
+            await websocket.send(json.dumps({"type": "list_bots", "id": f"r{index}"}))
+        replies = [json.loads(await websocket.recv()) for _ in range(6)]
+    limited = [reply for reply in replies if reply.get("code") == "rate_limited"]
+    assert limited, replies
+    assert [reply["id"] for reply in limited] == [f"r{index}" for index in range(6 - len(limited), 6)]
