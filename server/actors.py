@@ -329,6 +329,17 @@ class RoomRegistry:
             if facts.status != "finished" and facts.seat_of(name) is not None
         ]
 
+    def count_open(self, created_by: str | None = None, bots_only: bool = False) -> int:
+        """Rooms waiting or playing, opened by `created_by` (anyone if None), only those where two
+        bots play if `bots_only`."""
+        return sum(
+            1
+            for facts in self._facts.values()
+            if facts.status != "finished"
+            and (created_by is None or facts.created_by == created_by)
+            and (facts.bots_only or not bots_only)
+        )
+
     def rooms_of(self, connection: ConnectionId) -> list[RoomId]:
         """Rooms the connection is in."""
         return sorted(self._rooms_of.get(connection, ()))

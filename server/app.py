@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -27,7 +28,7 @@ from server.actors import RoomRegistry
 from server.bot_pool import BotPool
 from server.connections import Connection, RateLimit
 from server.domain import ConnectionId, Refusal
-from server.handlers import HandlerSettings, RequestHandlers
+from server.handlers import HandlerSettings, Limits, RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
 from server.protocol import (
     MAX_FRAME_BYTES,
@@ -61,6 +62,7 @@ class ServerSettings:
     analysis_level: str | None = None
     """The bot level that answers `analyze`; None means the strongest one."""
     storage: StorageSettings = field(default_factory=StorageSettings)
+    limits: Limits = field(default_factory=Limits)
 
 
 class GameServer:
@@ -72,10 +74,11 @@ class GameServer:
         self.bots = bots
         self.rooms = RoomRegistry(storage, self.deliver, bots)
         self.connections: dict[ConnectionId, Connection] = {}
-        handler_settings = HandlerSettings(settings.room, settings.analysis_level)
+        handler_settings = HandlerSettings(settings.room, settings.limits, settings.analysis_level)
         self.handlers = RequestHandlers(handler_settings, storage, self.rooms, bots)
         self.http = HttpApi(storage)
         self._ids = itertools.count(1)
+        self._per_address: Counter[str] = Counter()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -138,6 +141,22 @@ class GameServer:
 
     async def handle(self, websocket: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
+        address = _address_of(websocket)
+        if self._per_address[address] >= self.settings.limits.connections_per_address:
+            limit = self.settings.limits.connections_per_address
+            refusal = Refusal("limit_reached", f"{limit} connections from your address are open, the most allowed")
+            await websocket.send(error_message(refusal, None).to_wire())
+            await _close_and_drain(websocket, CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
+            return
+        self._per_address[address] += 1
+        try:
+            await self._serve(websocket)
+        finally:
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
+
+    async def _serve(self, websocket: ServerConnection) -> None:
         rate = RateLimit(self.settings.rate_per_second, self.settings.rate_burst)
         connection = Connection(ConnectionId(next(self._ids)), websocket, rate)
         self.connections[connection.id] = connection
@@ -189,6 +208,12 @@ class GameServer:
             actor = self.rooms.get(room_id)
             if actor is not None:
                 await actor.run(lambda room, now: room.disconnect(connection.id, now))
+
+
+def _address_of(websocket: ServerConnection) -> str:
+    """The IP address the connection comes from."""
+    remote = websocket.remote_address
+    return str(remote[0]) if isinstance(remote, tuple) and remote else str(remote)
 
 
 async def _close_and_drain(websocket: ServerConnection, code: CloseCode, reason: str) -> None:

@@ -7,6 +7,10 @@ broken bot from hurting the server:
 
 * capacity: at most `workers` searches run and `queue_limit` wait; a request
   beyond that fails at once with `BotBusyError` (the wire's `busy`);
+* people first: a search someone is waiting for (a bot's move against a
+  person, an analysis) goes ahead of every waiting search of a game between
+  two bots, and with two workers or more, bot games never take the last
+  free one;
 * a deadline: the caller waits at most the search's time plus a grace
   margin; a bot that overruns is killed and the request fails;
 * recovery: a worker that dies (killed, out of memory) breaks the process
@@ -18,6 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
+import heapq
+import itertools
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,13 +42,26 @@ DEFAULT_TIME_MS = 5_000
 
 GRACE_MS = 3_000
 """How long past its thinking time a bot may take before it is declared stuck
-(covers starting a worker process and a loaded machine)."""
+(covers a loaded machine)."""
+
+STARTUP_GRACE_MS = 30_000
+"""More grace while the workers of a fresh executor may still be starting: a worker process
+imports the engine before its first search, which on a busy machine takes seconds."""
 
 QUEUE_PER_WORKER = 4
 """Waiting requests allowed per worker when no `queue_limit` is given."""
 
 CLOSE_TIMEOUT_S = 5.0
 """How long `close` waits for the killed workers to be reaped."""
+
+
+class Priority(enum.IntEnum):
+    """Who is waiting for a search; lower goes first."""
+
+    PERSON = 0
+    """A person waits: a bot's move against a human, or an analysis."""
+    BOT_GAME = 1
+    """Only spectators wait: a move in a game between two bots."""
 
 
 class BotError(Exception):
@@ -68,6 +88,8 @@ class BotRequest:
     """Thinking time; None means `DEFAULT_TIME_MS`."""
     seed: int | None = None
     """Seed for bots that randomise, so that a game can be replayed."""
+    priority: Priority = Priority.PERSON
+    """Who waits for the answer (see Priority)."""
 
     @property
     def thinking_ms(self) -> int:
@@ -88,11 +110,68 @@ def choose_in_worker(request: BotRequest) -> Decision:
     return decision
 
 
+class _WorkerSlots:
+    """The workers' slots, handed out by priority, then in the order asked.
+
+    Bot games may hold at most `workers - 1` slots (all of them with one
+    worker), so that a person's search waits at most for a search already
+    running when every slot is taken.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._free = workers
+        self._bot_game_limit = max(1, workers - 1)
+        self._bot_games = 0
+        self._waiting: list[tuple[Priority, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def acquire(self, priority: Priority) -> None:
+        """Wait for a slot; cancelling the wait gives up the place in line (or the slot, if granted)."""
+        granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), granted))
+        self._grant()
+        try:
+            await granted
+        except asyncio.CancelledError:
+            if granted.done() and not granted.cancelled():
+                self.release(priority)
+            raise
+
+    def release(self, priority: Priority) -> None:
+        """Give a slot back, and hand it to whoever should have it next."""
+        self._free += 1
+        if priority is Priority.BOT_GAME:
+            self._bot_games -= 1
+        self._grant()
+
+    def _grant(self) -> None:
+        """Hand free slots to the first in line, for as long as they may take one."""
+        while self._waiting:
+            waiting_priority, _, granted = self._waiting[0]
+            if granted.cancelled():
+                heapq.heappop(self._waiting)
+                continue
+            if not self._may_take(waiting_priority):
+                return
+            heapq.heappop(self._waiting)
+            self._take(waiting_priority)
+            granted.set_result(None)
+
+    def _may_take(self, priority: Priority) -> bool:
+        return self._free > 0 and (priority is Priority.PERSON or self._bot_games < self._bot_game_limit)
+
+    def _take(self, priority: Priority) -> None:
+        self._free -= 1
+        if priority is Priority.BOT_GAME:
+            self._bot_games += 1
+
+
 class BotPool:
     """A bounded, self-healing process pool of bot searches."""
 
     def __init__(self, workers: int, queue_limit: int | None = None) -> None:
-        """Up to `workers` searches at once and `queue_limit` waiting (default 4 per worker)."""
+        """Up to `workers` searches at once and `queue_limit` of people's searches waiting (default 4
+        per worker); bot games' searches wait without limit (their rooms are limited in number)."""
         if workers < 1:
             raise ValueError(f"a bot pool needs at least one worker, not {workers}")
         if queue_limit is not None and queue_limit < 0:
@@ -100,9 +179,18 @@ class BotPool:
         self._workers = workers
         self._capacity = workers + (QUEUE_PER_WORKER * workers if queue_limit is None else queue_limit)
         self._admitted = 0
-        self._free_workers = asyncio.Semaphore(workers)
+        """People's searches running or waiting."""
+        self._slots = _WorkerSlots(workers)
         self._executor = self._new_executor()
+        self._answers: dict[ProcessPoolExecutor, int] = {}
+        self._warm: set[ProcessPoolExecutor] = set()
+        """Executors that have answered once per worker: their workers have all started."""
         self._closed = False
+
+    @property
+    def saturated(self) -> bool:
+        """Whether a person's search asked now would be refused as busy."""
+        return self._admitted >= self._capacity
 
     def _new_executor(self) -> ProcessPoolExecutor:
         # forkserver: workers start from a clean process, not a fork of a
@@ -112,32 +200,36 @@ class BotPool:
     async def choose(self, request: BotRequest) -> Decision:
         """The bot's decision for the request's position.
 
-        Raises BotBusyError at once when capacity is exhausted, and BotError
-        when the bot fails, overruns its deadline, its worker dies, or the
-        pool is closed.
+        Raises BotBusyError at once when capacity for people's searches is
+        exhausted, and BotError when the bot fails, overruns its deadline, its
+        worker dies, or the pool is closed.
         """
         if self._closed:
             raise BotError("the bot pool is closed")
-        if self._admitted >= self._capacity:
+        person = request.priority is Priority.PERSON
+        if person and self.saturated:
             raise BotBusyError(f"all {self._workers} bot workers are busy and the queue is full")
-        self._admitted += 1
+        self._admitted += person
         try:
-            await self._free_workers.acquire()
+            await self._slots.acquire(request.priority)
             return await self._run(request)
         finally:
-            self._admitted -= 1
+            self._admitted -= person
 
     async def _run(self, request: BotRequest) -> Decision:
         """Run the request on a free worker (the caller holds a worker slot, released here)."""
         try:
             executor, future = self._submit(request)
         except BaseException:
-            self._free_workers.release()
+            self._slots.release(request.priority)
             raise
-        self._release_slot_when_done(future)
-        deadline_s = (request.thinking_ms + GRACE_MS) / 1000
+        self._release_slot_when_done(future, request.priority)
+        grace_ms = GRACE_MS if executor in self._warm else GRACE_MS + STARTUP_GRACE_MS
+        deadline_s = (request.thinking_ms + grace_ms) / 1000
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), deadline_s)
+            decision = await asyncio.wait_for(asyncio.wrap_future(future), deadline_s)
+            self._count_answer(executor)
+            return decision
         except TimeoutError:
             self._replace_executor(executor)
             raise BotError(f"bot {request.level!r} did not answer within {deadline_s:.1f} s") from None
@@ -158,7 +250,15 @@ class BotPool:
             self._replace_executor(executor)
             return self._executor, self._executor.submit(choose_in_worker, request)
 
-    def _release_slot_when_done(self, future: Future[Decision]) -> None:
+    def _count_answer(self, executor: ProcessPoolExecutor) -> None:
+        if executor in self._warm:
+            return
+        self._answers[executor] = self._answers.get(executor, 0) + 1
+        if self._answers[executor] >= self._workers:
+            self._warm.add(executor)
+            del self._answers[executor]
+
+    def _release_slot_when_done(self, future: Future[Decision], priority: Priority) -> None:
         """Free the worker slot when the worker is really done, not when the caller stops waiting,
         so that a cancelled caller cannot make the pool run more searches than it has workers."""
         loop = asyncio.get_running_loop()
@@ -166,13 +266,15 @@ class BotPool:
         def release(_: Future[Decision]) -> None:
             # After close() the loop may be gone; then nobody waits for the slot.
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._free_workers.release)
+                loop.call_soon_threadsafe(self._slots.release, priority)
 
         future.add_done_callback(release)
 
     def _replace_executor(self, broken: ProcessPoolExecutor) -> None:
         """Kill the workers of `broken` and start a fresh executor, once per breakage."""
         _kill_workers(broken)
+        self._warm.discard(broken)
+        self._answers.pop(broken, None)
         if self._executor is broken and not self._closed:
             self._executor = self._new_executor()
 

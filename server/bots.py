@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.registry import bot_factories, level_names
-from server.bot_pool import BotRequest
+from server.bot_pool import BotRequest, Priority
 from server.bot_ratings import read_ratings
 from server.domain import BotTurn
 
@@ -58,4 +58,5 @@ def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int | None:
 
 def search_request(turn: BotTurn, cap_ms: int | None) -> BotRequest:
     """What to ask the bot pool for this turn."""
-    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, search_time_ms(turn, cap_ms))
+    priority = Priority.BOT_GAME if turn.bots_only else Priority.PERSON
+    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, search_time_ms(turn, cap_ms), priority=priority)

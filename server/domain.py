@@ -192,6 +192,13 @@ class RoomFacts:
     moves: tuple[Point, ...]
     decided: bool
     """Whether the moves on the board end the game (a five or a full board)."""
+    created_by: str | None = None
+    """The player who opened the room."""
+
+    @property
+    def bots_only(self) -> bool:
+        """Whether both seats are bots."""
+        return all(seat is not None and seat.kind == "bot" for seat in self.seats)
 
     def seat_of(self, name: str) -> Color | None:
         """The colour of the human seat `name` holds here, if any."""
@@ -272,6 +279,8 @@ class BotTurn:
     moves: tuple[Point, ...]
     clock_ms: tuple[int, int] | None
     """The bot's time left and the clock's increment, in a timed game; None when untimed."""
+    bots_only: bool = False
+    """Whether both seats are bots (nobody but spectators waits for the move)."""
     not_before: float | None = None
     """In a game between two bots, the earliest moment (monotonic seconds) to play the move, so that
     people can follow the game; None to play at once."""

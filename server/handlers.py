@@ -76,10 +76,25 @@ RoomRequest = Callable[[Room, Caller, float], Outcome]
 
 
 @dataclass(frozen=True, slots=True)
+class Limits:
+    """How much one player, one address or the whole server may take; past each, `limit_reached`."""
+
+    connections_per_address: int = 256
+    """Open websocket connections from one IP address (`--max-connections-per-address`)."""
+    rooms_per_player: int = 10
+    """Rooms a player has opened that are waiting or playing (`--max-rooms-per-player`)."""
+    bot_games_per_player: int = 3
+    """Unfinished games between two bots a player has opened (`--max-bot-games-per-player`)."""
+    bot_games: int = 32
+    """Unfinished games between two bots on the whole server (`--max-bot-games`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandlerSettings:
     """The server settings request handlers follow."""
 
     room: RoomSettings = field(default_factory=RoomSettings)
+    limits: Limits = field(default_factory=Limits)
     analysis_level: str | None = None
     """The bot level that answers `analyze`; None means the strongest one."""
 
@@ -174,12 +189,35 @@ class RequestHandlers:
     async def _create_room(self, connection: Connection, request: CreateRoom) -> None:
         black = self._seat(request.black)
         white = self._seat(request.white)
+        bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
+        assert connection.player is not None
+        self._check_room_limits(connection.player, bots_only=len(bots) == 2)
+        if bots and self._bots is not None and self._bots.saturated:
+            raise Refusal("busy", "every bot is busy right now; try again soon")
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
         room = Room(new_room_id(), request.rule, request.size, clock, request.private, self._settings.room)
         actor = self._rooms.actor_for(room)
         caller = _caller(connection)
         await actor.run(lambda room, now: room.open(caller, black, white, now), request.id)
         self._rooms.add(actor)
+
+    def _check_room_limits(self, player: str, bots_only: bool) -> None:
+        limits = self._settings.limits
+        if self._rooms.count_open(created_by=player) >= limits.rooms_per_player:
+            raise Refusal(
+                "limit_reached", f"you have {limits.rooms_per_player} rooms open, the most per player: close one first"
+            )
+        if not bots_only:
+            return
+        if self._rooms.count_open(created_by=player, bots_only=True) >= limits.bot_games_per_player:
+            raise Refusal(
+                "limit_reached",
+                f"you have {limits.bot_games_per_player} games between bots running, the most per player",
+            )
+        if self._rooms.count_open(bots_only=True) >= limits.bot_games:
+            raise Refusal(
+                "limit_reached", f"{limits.bot_games} games between bots are running, the most this server allows"
+            )
 
     def _seat(self, spec: SeatSpec) -> Literal["me", "open"] | PlayerInfo:
         if not isinstance(spec, BotSeatSpec):

@@ -1,7 +1,9 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
-    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N]
-                  [--abandon-after-s SECONDS]
+    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] ...
+
+(`gomoku-server --help` lists every option: bots' time and pauses, how long
+a dropped player may stay away, and the limits per player and address.)
 
 Prints `listening on ws://HOST:PORT/ws` once connections are accepted. On
 SIGTERM or SIGINT it closes every connection with 1001, lets the writes in
@@ -17,45 +19,72 @@ import signal
 import sys
 
 from server.app import GameServer, ServerSettings
+from server.handlers import Limits
 from server.rooms import RoomSettings
 from server.storage import StorageError
 
 DEFAULT_DB = "gomoku.sqlite3"
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {value}")
+    return value
+
+
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
     """Read the command line into settings."""
     parser = argparse.ArgumentParser(prog="gomoku-server", description="Run the Gomoku websocket server.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="port to listen on; 0 picks a free one (default 8765)")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite database file (default ./{DEFAULT_DB})")
-    parser.add_argument("--bot-workers", type=int, default=1, help="bot search processes; 0 disables bots (default 1)")
-    parser.add_argument(
-        "--abandon-after-s",
-        type=float,
-        default=120.0,
-        help="seconds a disconnected player may stay away before the game is lost (default 120)",
-    )
-    parser.add_argument(
-        "--bot-time-ms", type=int, default=None, help="the most a bot thinks per move (default: its level's time)"
-    )
-    parser.add_argument(
-        "--bot-pause-s",
-        type=float,
-        default=1.0,
-        help="in a game between two bots, the least time between moves, so people can watch (default 1)",
-    )
+    add = parser.add_argument
+    add("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
+    add("--port", type=_port, default=8765, help="port to listen on; 0 picks a free one (default 8765)")
+    add("--db", default=DEFAULT_DB, help=f"SQLite database file (default ./{DEFAULT_DB})")
+    add("--bot-workers", type=_count, default=1, help="bot search processes; 0 disables bots (default 1)")
+    add("--abandon-after-s", type=_positive_seconds, default=120.0, help="seconds a dropped player may stay away "
+        "before the game is lost, and a finished room is kept for a rematch (default 120)")
+    add("--bot-time-ms", type=_positive_int, default=None, help="the most a bot thinks per move (default: its level's)")
+    add("--bot-pause-s", type=_seconds, default=1.0, help="the least time between the moves of two bots (default 1)")
+    add("--bot-idle-s", type=_positive_seconds, default=600.0, help="a game between two bots that nobody watches "
+        "pauses, and ends drawn after this many seconds (default 600)")
+    limits = Limits()
+    add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
+        help=f"open connections from one IP address (default {limits.connections_per_address})")
+    add("--max-rooms-per-player", type=_positive_int, default=limits.rooms_per_player,
+        help=f"rooms one player may have open (default {limits.rooms_per_player})")
+    add("--max-bot-games-per-player", type=_count, default=limits.bot_games_per_player,
+        help=f"games between two bots one player may run (default {limits.bot_games_per_player})")
+    add("--max-bot-games", type=_count, default=limits.bot_games,
+        help=f"games between two bots on the whole server (default {limits.bot_games})")
     arguments = parser.parse_args(argv)
-    if not 0 <= arguments.port <= 65535:
-        parser.error(f"--port must be 0 to 65535, not {arguments.port}")
-    if arguments.bot_workers < 0:
-        parser.error(f"--bot-workers must be 0 or more, not {arguments.bot_workers}")
-    if arguments.abandon_after_s <= 0:
-        parser.error("--abandon-after-s must be positive")
-    if arguments.bot_time_ms is not None and arguments.bot_time_ms <= 0:
-        parser.error("--bot-time-ms must be positive")
-    if arguments.bot_pause_s < 0:
-        parser.error("--bot-pause-s must not be negative")
     return ServerSettings(
         host=arguments.host,
         port=arguments.port,
@@ -65,6 +94,13 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             abandon_after_s=arguments.abandon_after_s,
             bot_time_ms=arguments.bot_time_ms,
             bot_move_pause_s=arguments.bot_pause_s,
+            bot_game_idle_s=arguments.bot_idle_s,
+        ),
+        limits=Limits(
+            connections_per_address=arguments.max_connections_per_address,
+            rooms_per_player=arguments.max_rooms_per_player,
+            bot_games_per_player=arguments.max_bot_games_per_player,
+            bot_games=arguments.max_bot_games,
         ),
     )
 

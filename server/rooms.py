@@ -122,6 +122,8 @@ class RoomSettings:
     """The most a bot may think per move (None: the level's own time, or its share of the clock)."""
     bot_move_pause_s: float = 1.0
     """In a game between two bots, the least time between two moves, so that people can follow it."""
+    bot_game_idle_s: float = 600.0
+    """A game between two bots that nobody has watched for this long ends drawn (the bots agree)."""
 
 
 _ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
@@ -419,8 +421,12 @@ class Room:
     # --------------------------------------------------------------- bots
 
     def bot_turn(self, now: float) -> BotTurn | None:
-        """What to ask the bot pool when a bot is to move, else None."""
-        if self.status != "playing":
+        """What to ask the bot pool when a bot is to move, else None.
+
+        A game between two bots pauses while nobody watches it (so that it
+        costs nothing), and goes on when someone comes to watch.
+        """
+        if self.status != "playing" or (self._bots_only() and not self.members):
             return None
         color = self.board.to_move
         seat = self.seats[color]
@@ -429,11 +435,12 @@ class Room:
         clock_ms = None
         if self.clock is not None:
             clock_ms = (self.clock.left_ms(color, now), self.clock.setting.increment_ms)
+        bots_only = self._is_bot(color.other)
         not_before = None
-        if self.settings.bot_move_pause_s > 0 and self._is_bot(color.other):
+        if self.settings.bot_move_pause_s > 0 and bots_only:
             not_before = self.turn_started + self.settings.bot_move_pause_s
         moves = self.board.moves
-        return BotTurn(self.version, color, seat.level, self.rule, self.size, moves, clock_ms, not_before)
+        return BotTurn(self.version, color, seat.level, self.rule, self.size, moves, clock_ms, bots_only, not_before)
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:
         """Play a bot's chosen move if the position is still the one it was asked about."""
@@ -467,6 +474,8 @@ class Room:
             for color, since in self.absent_since.items():
                 if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
+            if self._bots_only() and self.empty_since is not None and not self.members:
+                moments.append(self.empty_since + self.settings.bot_game_idle_s)
         elif self.empty_since is not None and not self.members:
             moments.append(self.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
@@ -485,7 +494,10 @@ class Room:
         for color, since in sorted(self.absent_since.items()):
             if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
-                break
+                return outcome
+        if self._bots_only() and not self.members and self.empty_since is not None:
+            if now >= self.empty_since + self.settings.bot_game_idle_s:
+                self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
         return outcome
 
     def is_disposable(self, now: float) -> bool:
@@ -557,6 +569,7 @@ class Room:
             members=frozenset(self.members),
             moves=self.board.moves,
             decided=self.board.result is not None,
+            created_by=self.created_by,
         )
 
     # ------------------------------------------------------------- helpers
@@ -784,6 +797,9 @@ class Room:
         message = Spectators(room_id=self.room_id, count=count)
         for connection in self.members:
             outcome.send(connection, message)
+
+    def _bots_only(self) -> bool:
+        return self._is_bot(Color.BLACK) and self._is_bot(Color.WHITE)
 
     def _both_seated(self) -> bool:
         return all(seat is not None for seat in self.seats.values())

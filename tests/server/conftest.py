@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +25,14 @@ async def start_server(db_path: Path) -> AsyncIterator[ServerFactory]:
     """Start servers on port 0 with the test's database; all are stopped at the end."""
     running: list[RunningServer] = []
 
-    async def start(
-        abandon_after_s: float = 120.0,
-        bot_time_ms: int | None = None,
-        bot_move_pause_s: float = 0.0,
-        **overrides: Any,
-    ) -> RunningServer:
-        settings = ServerSettings(port=0, db_path=str(db_path), bot_workers=0)
-        room = RoomSettings(abandon_after_s=abandon_after_s, bot_time_ms=bot_time_ms, bot_move_pause_s=bot_move_pause_s)
-        settings = replace(settings, room=room, **overrides)
+    async def start(**overrides: Any) -> RunningServer:
+        """A server with these settings: any field of ServerSettings or of RoomSettings by name
+        (rooms default to a 0 s pause between bot moves, so that bot games run fast)."""
+        room_fields = {field.name for field in fields(RoomSettings)}
+        room = {"bot_move_pause_s": 0.0, **{key: value for key, value in overrides.items() if key in room_fields}}
+        rest = {key: value for key, value in overrides.items() if key not in room_fields}
+        settings = ServerSettings(port=0, db_path=str(db_path), bot_workers=0, room=RoomSettings(**room))
+        settings = replace(settings, **rest)
         app, server = await GameServer.start(settings)
         port = server.sockets[0].getsockname()[1]
         instance = RunningServer(app, server, port)

@@ -125,6 +125,7 @@ async def test_a_bot_past_its_deadline_is_stopped_and_the_pool_recovers(
     pool: BotPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bot_pool, "GRACE_MS", 500 - LONG_THINK_MS)  # the caller waits 0.5 s in all
+    monkeypatch.setattr(bot_pool, "STARTUP_GRACE_MS", 0)
     with pytest.raises(BotError, match="did not answer"):
         await pool.choose(long_search())
     monkeypatch.undo()

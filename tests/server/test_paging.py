@@ -12,6 +12,7 @@ from server_harness import ClientFactory, RunningServer, ServerFactory
 from engine.record import PlayerInfo
 from engine.types import Rule
 from server.domain import GameStarted, new_game_id, new_room_id
+from server.handlers import Limits
 from server.protocol import MAX_FRAME_BYTES
 from server.storage import Storage
 
@@ -38,7 +39,7 @@ async def store_games(db_path: Path, count: int, black: str = "alice") -> list[s
 async def test_the_room_list_comes_in_pages_each_within_a_frame(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
-    server = await start_server(rate_per_second=1e6, rate_burst=1e6)
+    server = await start_server(rate_per_second=1e6, rate_burst=1e6, limits=Limits(rooms_per_player=MANY_ROOMS))
     creators = [await client(f"creator{index}", server=server) for index in range(4)]
 
     async def create(creator_index: int) -> None:
