@@ -27,12 +27,11 @@ import argparse
 import sys
 
 from engine.board import Board
-from engine.bots import SearchLimits
+from engine.limits import Budget, OutOfBudget, SearchLimits, counting_clock
 from engine.notation import format_point, parse_pairs
-from engine.search.budget import Budget, OutOfBudget, counting_clock
-from engine.search.evaluation import Position
 from engine.search.levels import LEVELS, EngineBot
 from engine.search.movegen import ordered_moves
+from engine.search.position import Position
 from engine.search.threats import ThreatSolver
 from engine.types import Point
 

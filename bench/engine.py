@@ -26,10 +26,10 @@ from collections.abc import Callable
 
 from engine import rules
 from engine.board import Board
+from engine.limits import Budget, OutOfBudget, SearchLimits
 from engine.notation import parse_pairs
-from engine.search.budget import Budget, OutOfBudget
-from engine.search.evaluation import Position
 from engine.search.levels import LEVELS
+from engine.search.position import Position
 from engine.search.search import Searcher
 from engine.search.threats import ThreatSolver
 from engine.types import Point
@@ -137,7 +137,7 @@ def vcf_solving(time_ms: int) -> None:
     for pairs, length in VCF_POSITIONS:
         board = board_of(pairs)
         position = Position.from_board(board)
-        budget = Budget.from_limits(time_ms, None)
+        budget = Budget.from_limits(SearchLimits(time_ms=time_ms))
         started = time.perf_counter()
         try:
             line = ThreatSolver(position, budget).vcf(40)

@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from engine.board import Board
-from engine.levels import level_names
+from engine.registry import level_names
 from tools.arena import run_games
 from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, opening_moves
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.errors import NotationError
-from engine.notation import parse_point
+from engine.notation import looks_like_point, parse_point
 from engine.types import Color, Point, Rule
 from server.protocol import GameId, RoomId
 
@@ -205,7 +205,6 @@ Command = (
 LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ShowClocks, ResignCommand)
 """Commands answered without the server (resign only asks a question; the answer is sent)."""
 
-_HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 _XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
 _CLOCK = re.compile(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?")
 
@@ -240,7 +239,7 @@ def parse_command(line: str) -> Command | None:
     text = line.strip()
     if not text:
         return None
-    if _HUMAN_POINT.fullmatch(text):
+    if looks_like_point(text):
         return PlayMove(None, text.lower())
     xy = _XY_POINT.fullmatch(text)
     if xy:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.board import Board
-from engine.notation import format_point
 from engine.types import Color, Point
 
 STONES = {None: ".", Color.BLACK: "X", Color.WHITE: "O"}
@@ -46,8 +45,3 @@ def format_clock(ms: int) -> str:
     if hours:
         return f"{hours}:{minutes:02}:{seconds:02}"
     return f"{minutes}:{seconds:02}"
-
-
-def format_points(points: list[Point], size: int) -> str:
-    """Points in human notation, separated by spaces."""
-    return " ".join(format_point(point, size) for point in points)

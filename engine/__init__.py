@@ -17,7 +17,7 @@ from engine.errors import (
     RecordFormatError,
     WrongTurnError,
 )
-from engine.notation import format_pairs, format_point, parse_pairs, parse_point
+from engine.notation import format_pairs, format_point, looks_like_point, parse_pairs, parse_point
 from engine.rules import Forbidden
 from engine.types import Color, EndReason, GameResult, Point, Rule
 
@@ -41,6 +41,7 @@ __all__ = [
     "WrongTurnError",
     "format_pairs",
     "format_point",
+    "looks_like_point",
     "parse_pairs",
     "parse_point",
 ]

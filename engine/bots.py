@@ -1,11 +1,11 @@
 """What every bot is: the interface shared by the engine levels and the classic bots.
 
-A bot is an object that, given a position and limits, decides a move and
-says why (score, depth, nodes, principal variation, and the score it gave
-each candidate point, for the "show the value of a point" feature). The
-server's bot pool, the Gomocup brain, the arena and the analysis tool all
-talk to bots through this interface only, and find them by level name in
-the registry at the bottom of this module.
+A bot is an object that, given a position and limits (`SearchLimits`, from
+`engine.limits`), decides a move and says why (score, depth, nodes,
+principal variation, and the score it gave each candidate point, for the
+"show the value of a point" feature). The server's bot pool, the Gomocup
+brain, the arena and the analysis tool all talk to bots through this
+interface only, and find them by level name in `engine.registry`.
 """
 
 from __future__ import annotations
@@ -15,19 +15,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine.board import Board
+from engine.limits import SearchLimits
 from engine.types import Point
-
-
-@dataclass(frozen=True, slots=True)
-class SearchLimits:
-    """How much a bot may think. None means no limit of that kind."""
-
-    time_ms: int | None = None
-    """Wall-clock budget for this move, in milliseconds."""
-    nodes: int | None = None
-    """Maximum number of positions to visit."""
-    depth: int | None = None
-    """Maximum search depth in plies."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Bot, Decision, SearchLimits
+from engine.bots import Decision
 from engine.errors import IllegalMoveError
+from engine.limits import Clock, SearchLimits, move_time_ms
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
-from engine.search.budget import Clock
+from engine.registry import default_time_ms, make_bot
 from engine.search.levels import EngineBot
 from engine.search.search import SearchResult
 from engine.types import Point, Rule
@@ -45,8 +46,6 @@ SAFETY_MS = 60
 """Time kept back from each turn for the answer to reach the manager."""
 FAST_TURN_MS = 100
 """Thinking time when the manager asks for moves as fast as possible (timeout_turn 0)."""
-MOVES_TO_PLAN_FOR = 20
-"""The match clock is spread over this many further moves."""
 
 
 def rule_from_bits(bits: int) -> Rule:
@@ -69,17 +68,16 @@ class TimeControl:
     left_ms: int | None = None
 
     def budget_ms(self) -> int | None:
-        """Thinking time for the next move, or None for the level's own default."""
+        """Thinking time for the next move, or None for the level's own default.
+
+        The match clock (time left, no increment) is shared out by
+        `engine.limits.move_time_ms`, as the server shares out its clocks,
+        with the turn time as the cap and SAFETY_MS kept back.
+        """
         if self.turn_ms == 0:
             return FAST_TURN_MS
-        candidates = []
-        if self.turn_ms is not None:
-            candidates.append(self.turn_ms)
-        if self.match_ms and self.left_ms is not None:
-            candidates.append(self.left_ms // MOVES_TO_PLAN_FOR)
-        if not candidates:
-            return None
-        return max(1, min(candidates) - SAFETY_MS)
+        left_ms = self.left_ms if self.match_ms else None
+        return move_time_ms(left_ms, cap_ms=self.turn_ms, reserve_ms=SAFETY_MS)
 
 
 def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv: Sequence[Point], size: int) -> str:
@@ -89,13 +87,14 @@ def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv
 
 
 class BrainSession:
-    """One brain's state between commands: board, rule, time limits and the bot."""
+    """One brain's state between commands: board, rule, time limits and the bot level."""
 
-    def __init__(
-        self, make_bot: Callable[[], Bot], rule: Rule = Rule.FREESTYLE, seed: int = 0, clock: Clock = time.monotonic
-    ) -> None:
-        """A session that plays with bots from `make_bot`; `clock` times bots that report no speed."""
-        self._make_bot = make_bot
+    def __init__(self, level: str, rule: Rule = Rule.FREESTYLE, seed: int = 0, clock: Clock = time.monotonic) -> None:
+        """A session that plays as the bot `level` (ValueError if there is no such level);
+        `clock` times bots that report no speed."""
+        self.level = level
+        self.default_time_ms = default_time_ms(level)
+        """The level's thinking time when the manager gives no time limits."""
         self._clock = clock
         self.rule = rule
         self.seed = seed
@@ -313,8 +312,8 @@ class BrainSession:
 
     def _think(self, board: Board) -> Iterator[str]:
         """Search the position, reporting each depth, then answer with the move and play it."""
-        bot = self._make_bot()
-        limits = SearchLimits(time_ms=self.time.budget_ms())
+        bot = make_bot(self.level)
+        limits = SearchLimits(time_ms=self.thinking_ms())
         seed = self.seed + board.ply
         if isinstance(bot, EngineBot):
             last: SearchResult | None = None
@@ -332,6 +331,12 @@ class BrainSession:
             yield format_message(decision.depth, decision.score, decision.nodes, speed, decision.pv, board.size)
         board.play(decision.move)
         yield f"{decision.move.x},{decision.move.y}"
+
+    def thinking_ms(self) -> int:
+        """The time the next move may take: the manager's limits shared out, or without any
+        the level's default time."""
+        budget = self.time.budget_ms()
+        return self.default_time_ms if budget is None else budget
 
     @staticmethod
     def _parse_point(text: str, size: int) -> Point | None:

@@ -42,11 +42,22 @@ def format_point(point: Point, size: int) -> str:
     return f"{chr(ord('a') + point.x)}{size - point.y}"
 
 
+def looks_like_point(text: str) -> bool:
+    """Whether `text` is written as a point in human notation (a column letter and a row
+    number, any case, spaces around allowed), whatever the board: `z26` does, `hello` and
+    `7,7` do not.
+
+    This is how a caller tells "not a point at all" (refuse it as such) from
+    "a point off this board" (which `parse_point` then raises for).
+    """
+    return _HUMAN.fullmatch(text.strip().lower()) is not None
+
+
 def parse_point(text: str, size: int) -> Point:
     """Read human notation such as `h8` (any case) on a `size` board.
 
-    Raises NotationError when the text is not a letter and a row number, or
-    names a point off the board.
+    Raises NotationError when the text is not a letter and a row number
+    (`looks_like_point` is false), or names a point off the board.
     """
     _check_size(size)
     match = _HUMAN.fullmatch(text.strip().lower())

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
-from engine.levels import make_bot
+from engine.bots import Decision
+from engine.limits import SearchLimits
+from engine.registry import make_bot
 from engine.types import Point, Rule
 from server.metrics import Metrics
 
@@ -77,7 +78,7 @@ class BotRequest:
     """Everything a worker needs to choose a move; small and picklable."""
 
     level: str
-    """A level name from `engine.levels`."""
+    """A level name from `engine.registry`."""
     rule: Rule
     """The rule of the game."""
     size: int

@@ -1,21 +1,22 @@
 """The bots this server offers: which levels, how they are described, and how long they think.
 
 The bot pool (`server.bot_pool`) runs searches; this module decides what
-to ask it. `search_request` is the one place where a bot's thinking time
-for a move is decided, from the room's clock and the server's cap.
+to ask it. `search_time_ms` is the one place where a bot's thinking time
+for a move is decided: the level's own time (`engine.registry`), lowered by
+the server's cap, and in a timed game by the share of the clock one move
+may use (`engine.limits.move_time_ms`, the formula the Gomocup brain uses
+too).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.levels import bot_factories, level_names
-from engine.ratings import rating_of
-from server.bot_pool import BotRequest, Priority
+from engine.limits import move_time_ms
+from engine.registry import bot_factories, default_time_ms, level_names
+from server.bot_pool import DEFAULT_TIME_MS, BotRequest, Priority
+from server.bot_ratings import read_ratings
 from server.domain import BotTurn
-
-MOVES_TO_PLAN_FOR = 20
-"""A bot in a timed game spends about 1/20 of its time left on a move (plus half the increment)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,8 @@ class BotInfo:
 
 def bot_catalogue() -> list[BotInfo]:
     """Every bot level with its description and arena rating (None when unrated)."""
-    return [BotInfo(level, factory().description, rating_of(level)) for level, factory in bot_factories().items()]
+    ratings = read_ratings()
+    return [BotInfo(level, factory().description, ratings.get(level)) for level, factory in bot_factories().items()]
 
 
 def is_level(name: str) -> bool:
@@ -40,19 +42,23 @@ def is_level(name: str) -> bool:
     return name in level_names()
 
 
-def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int | None:
-    """How long the bot may think on this turn (None: the pool's default).
+def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int:
+    """How long the bot may think on this turn.
 
-    In a timed game, a share of the bot's time left (see MOVES_TO_PLAN_FOR),
-    never more than half of it nor more than `cap_ms`; untimed, `cap_ms`.
+    Never more than its level's own time (a level is, among other things,
+    how long it thinks: a long clock does not make `easy` think a minute) nor
+    than `cap_ms`; in a timed game, never more than its share of its clock.
+    A level this server no longer has (a restored game) gets the pool's
+    default, and the pool then fails it as unknown.
     """
+    level_ms = default_time_ms(turn.level) if is_level(turn.level) else DEFAULT_TIME_MS
+    limit_ms = level_ms if cap_ms is None else min(level_ms, cap_ms)
     if turn.clock_ms is None:
-        return cap_ms
+        return limit_ms
     left_ms, increment_ms = turn.clock_ms
-    budget = left_ms // MOVES_TO_PLAN_FOR + increment_ms // 2
-    if cap_ms is not None:
-        budget = min(budget, cap_ms)
-    return max(1, min(budget, left_ms // 2))
+    share = move_time_ms(left_ms, increment_ms, limit_ms)
+    assert share is not None, "a clock always gives a share"
+    return share
 
 
 def search_request(turn: BotTurn, cap_ms: int | None) -> BotRequest:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Literal, assert_never
 
 from engine.bots import Decision
-from engine.levels import level_names
 from engine.notation import format_point
 from engine.record import ClockSetting, PlayerInfo
+from engine.registry import level_names
 from engine.types import Point
 from server import views
 from server.actors import RoomActor, RoomRegistry

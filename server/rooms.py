@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,7 +32,7 @@ from typing import Literal
 
 from engine.board import Board
 from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
-from engine.notation import format_point, parse_point
+from engine.notation import format_point, looks_like_point, parse_point
 from engine.record import ClockSetting, PlayerInfo
 from engine.rules import no_five_possible
 from engine.types import Color, EndReason, GameResult, Point, Rule
@@ -75,9 +74,6 @@ Role = Literal["black", "white", "spectator"]
 
 SPECTATOR_COUNT_EVERY_S = 1.0
 """The most often members are told how many spectators watch."""
-
-_HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
-
 
 # ------------------------------------------------------------------- values
 
@@ -604,7 +600,7 @@ class Room:
     def _read_point(self, point: Point | str) -> Point:
         if isinstance(point, Point):
             return point
-        if not _HUMAN_POINT.fullmatch(point.strip()):
+        if not looks_like_point(point):
             raise Refusal("bad_request", f"{point!r} is not a move: write a column letter and a row, like 'h8'")
         try:
             return parse_point(point, self.size)

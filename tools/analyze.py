@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
-from engine.levels import level_names, make_bot
+from engine.bots import Decision
+from engine.limits import SearchLimits
 from engine.notation import format_pairs, format_point, parse_pairs
 from engine.psq import read_psq
 from engine.record import GameRecord, record_from_dict
+from engine.registry import level_names, make_bot
 from engine.sgf import read_sgf
 from engine.types import Point, Rule
 

@@ -6,7 +6,7 @@
     gomoku-arena static --weights tuned=static_weights.tuned.txt --openings 8
     gomoku-arena alphabeta static --gauntlet master --colour white
 
-Players are bot levels (engine.levels), external Gomocup brains written
+Players are bot levels (engine.registry), external Gomocup brains written
 NAME=COMMAND, and `static` bots with a weight file of their own
 (--weights). Every pairing (all pairs, or the gauntlet player against each
 other one) plays every opening with both colours (or, with --colour, a
@@ -15,25 +15,27 @@ worker processes; each finished game is printed and saved as a
 JSON record (and PSQ with --psq) in the output folder. At the end come
 the crosstable and the Elo ratings with their 95% intervals;
 --update-ratings writes the ratings of the bot levels into
-engine/ratings.py, where `list_bots` reads them.
+server/bot_ratings.json, where `list_bots` reads them.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import itertools
 import json
 import os
+import shlex
 import sys
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-import engine.ratings
 from engine.psq import write_psq
 from engine.record import GameRecord, record_to_dict
 from engine.types import Rule
+from server.bot_ratings import RATINGS_FILE, read_ratings, write_ratings_file
 from tools.elo import Rating, compute_ratings
 from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
 
@@ -126,32 +128,33 @@ def rating_table(ratings: Sequence[Rating]) -> str:
     return "\n".join(lines)
 
 
-def render_ratings_module(ratings: Mapping[str, int]) -> str:
-    """The source text of engine/ratings.py holding `ratings`."""
-    docstring = (engine.ratings.__doc__ or "").strip()
-    entries = "".join(f'        "{level}": {rating},\n' for level, rating in ratings.items())
-    table = f"MappingProxyType(\n    {{\n{entries}    }}\n)" if entries else "MappingProxyType({})"
-    return (
-        f'"""{docstring}\n"""\n\n'
-        "from __future__ import annotations\n\n"
-        "from collections.abc import Mapping\n"
-        "from types import MappingProxyType\n\n"
-        f"RATINGS: Mapping[str, int] = {table}\n"
-        '"""Rating of each bot level measured in the arena; a level not yet rated is absent."""\n\n\n'
-        "def rating_of(level: str) -> int | None:\n"
-        '    """The arena rating of `level`, or None if the arena has not rated it."""\n'
-        "    return RATINGS.get(level)\n"
-    )
+def update_ratings(
+    ratings: Sequence[Rating], players: Sequence[PlayerSpec], path: Path, measured: Mapping[str, object]
+) -> dict[str, int]:
+    """Merge the new ratings of bot levels into the ratings file at `path` (see
+    server.bot_ratings), with `measured` saying how; return the table written.
 
-
-def update_ratings(ratings: Sequence[Rating], players: Sequence[PlayerSpec], path: Path) -> dict[str, int]:
-    """Merge the new ratings of bot levels into the ratings module at `path`; return the table written."""
+    Levels this run did not rate keep their earlier ratings; `measured`
+    names the levels this run rated.
+    """
     levels = {player.name for player in players if player.level is not None}
-    table = dict(engine.ratings.RATINGS)
-    table.update({rating.name: round(rating.elo) for rating in ratings if rating.name in levels})
+    new = {rating.name: round(rating.elo) for rating in ratings if rating.name in levels}
+    table = read_ratings(path) if path.exists() else {}
+    table.update(new)
     ordered = dict(sorted(table.items(), key=lambda item: item[1]))
-    path.write_text(render_ratings_module(ordered))
+    write_ratings_file(path, ordered, {**measured, "levels": sorted(new, key=ordered.__getitem__)})
     return ordered
+
+
+def measurement(argv: Sequence[str], games: int, time_ms: int, rule: Rule) -> dict[str, object]:
+    """How a run measured its ratings, for the ratings file: today's date, the command, the games."""
+    return {
+        "date": datetime.date.today().isoformat(),
+        "command": shlex.join(["gomoku-arena", *argv]),
+        "games": games,
+        "time_ms": time_ms,
+        "rule": str(rule),
+    }
 
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -171,12 +174,19 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("arena-games"), help="folder for the game records")
     parser.add_argument("--psq", action="store_true", help="save each game as .psq as well")
     parser.add_argument(
-        "--update-ratings", action="store_true", help="write the bot levels' ratings to engine/ratings.py"
+        "--update-ratings", action="store_true", help="write the bot levels' ratings to the ratings file"
+    )
+    parser.add_argument(
+        "--ratings-file",
+        type=Path,
+        default=RATINGS_FILE,
+        help="the ratings file (default: the server's, read by list_bots)",
     )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     arguments = parse_arguments(argv)
     try:
         players = [parse_player(text) for text in [*arguments.players, *arguments.engine]]
@@ -212,8 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(rating_table(ratings))
     if arguments.update_ratings:
-        written = update_ratings(ratings, [*players, *([gauntlet] if gauntlet else [])], Path(engine.ratings.__file__))
-        print(f"\nratings written to engine/ratings.py: {written}")
+        rated = [*players, *([gauntlet] if gauntlet else [])]
+        measured = measurement(argv, len(results), arguments.time_ms, arguments.rule)
+        written = update_ratings(ratings, rated, arguments.ratings_file, measured)
+        print(f"\nratings written to {arguments.ratings_file}: {written}")
     return 0
 
 

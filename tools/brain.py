@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.gomocup import BrainSession
-from engine.levels import level_names, make_bot
+from engine.registry import level_names
 from engine.types import Rule
 
 
@@ -50,11 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(level_names()))
         return 0
     try:
-        make_bot(arguments.level)
+        session = BrainSession(arguments.level, rule=arguments.rule, seed=arguments.seed)
     except ValueError as error:
         print(f"gomoku-engine: {error}", file=sys.stderr)
         return 2
-    session = BrainSession(lambda: make_bot(arguments.level), rule=arguments.rule, seed=arguments.seed)
     serve(session, sys.stdin, sys.stdout)
     return 0
 

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
+from engine.bots import Decision
 from engine.gomocup import RULE_EXACT_FIVE, RULE_RENJU
+from engine.limits import SearchLimits
 from engine.types import Point, Rule
 
 RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE_RENJU}

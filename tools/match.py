@@ -20,12 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.board import Board
-from engine.bots import Bot, SearchLimits
+from engine.bots import Bot
 from engine.classic.static import StaticBot, StaticWeights, parse_weights
 from engine.errors import IllegalMoveError
-from engine.levels import level_names, make_bot
+from engine.limits import SearchLimits
 from engine.notation import parse_point
 from engine.record import GameRecord, PlayerInfo, RecordedMove
+from engine.registry import level_names, make_bot
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
 
@@ -78,7 +79,7 @@ class PlayerSpec:
     name: str
     """Display name in tables and records."""
     level: str | None = None
-    """A bot level of engine.levels."""
+    """A bot level of engine.registry."""
     command: tuple[str, ...] | None = None
     """The command line of an external Gomocup brain."""
     weights: StaticWeights | None = None

@@ -18,9 +18,10 @@ import enum
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
-from engine.classic.common import WIN_SCORE, Deadline, SearchTimeout, nearby_points, rank
+from engine.bots import Decision
+from engine.classic.common import WIN_SCORE, nearby_points, rank
 from engine.classic.shapes import Shape, added, board_shapes, own_gains, shape_change
+from engine.limits import Budget, OutOfBudget, SearchLimits
 from engine.types import Point
 
 DEFAULT_DEPTH = 4
@@ -53,15 +54,14 @@ class Entry:
 
 
 class _Search:
-    """One search: the board, the running shape counts, the table, the clock."""
+    """One search: the board, the running shape counts, the table, and the budget that counts its nodes."""
 
-    def __init__(self, board: Board, deadline: Deadline) -> None:
+    def __init__(self, board: Board, budget: Budget) -> None:
         self.board = board
-        self.deadline = deadline
+        self.budget = budget
         black, white = board_shapes(board)
         self.counts = {1: black, 2: white}
         self.table: dict[int, Entry] = {}
-        self.nodes = 0
 
     def value(self) -> int:
         """The evaluation for the side to move, who wins at once with any four
@@ -122,9 +122,7 @@ class _Search:
 
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         """The value for the side to move, `depth` plies deep, using and filling the table."""
-        self.nodes += 1
-        if self.deadline.passed():
-            raise SearchTimeout
+        self.budget.tick()
         board = self.board
         if board.result is not None:
             return -WIN_SCORE if board.result.winner is not None else 0
@@ -175,7 +173,8 @@ class AlphaBetaBot:
         Moves that cannot beat the best found before them are cut off, so
         their scores in `candidates` are upper bounds.
         """
-        search = _Search(board.copy(), Deadline(limits))
+        # Each node ranks every point near the stones (a few milliseconds): the clock is read at every one.
+        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1))
         root = search.candidates()
         ranked = rank(root, board, seed)
         finished_depth = 0
@@ -184,7 +183,7 @@ class AlphaBetaBot:
                 break
             try:
                 ranked = rank(self._search_root(search, [point for point, _ in ranked], depth), board, seed)
-            except SearchTimeout:
+            except OutOfBudget:
                 break
             finished_depth = depth
         move, score = ranked[0]
@@ -192,7 +191,7 @@ class AlphaBetaBot:
             move=move,
             score=score,
             depth=finished_depth,
-            nodes=search.nodes,
+            nodes=search.budget.nodes,
             pv=search.principal_variation(move, finished_depth),
             candidates=tuple(ranked),
         )

@@ -18,10 +18,11 @@ import heapq
 from collections.abc import Iterator
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
-from engine.classic.common import Deadline, centre, rank
+from engine.bots import Decision
+from engine.classic.common import centre, rank
 from engine.classic.shapes import added, board_shapes, shape_change
 from engine.classic.static import DEFAULT_WEIGHTS, evaluate
+from engine.limits import Budget, SearchLimits
 from engine.types import Point
 
 DEFAULT_BUDGET = 30
@@ -52,7 +53,9 @@ class AStarBot:
         if board.ply == 0:
             return Decision(move=centre(board), score=0, pv=(centre(board),), candidates=((centre(board), 0),))
         budget = limits.nodes or self.budget
-        deadline = Deadline(limits)
+        # A node here is a point taken off the open list, counted by `closed`;
+        # the shared Budget only keeps the time.
+        time_budget = Budget.from_limits(SearchLimits(time_ms=limits.time_ms))
         mover = int(board.to_move)
         counts = board_shapes(board)
 
@@ -77,7 +80,7 @@ class AStarBot:
             for point in board.legal_moves()[:1]:
                 add(point)
         closed: list[tuple[Point, int]] = []
-        while open_list and len(closed) < budget and not (closed and deadline.passed()):
+        while open_list and len(closed) < budget and not (closed and time_budget.exhausted()):
             negative_value, _, point = heapq.heappop(open_list)
             closed.append((point, -negative_value))
             for near in neighbours(board, point):

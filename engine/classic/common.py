@@ -1,4 +1,6 @@
-"""What the classic bots share: which points to consider, how to break ties, when to stop.
+"""What the classic bots share: which points to consider and how to break ties.
+
+They stop on the same `Budget` (engine.limits) as the engine's search.
 
 Kept apart so that each bot module shows only its own algorithm.
 """
@@ -6,11 +8,9 @@ Kept apart so that each bot module shows only its own algorithm.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterable
 
 from engine.board import Board
-from engine.bots import SearchLimits
 from engine.types import Point
 
 WIN_SCORE = 10_000_000
@@ -60,20 +60,3 @@ def rank(scored: Iterable[tuple[Point, int]], board: Board, seed: int | None) ->
         shuffle_keys = {item[0]: random.Random(f"{seed}-{item[0].x}-{item[0].y}").random() for item in items}
         items.sort(key=lambda item: (-item[1], shuffle_keys[item[0]]))
     return items
-
-
-class Deadline:
-    """The moment a search must stop, from SearchLimits.time_ms (never, if None)."""
-
-    __slots__ = ("_end",)
-
-    def __init__(self, limits: SearchLimits) -> None:
-        self._end = None if limits.time_ms is None else time.monotonic() + limits.time_ms / 1000
-
-    def passed(self) -> bool:
-        """Whether the time is up."""
-        return self._end is not None and time.monotonic() >= self._end
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search when its deadline passes, to unwind to the root."""

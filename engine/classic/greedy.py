@@ -12,8 +12,9 @@ starts from.
 from __future__ import annotations
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
+from engine.bots import Decision
 from engine.classic.common import rank
+from engine.limits import SearchLimits
 from engine.rules import DIRECTIONS
 from engine.types import Point
 

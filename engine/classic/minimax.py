@@ -15,8 +15,9 @@ away their old one instead of rescanning the board.
 from __future__ import annotations
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
-from engine.classic.common import WIN_SCORE, Deadline, SearchTimeout, nearby_points, rank
+from engine.bots import Decision
+from engine.classic.common import WIN_SCORE, nearby_points, rank
+from engine.limits import Budget, OutOfBudget, SearchLimits
 from engine.rules import BLACK, DIRECTIONS, WHITE
 from engine.types import Point
 
@@ -66,13 +67,12 @@ def board_value(board: Board) -> tuple[int, int]:
 
 
 class _Search:
-    """One search: the board, the running evaluation, the clock and a node count."""
+    """One search: the board, the running evaluation, and the budget that counts its nodes."""
 
-    def __init__(self, board: Board, deadline: Deadline) -> None:
+    def __init__(self, board: Board, budget: Budget) -> None:
         self.board = board
-        self.deadline = deadline
+        self.budget = budget
         self.black, self.white = board_value(board)
-        self.nodes = 0
 
     def play(self, point: Point) -> tuple[int, int]:
         """Push `point`, update the evaluation, and return the change to undo it with."""
@@ -91,9 +91,7 @@ class _Search:
 
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         """The value for the side to move, searched `depth` plies deep (fail-hard)."""
-        self.nodes += 1
-        if self.nodes % 256 == 0 and self.deadline.passed():
-            raise SearchTimeout
+        self.budget.tick()
         board = self.board
         if board.result is not None:
             return -WIN_SCORE if board.result.winner is not None else 0
@@ -120,13 +118,13 @@ class MinimaxBot:
         self.depth = depth
 
     def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
-        """Search every root move; when time runs out, play the best move fully searched.
+        """Search every root move; when the time or the nodes run out, play the best move fully searched.
 
         A move that cannot beat the best one found before it is cut off, so
         its score in `candidates` is an upper bound, as alpha-beta gives it.
         """
         depth = limits.depth or self.depth
-        search = _Search(board.copy(), Deadline(limits))
+        search = _Search(board.copy(), Budget.from_limits(limits))
         scored: list[tuple[Point, int]] = []
         best = -WIN_SCORE - 1
         try:
@@ -136,9 +134,10 @@ class MinimaxBot:
                 search.undo(change)
                 scored.append((point, score))
                 best = max(best, score)
-        except SearchTimeout:
+        except OutOfBudget:
             if not scored:
                 scored.append((nearby_points(board, 1)[0], 0))
         ranked = rank(scored, board, seed)
         move, score = ranked[0]
-        return Decision(move=move, score=score, depth=depth, nodes=search.nodes, pv=(move,), candidates=tuple(ranked))
+        nodes = search.budget.nodes
+        return Decision(move=move, score=score, depth=depth, nodes=nodes, pv=(move,), candidates=tuple(ranked))

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Decision, SearchLimits
+from engine.bots import Decision
 from engine.classic.common import nearby_points, rank
 from engine.classic.shapes import SHAPE_COUNT, Shape, added, board_shapes, shape_change
+from engine.limits import SearchLimits
 
 WEIGHT_COUNT = 2 * SHAPE_COUNT + 2
 """Numbers in a weight file: 7 own shape weights, 7 opponent shape weights, attack, defence."""

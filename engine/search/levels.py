@@ -1,10 +1,11 @@
-"""The engine's bot levels: one search, four settings of time, width and threat depth.
+"""The engine's bot levels: one search, four settings of width and threat depth.
 
 `easy` and `medium` search shallow and narrow and pick at random (seeded)
 among moves whose scores are close to the best, so that they make
 human-looking mistakes; `hard` and `master` search as well as they can,
 with a VCT at the root. Every level is deterministic for a given seed
-when its limits are in nodes or depth rather than time.
+when its limits are in nodes or depth rather than time. Each level's
+default thinking time is in `engine.registry`, with every other level's.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.bots import Bot, Decision, SearchLimits
-from engine.search.budget import Budget, Clock
-from engine.search.search import WON, Searcher, SearchResult, SearchSettings
+from engine.bots import Bot, Decision
+from engine.limits import Budget, Clock, SearchLimits
+from engine.search.position import WON
+from engine.search.safety import SafetySettings
+from engine.search.search import Searcher, SearchResult, SearchSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +33,6 @@ class LevelSettings:
     """The level name, as bot seats and `gomoku-engine --level` know it."""
     description: str
     """One sentence for people choosing an opponent."""
-    default_time_ms: int
-    """Time per move when the caller gives none."""
     search: SearchSettings
     """How the search runs at this level."""
     tolerance: int = 0
@@ -49,9 +50,13 @@ class EngineBot:
         self._clock = clock
 
     def think(self, board: Board, limits: SearchLimits) -> Iterator[SearchResult]:
-        """The search's result after each finished depth, within `limits`."""
-        time_ms = self.settings.default_time_ms if limits.time_ms is None else limits.time_ms
-        budget = Budget.from_limits(time_ms, limits.nodes, self._clock)
+        """The search's result after each finished depth, within `limits`.
+
+        A limit left out is no limit: without a time, a depth or a node
+        limit the search deepens to `max_depth`, which takes hours; callers
+        with no time to give use the level's `engine.registry.default_time_ms`.
+        """
+        budget = Budget.from_limits(limits, self._clock)
         search = self.settings.search
         if limits.depth is not None:
             search = dataclasses.replace(search, max_depth=max(1, limits.depth))
@@ -86,35 +91,30 @@ LEVELS: tuple[LevelSettings, ...] = (
     LevelSettings(
         name="easy",
         description="Looks two moves ahead, sees only short forcing lines, and often picks a lesser move.",
-        default_time_ms=300,
         search=SearchSettings(width=6, root_width=10, max_depth=2, vcf_depth=4, leaf_vcf_depth=0),
         tolerance=150,
     ),
     LevelSettings(
         name="medium",
         description="A careful club player: four moves ahead, finds wins by fours, sometimes varies.",
-        default_time_ms=800,
         search=SearchSettings(width=9, root_width=14, max_depth=4, vcf_depth=12, leaf_vcf_depth=3),
         tolerance=30,
     ),
     LevelSettings(
         name="hard",
         description="Deep alpha-beta with threat-space search: wins by fours and threes, defends precisely.",
-        default_time_ms=2000,
         search=SearchSettings(
             width=14,
             root_width=22,
             vcf_depth=20,
             leaf_vcf_depth=6,
             vct_depth=10,
-            safety_vct_depth=10,
-            safety_switch_nodes=2_000,
+            safety=SafetySettings(vct_depth=10, switch_nodes=2_000),
         ),
     ),
     LevelSettings(
         name="master",
         description="The full engine with the most time: deeper threat search and wider alpha-beta.",
-        default_time_ms=5000,
         search=SearchSettings(
             width=15,
             root_width=24,
@@ -122,8 +122,7 @@ LEVELS: tuple[LevelSettings, ...] = (
             vcf_depth=30,
             leaf_vcf_depth=8,
             vct_depth=12,
-            safety_vct_depth=12,
-            safety_switch_nodes=2_000,
+            safety=SafetySettings(vct_depth=12, switch_nodes=2_000),
         ),
     ),
 )
@@ -132,5 +131,5 @@ LEVELS: tuple[LevelSettings, ...] = (
 ENGINE_LEVELS: dict[str, Callable[[], Bot]] = {
     settings.name: functools.partial(EngineBot, settings) for settings in LEVELS
 }
-"""The engine levels by name, weakest first, as the registry in engine.levels expects.
+"""The engine levels by name, weakest first, as the registry in engine.registry expects.
 The factories are partials, so they can be pickled for a process pool."""

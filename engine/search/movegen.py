@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.rules import BLACK
-from engine.search.evaluation import Position
+from engine.search.position import Position
 from engine.search.threats import other, unstoppable_fours
 
 

@@ -11,8 +11,10 @@ Before deepening, the root looks for a win by threats: a five, a VCF, and
 the alpha-beta search, forced replies are pruned (see movegen), a single
 forced reply does not use up depth, late moves at quiet nodes may be
 searched a ply shallower first (late move reductions), and at the leaves a
-short VCF search stands in for quiescence. Scores are for the side to
-move; a win in n plies from the root scores WIN - n.
+short VCF search stands in for quiescence. After each iteration, the best
+root moves are checked for the opponent's wins by threats, which the tree
+is too shallow to see (`safety`). Scores are for the side to move; a win
+in n plies from the root scores WIN - n.
 """
 
 from __future__ import annotations
@@ -21,16 +23,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.search.budget import Budget, OutOfBudget
-from engine.search.evaluation import Position
+from engine.limits import Budget, OutOfBudget
 from engine.search.movegen import moves_in_order, ordered_moves, threat_replies
+from engine.search.position import WIN, WON, Position
+from engine.search.safety import RootSafety, SafetySettings
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 
-WIN = 1_000_000
-"""The score of a five now; wins further away score less."""
-WON = WIN - 1_000
-"""Scores beyond this are proven wins (and below -WON proven losses)."""
 MAX_PLY = 60
 """The deepest line the search follows, forced replies included."""
 EVAL_LIMIT = 100_000
@@ -66,37 +65,8 @@ class SearchSettings:
     """Part of the time the root VCT may use."""
     vct_nodes: int = 20_000
     """Most nodes the root VCT may use (it can grow very fast without a deadline)."""
-    safety_vct_depth: int = 0
-    """After each iteration, the best root moves are checked for an opponent's VCT this deep
-    (0: no check); a move that allows one is scored as lost."""
-    safety_share: float = 0.5
-    """Part of the remaining time one such check may use (its node limit usually ends it sooner)."""
-    last_iteration_after: float = 0.4
-    """Once this part of the time is used, another iteration will hardly finish (each takes
-    several times longer than the last), so a safety check may use all the time left."""
-    safety_moves: int = 12
-    """Most root moves checked per iteration."""
-    safety_nodes: int = 25_000
-    """Most nodes one safety check may use."""
-    safety_margin: int = 500
-    """A move proven safe deeper is preferred to a better scored one only within this margin."""
-    safety_switch_nodes: int = 0
-    """Once a root move is proven safe, the most nodes of one more check, for a VCT that may
-    switch place once (see `ThreatSolver.vct`; 0: no such check). Such wins, when short, are
-    found in a few hundred nodes, while proving there is none would cost as much again as the
-    first check: a check that runs out counts as safe."""
-
-
-@dataclass(slots=True)
-class _Safety:
-    """What the safety checks know about one root move."""
-
-    proven: int = 0
-    """The opponent has no VCT of this many threats after the move."""
-    refutation: list[int] | None = None
-    """The opponent's VCT after the move, once found."""
-    switch_checked: bool = False
-    """Whether the check for a VCT that switches place has run (see `safety_switch_nodes`)."""
+    safety: SafetySettings = SafetySettings()
+    """How the best root moves are checked for the opponent's threat wins after each iteration."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,15 +116,8 @@ class Searcher:
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * self.position.area
         self._start = budget.clock()
-        self._safety: dict[int, _Safety] = {}
-        """Root move -> what the safety checks found about the opponent's VCT after it."""
-        self._previous_best = -1
-        """The move the last finished iteration chose (-1 before the first)."""
-        self._natural = -1
-        """The root move the move ordering puts first."""
-        self._safety_solver = ThreatSolver(self.position, budget)
-        """One solver for every safety check, so that what a check that ran out of time proved
-        (lines that do not win) is not searched again when the move is checked later."""
+        self.safety = RootSafety(self.position, settings.safety, budget, self._start)
+        """The safety checks of the root moves, and what they have found so far."""
 
     # ----------------------------------------------------------------- root
 
@@ -167,18 +130,17 @@ class Searcher:
         moves = ordered_moves(self.position, self.settings.root_width, history=self._history)
         if not moves:
             return
-        self._natural = moves[0]
+        self.safety.natural = moves[0]
         if len(moves) == 1:
             yield self._result(moves[0], 0, 1, [moves[0]], ())
             return
         for depth in range(1, self.settings.max_depth + 1):
             try:
-                moves, scores = self._search_root(moves, depth)
+                scores = self._search_root(moves, depth)
             except OutOfBudget:
                 return
-            if self.settings.safety_vct_depth:
-                moves, scores = self._check_safety(scores)
-            self._previous_best = moves[0]
+            scores = self.safety.review(scores)
+            moves = [move for move, _ in scores]
             best_score = scores[0][1]
             yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)
             if abs(best_score) > WON or self.budget.exhausted():
@@ -227,14 +189,14 @@ class Searcher:
         finally:
             self.budget.absorb(share)
 
-    def _search_root(self, moves: list[int], depth: int) -> tuple[list[int], list[tuple[int, int]]]:
-        """One iteration over the root moves; returns them re-ordered best first with scores."""
+    def _search_root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
+        """One iteration over the root moves: each with its score, best first."""
         position = self.position
-        margin = self.settings.safety_margin if self._sharp() else 0
+        margin = self.safety.scout_margin()
         alpha = -WIN - 1
         scored: list[tuple[int, int]] = []
         for index, move in enumerate(moves):
-            lost = self._refuted_score(move)
+            lost = self.safety.refuted_score(move)
             if lost is not None:
                 scored.append((move, lost))
                 continue
@@ -251,21 +213,7 @@ class Searcher:
             alpha = max(alpha, score)
         scored.sort(key=lambda item: item[1], reverse=True)
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
-        return [move for move, _ in scored], scored
-
-    def _refuted_score(self, move: int) -> int | None:
-        """The score of a root move a safety check refuted (a loss as long as the opponent's
-        VCT), or None if none did.
-
-        Such a move is not searched again in later iterations: its score is
-        known, the search's time is better spent on the others, and a tree
-        score of a refuted move, often high (the tree cannot see the VCT),
-        would only raise the bar the later moves are searched against.
-        """
-        known = self._safety.get(move)
-        if known is None or known.refutation is None:
-            return None
-        return -(WIN - 1 - len(known.refutation))
+        return scored
 
     def _scout(self, depth: int, alpha: int, margin: int) -> int:
         """The score of a root move searched after the best so far (whose score is `alpha`).
@@ -285,171 +233,6 @@ class Searcher:
         if score > alpha:
             return -self._negamax(depth - 1, -WIN - 1, -alpha, 1)
         return score if close_bound is None else min(close_bound, alpha)
-
-    def _sharp(self) -> bool:
-        """Whether the safety checks have found the opponent's threats dangerous: a root move
-        refuted, or a check that could not finish."""
-        full = self.settings.safety_vct_depth
-        return any(safety.refutation is not None or safety.proven < full for safety in self._safety.values())
-
-    def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Score as lost the root moves after which the opponent wins by threats (VCT), and put
-        first the move proven safest.
-
-        The alpha-beta tree sees only a few plies, while a VCT can be twenty
-        plies long: this is how the engine defends against one early. Moves
-        are checked in `_check_order`, each by a VCT search that deepens step
-        by step, until one is proven safe to the full depth. A check that
-        runs out of time keeps the depth it proved, so that the next
-        iteration resumes it. In the end a move proven safe deeper may beat a
-        better scored one that was checked less (see `_put_safest_first` for
-        which): in a sharp position, the move the tree likes best is often
-        the one whose danger is too deep to see at once.
-        """
-        checks = [self.settings.safety_moves]
-        if scored[0][1] > WON:
-            return [move for move, _ in scored], scored
-        for move, score in self._check_order(scored):
-            if score < -WON or checks[0] <= 0:
-                break
-            safety = self._check(move, checks)
-            if safety.refutation is None and safety.proven >= self.settings.safety_vct_depth:
-                break
-        for index, (move, score) in enumerate(scored):
-            lost = self._refuted_score(move)
-            if lost is not None and score > -WON:
-                scored[index] = (move, lost)
-        scored.sort(key=lambda item: item[1], reverse=True)
-        self._put_safest_first(scored)
-        return [move for move, _ in scored], scored
-
-    def _check_order(self, scored: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The order of the safety checks: the tree's best move, then the move ordering's
-        first (the natural move: the most own and opponent shapes), then the others by score."""
-        natural = [item for item in scored[1:] if item[0] == self._natural]
-        return scored[:1] + natural + [item for item in scored[1:] if item[0] != self._natural]
-
-    def _check(self, move: int, checks: list[int]) -> _Safety:
-        """The safety of `move`, deepened now as far as `checks` and the time allow.
-
-        A check that runs out of its share of the time or nodes leaves room
-        for one more, so that the natural move, checked second, can still be
-        proven safe against a tree favourite whose danger was too deep to
-        settle (as in a game lost to `alphabeta`, where black's natural g8 was
-        safe and the favourite g11 lost to a VCT of 11 plies that the check
-        could not finish). Running out of the whole budget ends the checking
-        for this iteration, whose result still stands.
-        """
-        safety = self._safety.setdefault(move, _Safety())
-        if safety.refutation is not None or safety.proven >= self.settings.safety_vct_depth:
-            return safety
-        checks[0] -= 1
-        try:
-            self._deepen_safety(move, safety)
-        except OutOfBudget:
-            checks[0] = 0 if self.budget.exhausted() else min(checks[0], 1)
-        return safety
-
-    def _deepen_safety(self, move: int, safety: _Safety) -> None:
-        """Look for the opponent's VCT after `move`, two threats deeper at a time, recording in
-        `safety` the depth proven to have none or the win found; once proven safe to the full
-        depth, look for a VCT that switches place (`_switching_refutation`).
-
-        Raises OutOfBudget when the check's share of the time or nodes runs out.
-        """
-        share = self.budget.sub_budget(self._safety_share(), self.settings.safety_nodes)
-        solver = self._safety_solver
-        solver.budget = share
-        solver.hints = {
-            point for known in self._safety.values() if known.refutation is not None for point in known.refutation[::2]
-        }
-        self.position.play(move)
-        try:
-            depth = min(max(safety.proven + 2, 4), self.settings.safety_vct_depth)
-            while safety.proven < self.settings.safety_vct_depth:
-                line = solver.vct(depth)
-                if line is not None:
-                    safety.refutation = line
-                    return
-                safety.proven = depth
-                depth = min(depth + 2, self.settings.safety_vct_depth)
-            if not safety.switch_checked:
-                safety.refutation = self._switching_refutation(share)
-                safety.switch_checked = True
-        finally:
-            self.position.undo()
-            self.budget.absorb(share)
-
-    def _switching_refutation(self, share: Budget) -> list[int] | None:
-        """The opponent's VCT that switches place once, in the position after a root move the
-        ordinary check proved safe, if one is found within `safety_switch_nodes` of `share`.
-
-        As white in two games lost to `alphabeta` (openings `h8 i9 d7` and
-        `h8 h9 g4`, which reached the same position mirrored), the 16th move
-        let black win by threats that, against some defences, move elsewhere
-        once: the ordinary check proves it safe (no VCT of 12 threats, in
-        about 2,900 nodes), the check with a switch refutes it in about 320.
-        """
-        nodes = self.settings.safety_switch_nodes
-        if not nodes:
-            return None
-        solver = self._safety_solver
-        limited = share.sub_budget(1.0, nodes)
-        solver.budget = limited
-        try:
-            return solver.vct_deepening(self.settings.safety_vct_depth, switches=1)
-        except OutOfBudget:
-            return None
-        finally:
-            share.absorb(limited)
-            solver.budget = share
-
-    def _safety_share(self) -> float:
-        """The part of the time left that the next safety check may use."""
-        deadline = self.budget.deadline
-        if deadline is None or deadline <= self._start:
-            return self.settings.safety_share
-        used = (self.budget.clock() - self._start) / (deadline - self._start)
-        return 1.0 if used >= self.settings.last_iteration_after else self.settings.safety_share
-
-    def _put_safest_first(self, scored: list[tuple[int, int]]) -> None:
-        """Move to the front, among the moves scoring within `safety_margin` of the best, the
-        previous iteration's choice and the natural move, the one proven safe deepest (the
-        best scored among equals), preferring quiet moves to fours once the opponent is known
-        to have threat wins.
-
-        The previous choice stays a candidate whatever its new score: scores
-        swing between odd and even depths (the side that moves last at the
-        leaves looks better), so a move that a depth-3 tree likes may be one
-        the depth-2 tree already saw punished. Giving up a move proven safe
-        for one whose check could not finish is how the engine chose the
-        refuted move in most positions of `bench.defence`. The natural move
-        (the move ordering's first: the most shapes made and blocked) is
-        the one most often safe when the tree's favourites are refuted. Once
-        the opponent is known to have threat wins, a four proves little (the
-        opponent blocks it and the danger is still there), hence quiet moves
-        first among equally safe ones.
-        """
-        best_score = scored[0][1]
-        if abs(best_score) > WON or not self._safety:
-            return
-        threatened = any(safety.refutation is not None for safety in self._safety.values())
-        fours = self.position.fours[self.position.side]
-
-        def rank(index: int) -> tuple[int, bool, int]:
-            move = scored[index][0]
-            proven = self._safety[move].proven if move in self._safety else 0
-            quiet = not (threatened and move in fours)
-            return proven, quiet, -index
-
-        close = [
-            index
-            for index, (move, score) in enumerate(scored)
-            if score >= best_score - self.settings.safety_margin
-            or (move in (self._previous_best, self._natural) and score > -WON)
-        ]
-        best = max(close, key=rank)
-        scored.insert(0, scored.pop(best))
 
     # ---------------------------------------------------------------- tree
 

@@ -16,10 +16,10 @@ depth.
 
 from __future__ import annotations
 
+from engine.limits import Budget
 from engine.rules import BLACK, WHITE
-from engine.search.budget import Budget
-from engine.search.evaluation import PACK, Position, shape_count
 from engine.search.patterns import FOUR, OPEN_FOUR
+from engine.search.position import PACK, Position, shape_count
 
 WinningLine = list[int]
 

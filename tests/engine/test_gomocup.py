@@ -1,17 +1,18 @@
 """The Gomocup brain protocol core, driven by a scripted transport: lines in, lines out."""
 
+import time
 from collections.abc import Iterable
 
 import pytest
 
 from engine import Point, Rule
-from engine.gomocup import BrainSession, TimeControl, rule_from_bits
-from engine.levels import make_bot
-from engine.search.levels import ENGINE_LEVELS
+from engine.gomocup import SAFETY_MS, BrainSession, TimeControl, rule_from_bits
+from engine.limits import RESERVE_MS
+from engine.registry import default_time_ms, level_names
 
 
 def _session(rule: Rule = Rule.FREESTYLE) -> BrainSession:
-    return BrainSession(ENGINE_LEVELS["easy"], rule=rule, seed=3)
+    return BrainSession("easy", rule=rule, seed=3)
 
 
 def _send(session: BrainSession, lines: Iterable[str]) -> list[str]:
@@ -157,10 +158,36 @@ def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> Non
     assert TimeControl(turn_ms=1000).budget_ms() == 940
     assert TimeControl(turn_ms=0).budget_ms() == 100
     assert TimeControl(turn_ms=5000, match_ms=100_000, left_ms=20_000).budget_ms() == 940
+    assert TimeControl(match_ms=100_000, left_ms=40_000).budget_ms() == 1940
+    assert TimeControl(turn_ms=1000, match_ms=0, left_ms=500).budget_ms() == 940, "match 0: no match limit"
+    assert TimeControl(turn_ms=30, match_ms=100_000, left_ms=10).budget_ms() == 1, "never below a millisecond"
+
+
+@pytest.mark.parametrize("level", level_names())
+def test_without_time_limits_the_brain_gives_its_level_the_default_time(level: str) -> None:
+    session = BrainSession(level)
+    assert session.thinking_ms() == default_time_ms(level)
+    _send(session, ["INFO timeout_turn 1000"])
+    assert session.thinking_ms() == 1000 - SAFETY_MS
+
+
+def test_the_default_time_reaches_the_search() -> None:
+    session = BrainSession("hard")
+    started = time.monotonic()
+    answers = _send(session, ["START 15", "TURN 7,7"])
+    assert len(_moves(answers)) == 1
+    # The search cannot settle the opening early, so it stops only at its deadline (less a
+    # small reserve); without one it would deepen for hours.
+    assert time.monotonic() - started >= (default_time_ms("hard") - RESERVE_MS) / 1000
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        BrainSession("grandmaster")
 
 
 def test_a_classic_bot_reports_one_message_in_the_same_format() -> None:
-    session = BrainSession(lambda: make_bot("greedy"), seed=0)
+    session = BrainSession("greedy", seed=0)
     answers = _send(session, ["START 15", "TURN 7,7"])
     messages = [answer for answer in answers if answer.startswith("MESSAGE")]
     assert len(messages) == 1

@@ -2,7 +2,16 @@
 
 import pytest
 
-from engine import Board, NotationError, Point, format_pairs, format_point, parse_pairs, parse_point
+from engine import (
+    Board,
+    NotationError,
+    Point,
+    format_pairs,
+    format_point,
+    looks_like_point,
+    parse_pairs,
+    parse_point,
+)
 
 
 def test_h8_is_the_centre_of_15x15() -> None:
@@ -63,6 +72,17 @@ def test_bad_human_notation_is_refused_with_the_text(text: str, message: str) ->
     with pytest.raises(NotationError, match=message) as caught:
         parse_point(text, 15)
     assert repr(text) in str(caught.value)
+    assert looks_like_point(text) == (message != "is not a point"), "a point off the board still looks like one"
+
+
+@pytest.mark.parametrize("text", ["h8", " H8 ", "a1", "z26", "p1"])
+def test_text_written_as_a_point_looks_like_one_on_any_board(text: str) -> None:
+    assert looks_like_point(text)
+
+
+@pytest.mark.parametrize("text", ["7,7", "hello", "resign", "h 8", ""])
+def test_other_text_does_not_look_like_a_point(text: str) -> None:
+    assert not looks_like_point(text)
 
 
 @pytest.mark.parametrize("size", [4, 27])

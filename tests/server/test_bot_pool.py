@@ -12,11 +12,11 @@ import pytest
 from server_harness import wait_for_worker, worker_pids
 
 from engine.board import Board
-from engine.levels import level_names
-from engine.ratings import RATINGS
+from engine.registry import level_names
 from engine.types import Point, Rule
 from server import bot_pool
 from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
+from server.bot_ratings import read_ratings
 from server.bots import bot_catalogue
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
@@ -138,5 +138,5 @@ def test_the_catalogue_describes_every_level() -> None:
     assert [info.level for info in catalogue] == level_names()
     for info in catalogue:
         assert info.description.strip()
-        assert info.rating == RATINGS.get(info.level)
+        assert info.rating == read_ratings().get(info.level)
     assert any(info.rating is not None for info in catalogue), "the arena has rated no level"

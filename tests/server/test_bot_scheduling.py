@@ -8,7 +8,7 @@ import time
 
 from server_harness import ClientFactory, ServerFactory
 
-from engine.levels import level_names
+from engine.registry import level_names
 from engine.types import Point, Rule
 from server.bot_pool import BotPool, BotRequest, Priority
 from server.handlers import Limits

@@ -180,6 +180,6 @@ async def test_the_server_serves_the_page_its_modules_and_nothing_beside_them(ga
 def test_the_static_files_are_package_data_and_in_the_docker_image() -> None:
     repo = Path(__file__).resolve().parents[2]
     pyproject = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))
-    assert pyproject["tool"]["setuptools"]["package-data"]["server"] == ["static/**/*"]
+    assert "static/**/*" in pyproject["tool"]["setuptools"]["package-data"]["server"]
     assert "COPY server ./server" in (repo / "Dockerfile").read_text(encoding="utf-8")
     assert STATIC_ROOT == repo / "server" / "static"

@@ -8,7 +8,8 @@ import pytest
 
 from engine.classic.static import DEFAULT_WEIGHTS, StaticWeights, format_weights
 from engine.record import record_from_dict
-from engine.types import Color, Point
+from engine.types import Color, Point, Rule
+from server.bot_ratings import read_ratings
 from tools import arena
 from tools.elo import Rating, compute_ratings
 from tools.match import OPENINGS, PlayerSpec, opening_moves
@@ -60,13 +61,6 @@ def test_ratings_follow_the_results() -> None:
     assert 0 < ratings["b"].error < 1000
 
 
-def test_the_ratings_module_is_rewritten_as_valid_python(tmp_path: Path) -> None:
-    text = arena.render_ratings_module({"greedy": 1200, "master": 2100})
-    namespace: dict[str, object] = {}
-    exec(compile(text, "ratings.py", "exec"), namespace)
-    assert dict(namespace["RATINGS"]) == {"greedy": 1200, "master": 2100}  # type: ignore[call-overload]
-
-
 def test_a_brain_that_cannot_start_loses_its_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status = arena.main(["greedy", "ghost=/nonexistent/brain", "--openings=1", "--jobs=1", f"--out={tmp_path}"])
     assert status == 0
@@ -77,15 +71,27 @@ def test_a_brain_that_cannot_start_loses_its_games(tmp_path: Path, capsys: pytes
         assert winner.name == "greedy"
 
 
-def test_update_ratings_merges_the_levels_it_rated(tmp_path: Path) -> None:
-    path = tmp_path / "ratings.py"
+def test_update_ratings_merges_the_levels_it_rated_into_the_json_the_server_reads(tmp_path: Path) -> None:
+    path = tmp_path / "bot_ratings.json"
+    path.write_text(json.dumps({"ratings": {"master": 1900, "greedy": 1100}, "measured": {}}))
     ratings = [Rating("greedy", 1234.4, 50, 10, 5), Rating("rapfi", 2500, 50, 10, 5)]
     players = [PlayerSpec("greedy", level="greedy"), PlayerSpec("rapfi", command=("pbrain-rapfi",))]
-    written = arena.update_ratings(ratings, players, path)
-    assert written["greedy"] == 1234 and "rapfi" not in written
-    namespace: dict[str, object] = {}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)
-    assert dict(namespace["RATINGS"]) == written  # type: ignore[call-overload]
+    measured = arena.measurement(["greedy", "rapfi=pbrain-rapfi"], 10, 1000, Rule.FREESTYLE)
+    written = arena.update_ratings(ratings, players, path, measured)
+    assert written == {"greedy": 1234, "master": 1900}, "an outside engine is not a level; master keeps its rating"
+    assert read_ratings(path) == written
+    about = json.loads(path.read_text())["measured"]
+    assert about["levels"] == ["greedy"] and about["games"] == 10
+    assert about["command"] == "gomoku-arena greedy rapfi=pbrain-rapfi"
+
+
+def test_a_round_robin_with_update_ratings_writes_the_ratings_file(tmp_path: Path) -> None:
+    path = tmp_path / "bot_ratings.json"
+    options = ["--openings=1", "--time-ms=50", f"--out={tmp_path}", "--update-ratings", f"--ratings-file={path}"]
+    status = arena.main(["greedy", "static", *options])
+    assert status == 0
+    assert set(read_ratings(path)) == {"greedy", "static"}
+    assert json.loads(path.read_text())["measured"]["games"] == 2
 
 
 def test_a_static_bot_with_its_own_weight_file_takes_part(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
-from engine.bots import SearchLimits
+from engine.limits import SearchLimits
 from engine.types import Point
 from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
 

@@ -4,8 +4,9 @@ point, say what it thought of its candidates, and repeat itself for a seed."""
 import pytest
 
 from engine.board import Board
-from engine.bots import SearchLimits
 from engine.classic import CLASSIC_BOTS
+from engine.limits import CHECK_EVERY, SearchLimits
+from engine.notation import parse_pairs
 from engine.types import Point, Rule
 
 LIMITS = SearchLimits(time_ms=20_000)
@@ -106,3 +107,24 @@ def test_the_same_seed_gives_the_same_decision_and_the_board_is_left_alone(name:
 def test_opens_in_the_centre(name: str) -> None:
     decision = CLASSIC_BOTS[name]().choose(Board(), LIMITS)
     assert decision.move == Point(7, 7)
+
+
+# A middle game, white to move: many candidates at every ply, so that a deep
+# search cannot finish and only its limits stop it.
+CROWDED = "hhghgkhifjfgijgihgjjkk"
+SEARCHING_BOTS = pytest.mark.parametrize("name", ["minimax", "alphabeta"])
+
+
+@SEARCHING_BOTS
+def test_a_search_stops_on_its_node_limit(name: str) -> None:
+    board = Board.from_moves(parse_pairs(CROWDED, 15))
+    decision = CLASSIC_BOTS[name]().choose(board, SearchLimits(nodes=300, depth=8), seed=0)
+    assert 300 <= decision.nodes <= 300 + CHECK_EVERY, "the shared Budget counts and stops the search"
+    assert board.is_legal(decision.move)
+
+
+@SEARCHING_BOTS
+def test_a_search_stops_on_its_deadline(name: str) -> None:
+    board = Board.from_moves(parse_pairs(CROWDED, 15))
+    decision = CLASSIC_BOTS[name]().choose(board, SearchLimits(time_ms=50, depth=8), seed=0)
+    assert board.is_legal(decision.move), "an eight-ply search ends at its deadline with a legal answer"

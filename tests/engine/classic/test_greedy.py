@@ -1,8 +1,8 @@
 """The greedy bot scores points exactly by the exercise's pattern table."""
 
 from engine.board import Board
-from engine.bots import SearchLimits
 from engine.classic.greedy import GreedyBot, line_score, line_string, point_score
+from engine.limits import SearchLimits
 from engine.types import Point
 
 # Black to move (three stones each); C is the point e5 = (4, 4) of this 9x9 board.

@@ -6,8 +6,8 @@ import pytest
 
 import engine.classic
 from engine.board import Board
-from engine.bots import SearchLimits
 from engine.classic.static import DEFAULT_WEIGHTS, StaticBot, StaticWeights, format_weights, parse_weights
+from engine.limits import SearchLimits
 from engine.types import Point
 
 WEIGHT_FILE = Path(engine.classic.__file__).parent / "static_weights.txt"

@@ -3,16 +3,16 @@
 import itertools
 import pickle
 import time
+from collections.abc import Iterable
 
 import pytest
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
-from engine.bots import SearchLimits
-from engine.search.budget import Budget, counting_clock
-from engine.search.evaluation import Position
+from engine.limits import Budget, SearchLimits, counting_clock
 from engine.search.levels import ENGINE_LEVELS, EngineBot
 from engine.search.movegen import threat_replies
-from engine.search.search import WON, Searcher, SearchSettings
+from engine.search.position import WON, Position
+from engine.search.search import Searcher, SearchSettings
 from engine.search.threats import ThreatSolver
 
 # Black to move; white threatens a five at h3 (h4-h7), black has nothing better.
@@ -315,16 +315,20 @@ def test_a_move_that_lets_the_opponent_win_by_threats_is_avoided(level: str, mov
 
 class _RootRecorder(Searcher):
     """A Searcher that notes which root moves each iteration searched, and which moves the
-    safety checks had refuted by the end of each iteration."""
+    safety checks had refuted when each iteration began."""
 
     def __init__(self, board: Board, settings: SearchSettings, budget: Budget) -> None:
         super().__init__(board, settings, budget)
         self.searched: dict[int, set[int]] = {}
-        self.refuted_after: dict[int, set[int]] = {}
+        self.refuted_before: dict[int, set[int]] = {}
         self._depth = 0
 
-    def _search_root(self, moves: list[int], depth: int) -> tuple[list[int], list[tuple[int, int]]]:
+    def refuted(self, moves: Iterable[int]) -> set[int]:
+        return {move for move in moves if self.safety.refuted_score(move) is not None}
+
+    def _search_root(self, moves: list[int], depth: int) -> list[tuple[int, int]]:
         self._depth = depth
+        self.refuted_before[depth] = self.refuted(moves)
         return super()._search_root(moves, depth)
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -332,24 +336,19 @@ class _RootRecorder(Searcher):
             self.searched.setdefault(self._depth, set()).add(self.position.moves[-1])
         return super()._negamax(depth, alpha, beta, ply)
 
-    def _check_safety(self, scored: list[tuple[int, int]]) -> tuple[list[int], list[tuple[int, int]]]:
-        result = super()._check_safety(scored)
-        self.refuted_after[self._depth] = {move for move, known in self._safety.items() if known.refutation}
-        return result
-
 
 def test_a_root_move_refuted_by_a_safety_check_is_not_searched_again() -> None:
     board = Board.from_moves(parse_pairs(UNDER_A_DEEP_THREAT, 15))
     settings = ENGINE_LEVELS["master"]().settings.search  # type: ignore[attr-defined]
     recorder = _RootRecorder(board, settings, Budget(max_nodes=60_000))
     results = list(recorder.iterate())
-    later = [depth for depth in recorder.searched if recorder.refuted_after.get(depth - 1)]
+    later = [depth for depth in recorder.searched if recorder.refuted_before.get(depth)]
     assert later, "some move was refuted before the last iteration"
     for depth in later:
-        assert not recorder.searched[depth] & recorder.refuted_after[depth - 1]
-    lost = {move for move, score in results[-1].root_scores if score < -WON}
-    refuted = set(map(recorder.position.point, recorder.refuted_after[results[-1].depth]))
-    assert refuted <= lost, "a refuted move keeps its lost score"
+        assert not recorder.searched[depth] & recorder.refuted_before[depth]
+    root = [point.y * board.size + point.x for point, _ in results[-1].root_scores]
+    lost = {move for move, (_, score) in zip(root, results[-1].root_scores, strict=True) if score < -WON}
+    assert recorder.refuted(root) <= lost, "a refuted move keeps its lost score"
 
 
 # White to move, 15 stones into a game master lost to alphabeta (opening h8 i9 d7): k7, which

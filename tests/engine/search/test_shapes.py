@@ -5,8 +5,8 @@ import random
 import pytest
 
 from engine import Board, Point, Rule, rules
-from engine.search.evaluation import Position
 from engine.search.patterns import FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, OVERLINE, THREE, TWO, shape_of_cells
+from engine.search.position import Position
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ the defender cannot stop.
 """
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
-from engine.search.budget import Budget
-from engine.search.evaluation import Position
+from engine.limits import Budget
+from engine.search.position import Position
 from engine.search.threats import ThreatSolver
 
 # Black to move. h8 makes a four (d8-g8, blocked by O at c8) and an open three

@@ -16,6 +16,11 @@ the shapes it keeps, also incrementally:
 * per colour, the sum of the values of every empty point (`total()`): the static
   evaluation, which therefore costs nothing to read.
 
+The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
+module because it is made of those running sums: its value table is packed
+into the per-point counts that `play` updates, so it cannot be read apart
+from them.
+
 Points are plain integers `y * size + x`, as in `Board.cells`.
 """
 
@@ -76,6 +81,11 @@ DOUBLE_THREAT_WIN = 6000
 """Bonus for the side to move with a point that makes two threats, when the opponent has no four."""
 DOUBLE_THREAT_DANGER = 2500
 """Penalty per point (up to two) where the opponent would make two threats at once."""
+
+WIN = 1_000_000
+"""The search's score of a five now; wins further away score less (a win in n plies, WIN - n)."""
+WON = WIN - 1_000
+"""Scores beyond this are proven wins (and below -WON proven losses); evaluations stay far below."""
 
 CODE_BITS = SHAPE_COUNT_BITS * (FIVE + 1)
 """Bits of one colour's packed count; a point keeps both colours' in one integer, black's low."""

@@ -1,0 +1,156 @@
+"""How much a bot may think: the limits a caller gives, and the budget that enforces them.
+
+`SearchLimits` is what a caller asks for (time, nodes, depth); every bot,
+the engine levels and the classic bots alike, takes one. Inside a search,
+a `Budget` enforces the time and node limits: the search counts every
+position it visits with `tick()`; every few dozen nodes that also reads
+the clock, and past the deadline or the node limit it raises OutOfBudget,
+which unwinds the search to whoever holds the last finished result. The
+clock is injectable so that tests and benchmarks can drive time by hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """How much a bot may think. None means no limit of that kind."""
+
+    time_ms: int | None = None
+    """Wall-clock budget for this move, in milliseconds."""
+    nodes: int | None = None
+    """Maximum number of positions to visit."""
+    depth: int | None = None
+    """Maximum search depth in plies."""
+
+
+Clock = Callable[[], float]
+"""Seconds from an arbitrary start, like time.monotonic."""
+
+CHECK_EVERY = 32
+"""Nodes between clock reads: a few milliseconds of the engine's search at most (a search whose
+nodes cost far more, like the classic `alphabeta`'s, reads the clock at every node)."""
+RESERVE_MS = 15
+"""Kept back from a time limit for what follows the search (choosing, answering)."""
+
+
+def counting_clock(step: float = 0.001) -> Clock:
+    """A clock that advances `step` seconds each time it is read.
+
+    A budget reads its clock every CHECK_EVERY nodes, so on this clock time
+    is a count of nodes (a millisecond per reading is about the engine's
+    real speed): searches with a deadline become deterministic, for tests
+    and benchmarks.
+    """
+    readings = itertools.count()
+    return lambda: next(readings) * step
+
+
+class OutOfBudget(Exception):
+    """The deadline passed or the node limit was reached."""
+
+
+class Budget:
+    """A deadline (seconds on `clock`) and a node limit, either of them optional, checked
+    every `check_every` nodes."""
+
+    def __init__(
+        self,
+        deadline: float | None = None,
+        max_nodes: int | None = None,
+        clock: Clock = time.monotonic,
+        check_every: int = CHECK_EVERY,
+    ) -> None:
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.clock = clock
+        self.check_every = check_every
+        self.nodes = 0
+        """Positions visited so far."""
+        self._next_check = check_every
+
+    @classmethod
+    def from_limits(cls, limits: SearchLimits, clock: Clock = time.monotonic, check_every: int = CHECK_EVERY) -> Budget:
+        """A budget that ends `limits.time_ms` (less a small reserve) from now and after
+        `limits.nodes` nodes (None: no such limit; the depth limit is the search's own)."""
+        time_ms = limits.time_ms
+        deadline = None if time_ms is None else clock() + max(1, time_ms - RESERVE_MS) / 1000
+        return cls(deadline, limits.nodes, clock, check_every)
+
+    def tick(self) -> None:
+        """Count one node; raise OutOfBudget when a limit is passed."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + self.check_every
+            self.check()
+
+    def check(self) -> None:
+        """Raise OutOfBudget if the deadline or the node limit has passed."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise OutOfBudget
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise OutOfBudget
+
+    def exhausted(self) -> bool:
+        """Whether the deadline or the node limit has passed (what `check` raises for)."""
+        try:
+            self.check()
+        except OutOfBudget:
+            return True
+        return False
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None without one)."""
+        return None if self.deadline is None else self.deadline - self.clock()
+
+    def sub_budget(self, fraction: float, max_nodes: int | None = None) -> Budget:
+        """A budget sharing this one's clock and count, ending after `fraction` of the time left
+        or after `max_nodes` more nodes, whichever comes first (and never after this one)."""
+        remaining = self.remaining()
+        deadline = None if remaining is None else self.clock() + max(0.0, remaining) * fraction
+        limits = [limit for limit in (self.max_nodes, None if max_nodes is None else self.nodes + max_nodes) if limit]
+        child = Budget(deadline, min(limits) if limits else None, self.clock, self.check_every)
+        child.nodes = self.nodes
+        child._next_check = self._next_check
+        return child
+
+    def absorb(self, child: Budget) -> None:
+        """Take over the nodes a sub-budget counted."""
+        self.nodes = child.nodes
+        self._next_check = child._next_check
+
+
+MOVES_TO_PLAN_FOR = 20
+"""A running clock is spread over this many further moves."""
+
+
+def move_time_ms(
+    left_ms: int | None, increment_ms: int = 0, cap_ms: int | None = None, reserve_ms: int = 0
+) -> int | None:
+    """Thinking time for the next move: the share of a running clock one move may use.
+
+    With a clock (`left_ms` left, `increment_ms` added after each move), a
+    move may use a MOVES_TO_PLAN_FOR-th of the time left plus half the
+    increment, but never more than `cap_ms` (a per-move limit) nor half the
+    time left, so that a bot low on time still has some for the moves after.
+    Without a clock (`left_ms` None), the move gets `cap_ms`. `reserve_ms`
+    is kept back from the result for what happens after the search (an
+    answer travelling to a tournament manager). The result is at least 1 ms;
+    it is None only when there is neither a clock nor a cap, and then the
+    caller uses the level's default time (`engine.registry.default_time_ms`).
+    """
+    if left_ms is None:
+        if cap_ms is None:
+            return None
+        share = cap_ms
+    else:
+        share = left_ms // MOVES_TO_PLAN_FOR + increment_ms // 2
+        if cap_ms is not None:
+            share = min(share, cap_ms)
+        share = min(share, left_ms // 2)
+    return max(1, share - reserve_ms)

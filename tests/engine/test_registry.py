@@ -1,0 +1,34 @@
+"""The registry of bot levels: every level can be made by name, and has a default thinking time."""
+
+from collections.abc import Callable
+
+import pytest
+
+from engine.classic import CLASSIC_BOTS
+from engine.registry import DEFAULT_TIME_MS, default_time_ms, level_names, make_bot
+from engine.search.levels import ENGINE_LEVELS
+
+
+def test_every_level_is_listed_classic_bots_first_then_engine_levels_by_strength() -> None:
+    assert level_names() == [*CLASSIC_BOTS, *ENGINE_LEVELS]
+    assert level_names()[-4:] == ["easy", "medium", "hard", "master"]
+
+
+@pytest.mark.parametrize("level", level_names())
+def test_every_level_is_made_by_name_and_has_a_default_time(level: str) -> None:
+    assert make_bot(level).level == level
+    assert default_time_ms(level) > 0
+
+
+def test_default_times_are_given_for_the_listed_levels_only() -> None:
+    assert set(DEFAULT_TIME_MS) == set(level_names())
+
+
+def test_the_engine_levels_think_longer_as_they_get_stronger() -> None:
+    assert [default_time_ms(level) for level in ENGINE_LEVELS] == [300, 800, 2_000, 5_000]
+
+
+@pytest.mark.parametrize("ask", [make_bot, default_time_ms])
+def test_an_unknown_level_is_refused_with_the_known_ones(ask: Callable[[str], object]) -> None:
+    with pytest.raises(ValueError, match="expected one of greedy, .*master"):
+        ask("grandmaster")
