@@ -98,6 +98,7 @@ class Measurement:
             whole.spectator_delays.extend(part.spectator_delays)
             whole.loop_lags.extend(part.loop_lags)
             whole.errors.update(part.errors)
+            whole.closed_by_server.update(part.closed_by_server)
             whole.failures.extend(part.failures)
             whole.spectated_moves += part.spectated_moves
             whole.unanswered += part.unanswered
@@ -196,10 +197,18 @@ class Generators:
         pipe, process = self.pipes[index], self.processes[index]
         while not pipe.poll(0.2):
             if not process.is_alive():
-                raise BenchError(f"load generator {index} stopped (exit code {process.exitcode}); see above")
+                raise self._stopped(index)
             if time.monotonic() > deadline:
                 raise BenchError(f"load generator {index} took over {STEP_TIMEOUT_S:.0f} s on one step")
-        return pipe.recv()
+        try:
+            return pipe.recv()
+        except EOFError:
+            process.join(5.0)
+            raise self._stopped(index) from None
+
+    def _stopped(self, index: int) -> BenchError:
+        exit_code = self.processes[index].exitcode
+        return BenchError(f"load generator {index} stopped (exit code {exit_code}); see its traceback above")
 
     def stop(self, finished: bool) -> None:
         """Let finished processes close their connections and exit; terminate the others at once."""
@@ -305,6 +314,7 @@ def report(measurement: Measurement, command: str) -> str:
         ["rest of the machine CPU", _share(others, window), ""],
         ["games started / failed", f"{whole.games_started} / {whole.games_failed}", ""],
         ["errors received", _errors(whole.errors), ""],
+        ["connections closed by the server", _errors(whole.closed_by_server), ""],
         ["server log warnings", str(measurement.server_warnings), ""],
     ]
     lines = [

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
+from websockets.exceptions import ConnectionClosed
+
 from bench.wire import REPLY_TIMEOUT_S, BenchClient, Message, WireError, answer_of, game_over, moved
 
 T = TypeVar("T")
@@ -111,6 +113,8 @@ class WorkerResult:
     loop_lags: list[float] = field(default_factory=list)
     """This process's own event-loop lag, sampled every LAG_TICK_S in the window."""
     errors: Counter[str] = field(default_factory=Counter)
+    closed_by_server: Counter[str] = field(default_factory=Counter)
+    """Connections the server closed, by close code (1013: too slow to read)."""
     failures: list[str] = field(default_factory=list)
     """The first few failures, for the report."""
 
@@ -145,6 +149,8 @@ async def _run(plan: WorkerPlan, pipe: Connection) -> None:
         await play(games, go, result)
         for client in clients:
             result.errors.update(client.errors)
+            if client.closed_by_server is not None:
+                result.closed_by_server[str(client.closed_by_server)] += 1
         pipe.send(result)
     finally:
         await close_all(clients)
@@ -215,6 +221,7 @@ async def set_up_games(plan: WorkerPlan, result: WorkerResult, clients: list[Ben
         clients.extend([*pair, *watchers])
         whole = (len(QUIET_SCHEDULE), len(QUIET_SCHEDULE))
         games.append(PairedGame(pair[0], pair[1], watchers, plan.rate, whole, rng, result))
+    await bounded([game.set_up for game in games])
     return games
 
 
@@ -273,6 +280,8 @@ class PairedGame:
         """When the mover read each of its `moved` in the window, by (room, ply)."""
         self._arrivals: list[tuple[str, int, float]] = []
         """(room, ply, when) of every `moved` a spectator read."""
+        self._first_room: str | None = None
+        """The room opened before the window, for the first game."""
         for spectator in spectators:
             spectator.listener = self._on_spectator_message
 
@@ -280,12 +289,17 @@ class PairedGame:
         if message.get("type") == "moved":
             self._arrivals.append((message["room_id"], message["ply"], arrived))
 
+    async def set_up(self) -> None:
+        """Open the first game's room (and let its spectators in) before the window opens."""
+        self._first_room = await self.new_room()
+
     async def play(self, go: Go) -> None:
         """Play games until go.stop_at; a failure ends this pair's play (and is counted)."""
         next_at = go.start_at + self.rng.uniform(0, self.interval)
         try:
             while time.monotonic() < go.stop_at:
-                room_id = await self.new_room()
+                room_id = self._first_room or await self.new_room()
+                self._first_room = None
                 length = self.rng.randint(*self.plies)
                 for ply in range(1, length + 1):
                     await _sleep_until(next_at)
@@ -294,7 +308,7 @@ class PairedGame:
                     next_at = max(next_at + self.interval, time.monotonic())
                     await self.move(room_id, ply, in_window=True)
                 await self.finish(room_id)
-        except (WireError, ConnectionError, TimeoutError) as failure:
+        except (WireError, ConnectionError, ConnectionClosed, TimeoutError) as failure:
             self.result.games_failed += 1
             self.result.unanswered += 1
             if len(self.result.failures) < 5:
@@ -311,8 +325,7 @@ class PairedGame:
         self.result.games_started += 1
         if self.spectators:
             began = time.monotonic()
-            joins = [self._joiner(spectator, room_id) for spectator in self.spectators]
-            await bounded(joins, at_once=len(joins))
+            await bounded([self._joiner(spectator, room_id) for spectator in self.spectators])
             self.result.spectators_joined += len(self.spectators)
             self.result.spectators_join_s += time.monotonic() - began
         return room_id

@@ -59,6 +59,9 @@ class BenchClient:
         """Called with every message received and its arrival time."""
         self.errors: Counter[str] = Counter()
         """Error codes received, by code."""
+        self.closed_by_server: int | None = None
+        """The close code, when the server closed the connection before we did."""
+        self._closing = False
         self._ids = itertools.count(1)
         self._replies: dict[int, asyncio.Future[Received]] = {}
         self._waiters: list[tuple[Callable[[Message], bool], asyncio.Future[Received]]] = []
@@ -95,10 +98,13 @@ class BenchClient:
         except ConnectionClosed:
             pass
         finally:
+            if not self._closing:
+                self.closed_by_server = self.websocket.close_code
             closed = ConnectionError(f"{self.name}: connection closed ({self.websocket.close_code})")
             for future in [*self._replies.values(), *(future for _, future in self._waiters)]:
                 if not future.done():
                     future.set_exception(closed)
+                    future.add_done_callback(_mark_retrieved)
             self._replies.clear()
             self._waiters.clear()
 
@@ -145,8 +151,15 @@ class BenchClient:
 
     async def close(self) -> None:
         """Close the connection and stop the reader."""
+        self._closing = True
         await self.websocket.close()
         await self._reader
+
+
+def _mark_retrieved(future: asyncio.Future[Received]) -> None:
+    """Nobody may be waiting any more for a future failed by a closed connection: no warning then."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def answer_of(name: str, kind: str, answer: asyncio.Future[Received], expect: str | None = None) -> Received:
