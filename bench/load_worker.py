@@ -232,7 +232,7 @@ async def play(games: Sequence[PairedGame], go: Go, result: WorkerResult) -> Non
     await asyncio.gather(*(game.play(go) for game in games))
     await asyncio.gather(lag, cpu)
     for game in games:
-        game.collect_spectator_delays()
+        await game.collect_spectator_delays()
 
 
 async def _watch_loop_lag(go: Go, result: WorkerResult) -> None:
@@ -366,9 +366,17 @@ class PairedGame:
     def _leaver(client: BenchClient, room_id: str) -> Callable[[], Awaitable[object]]:
         return lambda: client.request({"type": "leave_room", "room_id": room_id}, expect="left")
 
-    def collect_spectator_delays(self) -> None:
-        """Turn the spectators' arrival times into delays after the mover's, for moves in the window."""
+    async def collect_spectator_delays(self) -> None:
+        """Turn the spectators' arrival times into delays after the mover's, for moves in the window
+        (after waiting, up to REPLY_TIMEOUT_S, for the last moves to reach every spectator)."""
+        deadline = time.monotonic() + REPLY_TIMEOUT_S
+        expected = len(self.spectators) * len(self._echoes)
+        while self._delivered() < expected and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
         for room_id, ply, arrived in self._arrivals:
             echoed = self._echoes.get((room_id, ply))
             if echoed is not None:
                 self.result.spectator_delays.append(arrived - echoed)
+
+    def _delivered(self) -> int:
+        return sum(1 for room_id, ply, _ in self._arrivals if (room_id, ply) in self._echoes)
