@@ -183,10 +183,7 @@ async def open_clients(plan: WorkerPlan, names: Sequence[str]) -> list[BenchClie
 
 
 async def close_all(clients: Sequence[BenchClient]) -> None:
-    def closer(client: BenchClient) -> Callable[[], Awaitable[None]]:
-        return client.close
-
-    await bounded([closer(client) for client in clients])
+    await bounded([client.close for client in clients])
 
 
 async def warm_up(plan: WorkerPlan) -> None:
