@@ -17,9 +17,11 @@ those.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -128,6 +130,8 @@ class Storage:
         self._reads = reads
         self._write_lock = asyncio.Lock()
         """One transaction at a time on the writing connection."""
+        self._read_lock = asyncio.Lock()
+        """One read transaction at a time on the reading connection."""
         self._writer = RecordWriter(writes, self._write_lock, settings.retry_s, metrics)
 
     @classmethod
@@ -181,19 +185,29 @@ class Storage:
         assert row is not None
         return int(row[0])
 
+    @contextlib.asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[_Snapshot]:
+        """The read connection to oneself, in one read transaction: every query inside sees the
+        same committed state, and the latest one (interleaved queries on one connection would
+        share an older snapshot: a player just created could look absent)."""
+        async with self._read_lock:
+            await self._reads.execute("BEGIN")
+            try:
+                yield _Snapshot(self._reads)
+            finally:
+                await self._reads.execute("COMMIT")
+
     async def applied_migrations(self) -> list[int]:
         """The versions recorded in `schema_migrations`, in order."""
-        async with self._reads.execute("SELECT version FROM schema_migrations ORDER BY version") as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        async with self._snapshot() as read:
+            return [row[0] for row in await read.rows("SELECT version FROM schema_migrations ORDER BY version")]
 
     # ------------------------------------------------------------ players
 
     async def find_player(self, name: str) -> StoredPlayer | None:
         """The player called `name` (ignoring case), or None."""
-        async with self._reads.execute(
-            "SELECT name, token_hash, rating FROM players WHERE name = ? COLLATE NOCASE", (name,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        async with self._snapshot() as read:
+            row = await read.row("SELECT name, token_hash, rating FROM players WHERE name = ? COLLATE NOCASE", (name,))
         return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
 
     async def add_player(self, name: str, token_hash: bytes) -> StoredPlayer | None:
@@ -216,34 +230,34 @@ class Storage:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
         unfinished game, and each room's latest game if it finished at or after `finished_since`
         (its players may come back for a rematch)."""
-        async with self._reads.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
-            "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
-            "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
-            (format_timestamp(finished_since),),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        restored = []
-        for row in rows:
-            game = _GameRow(row)
-            moves = await self._moves(game.game_id)
-            restored.append(
-                RestoredGame(
-                    room_id=game.room_id,
-                    game_id=game.game_id,
-                    rule=game.rule,
-                    size=game.size,
-                    black=game.black,
-                    white=game.white,
-                    clock=game.clock,
-                    clock_ms=game.clock_ms,
-                    moves=tuple(move.point for move in moves),
-                    started_at=game.started_at,
-                    private=game.private,
-                    created_by=game.created_by,
-                    result=game.result,
-                )
+        async with self._snapshot() as read:
+            rows = await read.rows(
+                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
+                "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
+                "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
+                (format_timestamp(finished_since),),
             )
+            restored = []
+            for row in rows:
+                game = _GameRow(row)
+                moves = await read.moves(game.game_id)
+                restored.append(
+                    RestoredGame(
+                        room_id=game.room_id,
+                        game_id=game.game_id,
+                        rule=game.rule,
+                        size=game.size,
+                        black=game.black,
+                        white=game.white,
+                        clock=game.clock,
+                        clock_ms=game.clock_ms,
+                        moves=tuple(move.point for move in moves),
+                        started_at=game.started_at,
+                        private=game.private,
+                        created_by=game.created_by,
+                        result=game.result,
+                    )
+                )
         return restored
 
     async def unfinished_games(self) -> list[RestoredGame]:
@@ -252,20 +266,21 @@ class Storage:
 
     async def game_record(self, game_id: str) -> GameRecord | None:
         """The whole record of a game, finished or not; None if there is no such game."""
-        async with self._reads.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) WHERE g.game_id = ?",
-            (game_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            return None
-        game = _GameRow(row)
+        async with self._snapshot() as read:
+            row = await read.row(
+                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) WHERE g.game_id = ?",
+                (game_id,),
+            )
+            if row is None:
+                return None
+            game = _GameRow(row)
+            moves = tuple(await read.moves(game.game_id))
         return GameRecord(
             rule=game.rule,
             size=game.size,
             black=game.black,
             white=game.white,
-            moves=tuple(await self._moves(game.game_id)),
+            moves=moves,
             result=game.result,
             started_at=game.started_at,
             ended_at=game.ended_at,
@@ -288,29 +303,40 @@ class Storage:
         if player is not None:
             conditions.append("(g.black_name = ? OR g.white_name = ? OR g.created_by = ?)")
             parameters += [player, player, player]
-        if before is not None:
-            async with self._reads.execute("SELECT rowid FROM games WHERE game_id = ?", (before,)) as cursor:
-                anchor = await cursor.fetchone()
-            if anchor is None:
-                return None
-            conditions.append("g.rowid < ?")
-            parameters.append(anchor[0])
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-        async with self._reads.execute(
-            f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
-            f"FROM games g LEFT JOIN results r USING (game_id) {where} ORDER BY g.rowid DESC LIMIT ?",
-            (*parameters, limit + 1),
-        ) as cursor:
-            rows = list(await cursor.fetchall())
+        async with self._snapshot() as read:
+            if before is not None:
+                anchor = await read.row("SELECT rowid FROM games WHERE game_id = ?", (before,))
+                if anchor is None:
+                    return None
+                conditions.append("g.rowid < ?")
+                parameters.append(anchor[0])
+            rows = await read.rows(
+                f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
+                f"FROM games g LEFT JOIN results r USING (game_id) WHERE {' AND '.join(conditions)} "
+                "ORDER BY g.rowid DESC LIMIT ?",
+                (*parameters, limit + 1),
+            )
         games = tuple(_GameRow(row).summary(move_count=row[-1]) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
 
-    async def _moves(self, game_id: str) -> list[RecordedMove]:
-        async with self._reads.execute(
-            "SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+
+class _Snapshot:
+    """Queries inside one read transaction (see `Storage._snapshot`)."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        async with self._db.execute(sql, parameters) as cursor:
+            return list(await cursor.fetchall())
+
+    async def row(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any | None:
+        async with self._db.execute(sql, parameters) as cursor:
+            return await cursor.fetchone()
+
+    async def moves(self, game_id: str) -> list[RecordedMove]:
+        rows = await self.rows("SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [RecordedMove(Point(x, y), Color.parse(color), time_ms) for x, y, color, time_ms in rows]
 
 

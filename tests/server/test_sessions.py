@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from server_harness import ClientFactory, ServerFactory
@@ -36,3 +37,17 @@ async def test_a_rate_limited_request_gets_its_id_back(start_server: ServerFacto
     limited = [reply for reply in replies if reply.get("code") == "rate_limited"]
     assert limited, replies
     assert [reply["id"] for reply in limited] == [f"r{index}" for index in range(6 - len(limited), 6)]
+
+
+async def test_many_newcomers_signing_in_at_once_are_all_welcomed(start_server: ServerFactory) -> None:
+    server = await start_server()
+    connections = [await connect(server.ws_url) for _ in range(60)]
+
+    async def sign_in(index: int) -> str:
+        await connections[index].send(json.dumps({"type": "hello", "name": f"newcomer{index}"}))
+        return str(json.loads(await connections[index].recv())["type"])
+
+    replies = await asyncio.gather(*(sign_in(index) for index in range(len(connections))))
+    assert replies == ["welcome"] * len(connections)
+    for connection in connections:
+        await connection.close()
