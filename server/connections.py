@@ -68,6 +68,8 @@ class Connection:
         """The signed-in player's name, after `welcome`."""
         self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        self._dropping: asyncio.Task[None] | None = None
+        """Set once the client has fallen too far behind: the task closing it."""
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
@@ -75,11 +77,21 @@ class Connection:
 
     def send_text(self, text: str) -> None:
         """Queue a message already in its wire form (one text serves every recipient of a broadcast)."""
+        if self._dropping is not None:
+            return
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
-            logger.warning("connection %d is too slow; closing it", self.id)
-            asyncio.get_running_loop().create_task(self.websocket.close(CloseCode.TRY_AGAIN_LATER, "too slow to read"))
+            logger.warning("connection %d is too slow to read; closing it", self.id)
+            self._dropping = asyncio.get_running_loop().create_task(self._drop())
+
+    async def _drop(self) -> None:
+        """Stop writing to a client that does not read, and close it: with 1013 if the close frame
+        can still reach it, else (websockets' close timeout) by closing the socket."""
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+        await self.websocket.close(CloseCode.TRY_AGAIN_LATER, "too slow to read")
 
     async def _write_loop(self) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -92,3 +104,5 @@ class Connection:
         self._writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._writer
+        if self._dropping is not None:
+            await self._dropping
