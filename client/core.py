@@ -17,14 +17,12 @@ from pathlib import Path
 from typing import Literal
 
 from client import commands as cmd
-from client.render import format_clock, render_board
 from client.replay import REPLAY_HELP, Replay
+from client.screens import analysis_text, event_screen, room_screen, status_line
 from client.state import Outcome, RoomView
-from client.text import describe_bots, describe_games, describe_result, describe_rooms, describe_seat
+from client.text import describe_bots, describe_games, describe_rooms
 from engine.errors import RecordFormatError
-from engine.notation import format_point
 from engine.record import record_from_dict
-from engine.types import Color, Point
 from server.protocol import (
     Analysis,
     AnswerDraw,
@@ -116,13 +114,6 @@ class _Export:
 class _StartReplay:
     pass
 
-
-_OFFER_WORDS = {
-    "draw_offered": ("offer a draw", "offers a draw"),
-    "undo_requested": ("ask to take back a move", "asks to take back a move"),
-    "rematch_offered": ("ask for a rematch", "asks for a rematch"),
-}
-"""How an offer reads when the player made it, and when the opponent did."""
 
 _NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
 
@@ -249,7 +240,7 @@ class ClientCore:
             case GameMessage():
                 return self._game(message)
             case Analysis():
-                return [Show(self._describe_analysis(message))]
+                return [Show(analysis_text(message))]
         return []
 
     # ------------------------------------------------------------- commands
@@ -301,9 +292,9 @@ class ClientCore:
             case cmd.RematchCommand():
                 return self._send(Rematch(room_id=room_id))
             case cmd.ShowBoard():
-                return [Show(self._describe_room(room))]
+                return [Show(room_screen(room, self._clock()))]
             case cmd.ShowClocks():
-                return [Show(self._describe_status(room) or "no game yet")]
+                return [Show(status_line(room, self._clock()) or "no game yet")]
             case cmd.HintCommand():
                 return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
         raise AssertionError(f"unhandled command {command!r}")
@@ -360,7 +351,7 @@ class ClientCore:
             actions.append(Show(f"room {message.room.room_id}: you are {role}"))
         elif previous.game_id != message.room.game_id:
             actions.append(Show(f"new game in room {message.room.room_id}: you are {role}"))
-        actions.append(Show(self._describe_room(self.room)))
+        actions.append(Show(room_screen(self.room, self._clock())))
         return actions
 
     def _room_event(
@@ -375,7 +366,7 @@ class ClientCore:
             return []
         if outcome is Outcome.RESYNC:
             return [Show("catching up with the room...")] + self._resync(room)
-        return [Show(self._describe_event(room, event))]
+        return [Show(event_screen(room, event, now))]
 
     def _resync(self, room: RoomView) -> list[Action]:
         """Ask for a fresh snapshot of the room, keeping the player's role in it."""
@@ -399,77 +390,6 @@ class ClientCore:
                 return [Show(f"game {message.game_id} cannot be replayed: {error}")]
             return [Show(REPLAY_HELP), Show(self.replay.screen())]
         return []
-
-    # ---------------------------------------------------------- descriptions
-
-    def _describe_room(self, room: RoomView) -> str:
-        """Header, board with the last move marked, clocks, and whose turn or the result."""
-        clock = f", clock +{room.clock.increment_ms // 1000}s" if room.clock else ""
-        title = (
-            f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}: "
-            f"black {describe_seat(room.black)}, white {describe_seat(room.white)}, {room.spectators} watching"
-        )
-        return self._board_screen(room, title)
-
-    def _board_screen(self, room: RoomView, title: str) -> str:
-        """A title over the board with the last move marked, then the clocks and whose turn."""
-        lines = [title, render_board(room.board, room.board.last_move), self._describe_status(room)]
-        return "\n".join(line for line in lines if line)
-
-    def _describe_status(self, room: RoomView) -> str:
-        parts = []
-        if room.clock is not None:
-            now = self._clock()
-            parts.append(
-                f"black {format_clock(room.clock.left_ms(Color.BLACK, now))}"
-                f" | white {format_clock(room.clock.left_ms(Color.WHITE, now))}"
-            )
-        if room.status == "waiting":
-            parts.append("waiting for an opponent")
-        elif room.status == "finished" and room.result is not None:
-            winner = Color.parse(room.result.winner) if room.result.winner else None
-            parts.append(describe_result(winner, room.result.reason.value, _names(room)))
-        elif room.to_move is not None:
-            turn = "your move" if room.to_move is room.my_colour else f"{room.to_move} to move"
-            parts.append(f"move {room.board.ply + 1}, {turn}")
-        return " -- ".join(parts)
-
-    def _describe_event(
-        self, room: RoomView, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
-    ) -> str:
-        names = _names(room)
-        match event:
-            case Moved():
-                mover = Color.parse(event.color)
-                title = f"{event.ply}. {mover} ({names[mover]}) {event.move}"
-                return self._board_screen(room, title)
-            case GameOver():
-                winner = Color.parse(event.result.winner) if event.result.winner else None
-                line = ""
-                if event.result.line:
-                    points = [Point(x, y) for x, y in event.result.line]
-                    line = ": " + " ".join(format_point(point, room.size) for point in points)
-                return f"game over: {describe_result(winner, event.result.reason.value, names)}{line}"
-            case Undone():
-                taken = " ".join(format_point(Point(stone.x, stone.y), room.size) for stone in event.removed)
-                return self._board_screen(room, f"taken back: {taken}")
-            case Declined():
-                return f"the {event.what} offer was declined"
-            case _:
-                by = Color.parse(event.by)
-                mine, theirs = _OFFER_WORDS[event.type]
-                if by is room.my_colour:
-                    return f"you {mine}"
-                question = " Accept? (yes/no)" if room.my_colour is not None else ""
-                return f"{by} ({names[by]}) {theirs}.{question}"
-
-    def _describe_analysis(self, message: Analysis) -> str:
-        pv = " ".join(message.pv)
-        point = f", the point asked about: {message.point_score}" if message.point_score is not None else ""
-        return (
-            f"engine: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
-            f"{message.nodes} nodes; line {pv}"
-        )
 
     # -------------------------------------------------------------- helpers
 
@@ -512,10 +432,6 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
 
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:
     return BotSeatSpec(bot=seat.level) if isinstance(seat, cmd.BotSeat) else seat
-
-
-def _names(room: RoomView) -> dict[Color, str]:
-    return {colour: describe_seat(room.seat(colour)) for colour in Color}
 
 
 def _hello_refused(name: str, error: ErrorMessage) -> str:
