@@ -202,8 +202,11 @@ Command = (
     | ReplayCommand
 )
 
-LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ShowClocks, ResignCommand)
-"""Commands answered without the server (resign only asks a question; the answer is sent)."""
+LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
+"""Commands answered without the server (resign only asks a question; the answer is sent).
+`quit` is not one: it waits its turn, so that the lines before it are sent and answered."""
+
+QUIT_WORDS = ("quit", "exit")
 
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 _XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
@@ -212,8 +215,7 @@ _CLOCK = re.compile(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?")
 _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "help": ShowHelp(),
     "?": ShowHelp(),
-    "quit": QuitClient(),
-    "exit": QuitClient(),
+    **dict.fromkeys(QUIT_WORDS, QuitClient()),
     "rooms": ListRoomsCommand(),
     "bots": ListBotsCommand(),
     "leave": LeaveRoomCommand(),

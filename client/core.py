@@ -115,6 +115,9 @@ class _StartReplay:
     pass
 
 
+QUIT_WAIT_S = 5.0
+"""After `quit`, how long the answers to requests already sent may take before the client ends anyway."""
+
 _NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
 
 
@@ -131,9 +134,11 @@ class ClientCore:
         self._clock = clock
         self._resyncing = False
         self._signed_in = False
-        self._deferred: list[str] = []
+        self._connection_lost = False
+        self._deferred: list[str | None] = []
         """Lines typed before the server welcomed this client, or while it answers a `create` or
-        `join` that later lines may depend on; handled, in order, once it has."""
+        `join` that later lines may depend on; handled, in order, once it has. None stands for
+        the end of input."""
         self._entering: int | None = None
         """The id of the create_room or join_room request awaiting its answer."""
         self._confirming_resign = False
@@ -141,11 +146,8 @@ class ClientCore:
         self._next_id = 0
         self._waiting: dict[int, _Export | _StartReplay] = {}
         self._unanswered: set[int] = set()
-
-    @property
-    def awaiting_replies(self) -> bool:
-        """Whether a request sent on this connection, or a line waiting to be sent, has no answer yet."""
-        return bool(self._unanswered or self._deferred)
+        self._quit_by: float | None = None
+        """Once the player has quit: when to stop waiting for the answers to requests already sent."""
 
     # ---------------------------------------------------------------- inputs
 
@@ -153,6 +155,7 @@ class ClientCore:
         """The connection is open (first time or again): say hello."""
         self._resyncing = False
         self._signed_in = False
+        self._connection_lost = False
         self._entering = None
         self._unanswered.clear()
         self._hello_id = self._new_id()
@@ -162,13 +165,53 @@ class ClientCore:
     def disconnected(self) -> list[Action]:
         """The connection dropped; requests in flight will get no answer."""
         self._signed_in = False
+        self._connection_lost = True
         self._entering = None
         self._waiting.clear()
         self._unanswered.clear()
+        if self._quit_by is not None:
+            return [Quit()]
         return [Show("connection lost; reconnecting...")]
 
     def handle_line(self, line: str) -> list[Action]:
-        """What to do about a line the player typed."""
+        """What to do about a line the player typed: now, or after the lines still waiting before it."""
+        if self._connection_lost and line.strip().lower() in cmd.QUIT_WORDS:
+            return [Quit()]  # nothing sent will be answered on a lost connection
+        if self._deferred:
+            self._deferred.append(line)
+            return []
+        return self._act_on(line)
+
+    def end_of_input(self) -> list[Action]:
+        """No more lines will come: quit once the lines before have been answered."""
+        if self._connection_lost:
+            return [Quit()]
+        if self._deferred or not self._ready:
+            self._deferred.append(None)
+            return []
+        return self._begin_quit()
+
+    def handle_message(self, message: ServerEvent) -> list[Action]:
+        """What to do about a message from the server (then about lines that waited for it)."""
+        if isinstance(message.id, int):
+            self._unanswered.discard(message.id)
+            if message.id == self._entering:
+                self._entering = None
+        return self._dispatch(message) + self._handle_deferred() + self._quit_when_answered()
+
+    def tick(self) -> list[Action]:
+        """Time has passed (the session calls this a few times a second): act on what was due."""
+        if self._quit_by is not None and self._clock() >= self._quit_by:
+            return [Quit()]
+        return []
+
+    @property
+    def _ready(self) -> bool:
+        """Whether a typed line can be acted on now rather than deferred."""
+        return self._signed_in and self._entering is None
+
+    def _act_on(self, line: str) -> list[Action]:
+        """Carry out a line, or defer it if it needs the server and the server is not ready for it."""
         if self.replay is not None:
             if line.strip().lower() in ("q", "quit", "stop"):
                 self.replay = None
@@ -194,24 +237,25 @@ class ClientCore:
         except cmd.CommandError as error:
             return [Show(str(error))]
 
-    def handle_message(self, message: ServerEvent) -> list[Action]:
-        """What to do about a message from the server (then about lines that waited for it)."""
-        if isinstance(message.id, int):
-            self._unanswered.discard(message.id)
-            if message.id == self._entering:
-                self._entering = None
-        return self._dispatch(message) + self._handle_deferred()
-
-    @property
-    def _ready(self) -> bool:
-        """Whether a typed line can be acted on now rather than deferred."""
-        return self._signed_in and self._entering is None
-
     def _handle_deferred(self) -> list[Action]:
         actions: list[Action] = []
-        while self._ready and self._deferred:
-            actions += self.handle_line(self._deferred.pop(0))
+        while self._ready and self._deferred and self._quit_by is None:
+            line = self._deferred.pop(0)
+            actions += self._begin_quit() if line is None else self._act_on(line)
         return actions
+
+    def _begin_quit(self) -> list[Action]:
+        """Quit now, or once the requests already sent have been answered (QUIT_WAIT_S at most)."""
+        self._deferred.clear()
+        if not self._unanswered:
+            return [Quit()]
+        self._quit_by = self._clock() + QUIT_WAIT_S
+        return []
+
+    def _quit_when_answered(self) -> list[Action]:
+        if self._quit_by is not None and not self._unanswered:
+            return [Quit()]
+        return []
 
     def _dispatch(self, message: ServerEvent) -> list[Action]:
         match message:
@@ -250,7 +294,7 @@ class ClientCore:
             case cmd.ShowHelp():
                 return [Show(cmd.HELP)]
             case cmd.QuitClient():
-                return [Quit()]
+                return self._begin_quit()
             case cmd.ListRoomsCommand():
                 return self._send(ListRooms())
             case cmd.ListBotsCommand():
@@ -317,6 +361,8 @@ class ClientCore:
     # ------------------------------------------------------------- messages
 
     def _welcome(self, message: Welcome) -> list[Action]:
+        if self._hello_id is not None:
+            self._unanswered.discard(self._hello_id)  # the answer to hello, whatever its id
         self.token = message.token
         actions: list[Action] = [
             RememberToken(message.token),

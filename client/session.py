@@ -30,8 +30,8 @@ RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 OPEN_TIMEOUT_S = 10.0
 """How long one connection attempt may take."""
 
-DRAIN_TIMEOUT_S = 5.0
-"""At the end of input, how long to wait for answers to requests already sent."""
+TICK_S = 0.25
+"""How often the core is told that time has passed (for its deadlines and clocks)."""
 
 
 class Terminal(Protocol):
@@ -96,22 +96,25 @@ class Session:
         self._retry_delays_s = retry_delays_s
         self._connection: ClientConnection | None = None
         self._quit = asyncio.Event()
-        self._message_handled = asyncio.Event()
         self._exit_code = 0
 
     async def run(self) -> int:
-        """Play until the player quits or input ends; the exit status (1 if the server was never reached)."""
+        """Play until the player quits (input ending is a quit); the exit status (1 if the server was never reached)."""
         reading = asyncio.create_task(self._read_lines())
         connecting = asyncio.create_task(self._stay_connected())
+        ticking = asyncio.create_task(self._tick())
         quitting = asyncio.create_task(self._quit.wait())
+        tasks = {reading, connecting, ticking, quitting}
         try:
-            done, _ = await asyncio.wait({reading, connecting, quitting}, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                task.result()  # a bug in the client must not pass for a normal exit
+            pending = set(tasks)
+            while quitting in pending and connecting in pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()  # a bug in the client must not pass for a normal exit
         finally:
-            for task in (reading, connecting, quitting):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(reading, connecting, quitting, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             if self._connection is not None:
                 await self._connection.close()
         return self._exit_code
@@ -121,16 +124,12 @@ class Session:
     async def _read_lines(self) -> None:
         while (line := await self._terminal.read_line()) is not None:
             await self._perform(self._core.handle_line(line))
-        await self._drain()
-        self._quit.set()
+        await self._perform(self._core.end_of_input())
 
-    async def _drain(self) -> None:
-        """Give requests already typed a moment to be sent and answered (for piped input)."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(DRAIN_TIMEOUT_S):
-                while self._core.awaiting_replies:
-                    await self._message_handled.wait()
-                    self._message_handled.clear()
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            await self._perform(self._core.tick())
 
     # ----------------------------------------------------------- connection
 
@@ -173,7 +172,6 @@ class Session:
                 self._terminal.write(f"(ignored a message this client does not understand: {error})")
                 continue
             await self._perform(self._core.handle_message(message))
-            self._message_handled.set()
 
     # -------------------------------------------------------------- actions
 

@@ -9,11 +9,13 @@ from typing import Literal
 
 import pytest
 
-from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.core import QUIT_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
 from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.protocol import (
     AnswerDraw,
+    BotInfoModel,
+    Bots,
     BotSeatSpec,
     ClientMessage,
     ClockModel,
@@ -228,9 +230,53 @@ def test_lines_typed_before_the_welcome_are_handled_after_it() -> None:
     client = ClientCore("alice", token=None)
     client.connected()
     assert client.handle_line("rooms") == []
-    assert client.awaiting_replies
     actions = client.handle_message(welcome())
     assert [type(message).__name__ for message in sent(actions)] == ["ListRooms"]
+
+
+def test_quit_waits_for_the_answers_to_the_lines_before_it() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_line("bots")
+    assert client.handle_line("quit") == []
+    actions = client.handle_message(welcome())
+    (request,) = sent(actions)
+    assert Quit() not in actions
+    bots = Bots(bots=[BotInfoModel(level="easy", description="plays fast", rating=1200)], id=request.id)
+    actions = client.handle_message(bots)
+    assert "easy" in shown(actions)
+    assert actions[-1] == Quit()
+
+
+def test_the_end_of_input_is_a_quit_after_the_answers() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_line("bots")
+    assert client.end_of_input() == []
+    (request,) = sent(client.handle_message(welcome()))
+    assert client.handle_message(Bots(bots=[], id=request.id))[-1] == Quit()
+
+
+def test_quit_gives_up_waiting_for_answers_after_a_few_seconds(core: ClientCore) -> None:
+    now = [0.0]
+    client = ClientCore("alice", token=None, clock=lambda: now[0])
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_line("bots")
+    assert client.handle_line("quit") == []
+    assert client.tick() == []
+    now[0] = QUIT_WAIT_S + 0.1
+    assert Quit() in client.tick()
+
+
+def test_quit_with_nothing_awaited_quits_at_once(core: ClientCore) -> None:
+    assert core.handle_line("quit") == [Quit()]
+
+
+def test_quit_while_the_connection_is_lost_quits_at_once(core: ClientCore) -> None:
+    core.handle_line("bots")
+    core.disconnected()
+    assert core.handle_line("quit") == [Quit()]
 
 
 def test_a_move_typed_right_after_create_waits_for_the_room(core: ClientCore, snapshot: SnapshotFactory) -> None:

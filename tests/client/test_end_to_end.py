@@ -276,6 +276,12 @@ async def test_the_gomoku_command_reads_piped_lines(server_port: int, tmp_path: 
     assert (tmp_path / "config" / "tokens.json").exists()
 
 
+async def test_piped_lines_ending_in_quit_show_every_answer_before_quitting(server_port: int, tmp_path: Path) -> None:
+    output = await run_gomoku(server_port, tmp_path, "erin", b"bots\nrooms\nquit\n")
+    assert re.search(r"^easy +\S+ +", output, re.MULTILINE)
+    assert "no rooms yet" in output
+
+
 async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -294,6 +300,27 @@ async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_pat
     output, _ = await asyncio.wait_for(process.communicate(b""), EXPECT_TIMEOUT_S)
     assert process.returncode == 1
     assert "cannot connect to ws://127.0.0.1:9/ws" in output.decode()
+
+
+async def run_gomoku(server_port: int, tmp_path: Path, name: str, lines: bytes) -> str:
+    """The output of the `gomoku` command reading `lines` from a pipe; it must exit 0."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "client.main",
+        "--server",
+        f"ws://127.0.0.1:{server_port}/ws",
+        "--name",
+        name,
+        "--config-dir",
+        str(tmp_path / "config"),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        cwd=REPO,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(lines), EXPECT_TIMEOUT_S)
+    assert process.returncode == 0
+    return output.decode()
 
 
 class Proxy:
