@@ -115,6 +115,23 @@ class _StartReplay:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _TurnWait:
+    """A scripted move sent: the next line waits until the player's turn comes back."""
+
+    move_id: int
+    """The id of the move request, whose answer comes first."""
+    until: float
+    """When to stop waiting for the opponent and go on."""
+
+
+TURN_WAIT_S = 120.0
+"""How long a scripted move waits for the opponent's reply in an untimed game before the next line goes
+anyway; in a timed game the wait lasts as long as the opponent's clock (the server ends the game then)."""
+
+TURN_WAIT_MARGIN_S = 10.0
+"""In a timed game, how much longer than the opponent's time left a scripted move waits."""
+
 QUIT_WAIT_S = 5.0
 """After `quit`, how long the answers to requests already sent may take before the client ends anyway."""
 
@@ -124,7 +141,16 @@ _NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
 class ClientCore:
     """One player's client session, from `hello` to `quit`, across reconnections."""
 
-    def __init__(self, name: str, token: str | None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        name: str,
+        token: str | None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        scripted_input: bool = False,
+    ) -> None:
+        """`scripted_input`: the lines come from a script, not a person at a terminal, so a move
+        holds back the lines after it until the opponent has replied (or the game is over)."""
         self.name = name
         self.token = token
         self.room: RoomView | None = None
@@ -146,6 +172,8 @@ class ClientCore:
         self._next_id = 0
         self._waiting: dict[int, _Export | _StartReplay] = {}
         self._unanswered: set[int] = set()
+        self._scripted_input = scripted_input
+        self._turn_wait: _TurnWait | None = None
         self._quit_by: float | None = None
         """Once the player has quit: when to stop waiting for the answers to requests already sent."""
 
@@ -197,18 +225,36 @@ class ClientCore:
             self._unanswered.discard(message.id)
             if message.id == self._entering:
                 self._entering = None
-        return self._dispatch(message) + self._handle_deferred() + self._quit_when_answered()
+        actions = self._dispatch(message)
+        self._end_turn_wait_on_reply()
+        return actions + self._handle_deferred() + self._quit_when_answered()
 
     def tick(self) -> list[Action]:
         """Time has passed (the session calls this a few times a second): act on what was due."""
-        if self._quit_by is not None and self._clock() >= self._quit_by:
+        now = self._clock()
+        if self._quit_by is not None and now >= self._quit_by:
             return [Quit()]
+        if self._turn_wait is not None and now >= self._turn_wait.until:
+            self._turn_wait = None
+            opponent = self.room.to_move if self.room is not None else None
+            return [Show(f"no reply from {opponent or 'the opponent'}: going on with the next line")] + (
+                self._handle_deferred()
+            )
         return []
 
     @property
     def _ready(self) -> bool:
         """Whether a typed line can be acted on now rather than deferred."""
-        return self._signed_in and self._entering is None
+        return self._signed_in and self._entering is None and self._turn_wait is None
+
+    def _end_turn_wait_on_reply(self) -> None:
+        """A scripted move's wait ends when it was refused, the opponent has replied, or the game is over."""
+        wait = self._turn_wait
+        if wait is None or wait.move_id in self._unanswered or self._resyncing:
+            return
+        room = self.room
+        if room is None or room.my_colour is None or room.to_move in (None, room.my_colour):
+            self._turn_wait = None
 
     def _act_on(self, line: str) -> list[Action]:
         """Carry out a line, or defer it if it needs the server and the server is not ready for it."""
@@ -325,7 +371,10 @@ class ClientCore:
                 return self._send(LeaveRoom(room_id=room_id))
             case cmd.PlayMove():
                 point = command.resolve(room.size)
-                return self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
+                actions = self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
+                if self._scripted_input and room.my_colour is not None:
+                    self._turn_wait = _TurnWait(self._next_id, self._clock() + _reply_wait_s(room, self._clock()))
+                return actions
             case cmd.ResignCommand():
                 self._confirming_resign = True
                 return [Show("resign this game? (yes/no)")]
@@ -474,6 +523,14 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
         clock=clock,
         private=command.private,
     )
+
+
+def _reply_wait_s(room: RoomView, now: float) -> float:
+    """How long a scripted move waits for the opponent (see TURN_WAIT_S)."""
+    opponent = room.my_colour.other if room.my_colour is not None else None
+    if room.clock is None or opponent is None:
+        return TURN_WAIT_S
+    return room.clock.left_ms(opponent, now) / 1000 + TURN_WAIT_MARGIN_S
 
 
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:

@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TokenStoreError as error:
         print(f"gomoku: {error}", file=sys.stderr)
         return 2
-    core = ClientCore(arguments.name, token)
+    core = ClientCore(arguments.name, token, scripted_input=not sys.stdin.isatty())
     try:
         return asyncio.run(Session(core, arguments.server, StdioTerminal(), tokens).run())
     except KeyboardInterrupt:

@@ -9,7 +9,7 @@ from typing import Literal
 
 import pytest
 
-from client.core import QUIT_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.core import QUIT_WAIT_S, TURN_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
 from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.protocol import (
@@ -306,3 +306,62 @@ def test_the_clock_command_shows_the_running_clocks(snapshot: SnapshotFactory) -
     client.handle_message(snapshot("h8", clock=ClockModel(black_ms=300_000, white_ms=300_000, increment_ms=0)))
     now[0] = 112.0
     assert shown(client.handle_line("clock")) == "black 5:00 | white 4:48 -- move 2, white to move"
+
+
+def scripted_core(now: list[float]) -> ClientCore:
+    client = ClientCore("alice", token=None, clock=lambda: now[0], scripted_input=True)
+    client.connected()
+    client.handle_message(welcome())
+    return client
+
+
+def test_a_scripted_move_waits_for_the_opponents_reply_before_the_next_line(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("", seq=0))
+    (first,) = sent(client.handle_line("h8"))
+    assert sent(client.handle_line("h9")) == []
+    assert sent(client.handle_message(moved(7, 7, ply=1, seq=1).model_copy(update={"id": first.id}))) == []
+    (second,) = sent(client.handle_message(moved(8, 8, ply=2, seq=2)))
+    assert isinstance(second, Move) and (second.x, second.y) == (7, 6)
+
+
+def test_a_refused_scripted_move_lets_the_next_line_go(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("h8 j9", seq=2))
+    (first,) = sent(client.handle_line("h8"))
+    client.handle_line("h9")
+    (second,) = sent(client.handle_message(ErrorMessage(code="occupied", message="taken", id=first.id)))
+    assert isinstance(second, Move) and (second.x, second.y) == (7, 6)
+
+
+def test_the_end_of_the_game_ends_the_wait_for_a_reply(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("h8 j9", seq=2))
+    (move,) = sent(client.handle_line("h9"))
+    client.handle_line("games")
+    assert sent(client.handle_message(moved(7, 6, ply=3, seq=3).model_copy(update={"id": move.id}))) == []
+    result = ResultModel(winner="black", reason=EndReason.RESIGN)
+    (listing,) = sent(client.handle_message(GameOver(room_id="r1", game_id="g1", seq=4, result=result)))
+    assert type(listing).__name__ == "ListGames"
+
+
+def test_a_scripted_move_stops_waiting_for_a_silent_opponent(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", seq=0))
+    (first,) = sent(client.handle_line("h8"))
+    client.handle_line("h9")
+    client.handle_message(moved(7, 7, ply=1, seq=1).model_copy(update={"id": first.id}))
+    now[0] = TURN_WAIT_S - 1
+    assert client.tick() == []
+    now[0] = TURN_WAIT_S + 1
+    actions = client.tick()
+    assert "no reply from white" in shown(actions)
+    (second,) = sent(actions)
+    assert isinstance(second, Move)
+
+
+def test_typed_moves_do_not_wait(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("", seq=0))
+    assert len(sent(core.handle_line("h8"))) == 1
+    assert len(sent(core.handle_line("h9"))) == 1

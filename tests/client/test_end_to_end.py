@@ -282,6 +282,16 @@ async def test_piped_lines_ending_in_quit_show_every_answer_before_quitting(serv
     assert "no rooms yet" in output
 
 
+async def test_piped_moves_each_wait_for_the_bots_reply(server_port: int, tmp_path: Path) -> None:
+    moves = ["a1", "o1", "a15", "o15"]
+    script = "create vs greedy\n" + "".join(f"{move}\n" for move in moves)
+    output = await run_gomoku(server_port, tmp_path, "fran", script.encode())
+    assert "not_your_turn" not in output
+    for ply, move in enumerate(moves):
+        assert re.search(rf"^{2 * ply + 1}\. black \(fran\) {move}$", output, re.MULTILINE)
+        assert re.search(rf"^{2 * ply + 2}\. white \(bot greedy\) [a-o]\d+$", output, re.MULTILINE)
+
+
 async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
