@@ -27,7 +27,7 @@ commands:
                                 open a room (default: you black, white seat open)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
-  leave                         leave the room (resigns a game you are playing)
+  leave                         leave the room (resigns a game you are playing: asks first)
   h8  or  7,7                   play a move (column letter + row, or x,y from the top left)
   resign | draw | undo          resign (asks first), offer a draw, ask to take back your move
   yes | no                      answer the question on screen (draw, undo, resign)
@@ -39,7 +39,7 @@ commands:
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   help                          this list
-  quit                          leave the client"""
+  quit                          leave the client (asks first during a game, which goes on without you)"""
 
 RecordFormat = Literal["json", "psq", "sgf"]
 RECORD_FORMATS: tuple[RecordFormat, ...] = ("json", "psq", "sgf")

@@ -132,6 +132,18 @@ anyway; in a timed game the wait lasts as long as the opponent's clock (the serv
 TURN_WAIT_MARGIN_S = 10.0
 """In a timed game, how much longer than the opponent's time left a scripted move waits."""
 
+_Question = Literal["resign", "leave", "quit"]
+"""What a yes or no may confirm."""
+
+_QUESTIONS: dict[_Question, str] = {
+    "resign": "resign this game? (yes/no)",
+    "leave": "leaving resigns this game: leave the room? (yes/no)",
+    "quit": (
+        "if you quit, your game goes on without you{clock} and is lost as abandoned unless you come back "
+        "soon (starting gomoku again takes you back to it). Quit? (yes/no)"
+    ),
+}
+
 QUIT_WAIT_S = 5.0
 """After `quit`, how long the answers to requests already sent may take before the client ends anyway."""
 
@@ -167,7 +179,8 @@ class ClientCore:
         the end of input."""
         self._entering: int | None = None
         """The id of the create_room or join_room request awaiting its answer."""
-        self._confirming_resign = False
+        self._question: _Question | None = None
+        """What the player was just asked to confirm with yes or no."""
         self._hello_id: int | None = None
         self._next_id = 0
         self._waiting: dict[int, _Export | _StartReplay] = {}
@@ -267,14 +280,13 @@ class ClientCore:
         try:
             command = cmd.parse_command(line)
         except cmd.CommandError as error:
-            self._confirming_resign = False
+            self._question = None
             return [Show(str(error))]
         if command is None:
             return []
-        confirming = self._confirming_resign
-        self._confirming_resign = False
+        question, self._question = self._question, None
         if isinstance(command, cmd.Answer):
-            return self._answer(command.accept, confirming)
+            return self._answer(command.accept, question)
         if not self._ready and not isinstance(command, cmd.LOCAL_COMMANDS):
             self._deferred.append(line)
             return []
@@ -340,6 +352,9 @@ class ClientCore:
             case cmd.ShowHelp():
                 return [Show(cmd.HELP)]
             case cmd.QuitClient():
+                if self._playing():
+                    running = self.room is not None and self.room.clock is not None
+                    return self._ask("quit", _QUESTIONS["quit"].format(clock=" (your clock runs)" if running else ""))
                 return self._begin_quit()
             case cmd.ListRoomsCommand():
                 return self._send(ListRooms())
@@ -368,6 +383,8 @@ class ClientCore:
         room_id = room.room_id
         match command:
             case cmd.LeaveRoomCommand():
+                if self._playing():
+                    return self._ask("leave", _QUESTIONS["leave"])
                 return self._send(LeaveRoom(room_id=room_id))
             case cmd.PlayMove():
                 point = command.resolve(room.size)
@@ -376,8 +393,7 @@ class ClientCore:
                     self._turn_wait = _TurnWait(self._next_id, self._clock() + _reply_wait_s(room, self._clock()))
                 return actions
             case cmd.ResignCommand():
-                self._confirming_resign = True
-                return [Show("resign this game? (yes/no)")]
+                return self._ask("resign", _QUESTIONS["resign"])
             case cmd.OfferDrawCommand():
                 return self._send(OfferDraw(room_id=room_id))
             case cmd.RequestUndoCommand():
@@ -392,11 +408,27 @@ class ClientCore:
                 return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
         raise AssertionError(f"unhandled command {command!r}")
 
-    def _answer(self, accept: bool, confirming_resign: bool) -> list[Action]:
-        """A yes or no: to the resign question just asked, else to the opponent's pending offer."""
+    def _playing(self) -> bool:
+        """Whether the player holds a seat in a game being played."""
         room = self.room
-        if confirming_resign and room is not None:
-            return self._send(Resign(room_id=room.room_id)) if accept else [Show("you play on")]
+        return room is not None and room.my_colour is not None and room.status == "playing"
+
+    def _ask(self, question: _Question, text: str) -> list[Action]:
+        """Ask the player to confirm with yes or no (any other line drops the question)."""
+        self._question = question
+        return [Show(text)]
+
+    def _answer(self, accept: bool, question: _Question | None) -> list[Action]:
+        """A yes or no: to the question just asked, else to the opponent's pending offer."""
+        room = self.room
+        if question == "quit":
+            return self._begin_quit() if accept else [Show("you play on")]
+        if question is not None and room is not None:
+            if not accept:
+                return [Show("you play on")]
+            if question == "resign":
+                return self._send(Resign(room_id=room.room_id))
+            return self._send(LeaveRoom(room_id=room.room_id))
         if room is None or room.pending is None or room.pending.by is room.my_colour or room.my_colour is None:
             return [Show("there is no question to answer")]
         what = room.pending.what

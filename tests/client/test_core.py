@@ -27,6 +27,7 @@ from server.protocol import (
     GetGame,
     Hello,
     JoinRoom,
+    LeaveRoom,
     Move,
     Moved,
     PlayerModel,
@@ -365,3 +366,39 @@ def test_typed_moves_do_not_wait(core: ClientCore, snapshot: SnapshotFactory) ->
     core.handle_message(snapshot("", seq=0))
     assert len(sent(core.handle_line("h8"))) == 1
     assert len(sent(core.handle_line("h9"))) == 1
+
+
+def test_leaving_a_running_game_asks_first_and_says_it_resigns(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    actions = core.handle_line("leave")
+    assert sent(actions) == [] and "leaving resigns" in shown(actions)
+    assert sent(core.handle_line("no")) == []
+    core.handle_line("leave")
+    (request,) = sent(core.handle_line("yes"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_leaving_a_room_without_a_running_game_does_not_ask(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("", status="waiting"))
+    (request,) = sent(core.handle_line("leave"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_spectators_leave_without_a_question(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8", you="spectator"))
+    (request,) = sent(core.handle_line("leave"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_quitting_during_a_game_asks_first(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    actions = core.handle_line("quit")
+    assert Quit() not in actions and "Quit? (yes/no)" in shown(actions)
+    assert Quit() not in core.handle_line("no")
+    core.handle_line("quit")
+    assert core.handle_line("yes") == [Quit()]
+
+
+def test_the_end_of_input_quits_a_game_without_asking(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    assert core.end_of_input() == [Quit()]
