@@ -9,6 +9,7 @@ up after a missed event, can be tested by feeding it lines and messages.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -19,10 +20,10 @@ from typing import Literal
 from client import commands as cmd
 from client.replay import REPLAY_HELP, Replay
 from client.screens import analysis_text, event_screen, room_screen, status_line
-from client.state import Outcome, RoomView
+from client.state import Outcome, RoomView, clock_setting
 from client.text import describe_bots, describe_games, describe_rooms
 from engine.errors import RecordFormatError
-from engine.record import record_from_dict
+from engine.record import ClockSetting, record_from_dict
 from server.protocol import (
     Analysis,
     AnswerDraw,
@@ -52,6 +53,7 @@ from server.protocol import (
     RematchOffered,
     RequestUndo,
     Resign,
+    RoomId,
     RoomMessage,
     Rooms,
     SeatSpec,
@@ -113,6 +115,24 @@ class _Export:
 @dataclass(frozen=True, slots=True)
 class _StartReplay:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Created:
+    """A create_room sent with this time control (None: untimed)."""
+
+    clock: ClockSetting | None
+
+
+@dataclass(frozen=True, slots=True)
+class _ClockLookup:
+    """A game record asked for to learn the room's time control, shown with the room once known."""
+
+    room_id: RoomId
+
+
+_Awaited = _Export | _StartReplay | _Created | _ClockLookup
+"""What the answer to a request is for, beyond showing it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +203,10 @@ class ClientCore:
         """What the player was just asked to confirm with yes or no."""
         self._hello_id: int | None = None
         self._next_id = 0
-        self._waiting: dict[int, _Export | _StartReplay] = {}
+        self._waiting: dict[int, _Awaited] = {}
+        self._clock_settings: dict[RoomId, ClockSetting] = {}
+        """Rooms' time controls, learned from the player's own create_room, the room list, or a
+        game record (a room's snapshot gives the clocks but not the time control)."""
         self._unanswered: set[int] = set()
         self._scripted_input = scripted_input
         self._turn_wait: _TurnWait | None = None
@@ -334,6 +357,9 @@ class ClientCore:
                     self.room = None
                 return [Show(f"you left room {message.room_id}")]
             case Rooms():
+                for summary in message.rooms:
+                    if summary.clock is not None:
+                        self._clock_settings[summary.room_id] = clock_setting(summary.clock)
                 return [Show(describe_rooms(message.rooms))]
             case Bots():
                 return [Show(describe_bots(message.bots))]
@@ -361,7 +387,11 @@ class ClientCore:
             case cmd.ListBotsCommand():
                 return self._send(ListBots())
             case cmd.CreateRoomCommand():
-                return self._send_entering(_create_room(command))
+                request = _create_room(command)
+                actions = self._send_entering(request)
+                clock = clock_setting(request.clock) if request.clock is not None else None
+                self._waiting[self._next_id] = _Created(clock)
+                return actions
             case cmd.JoinRoomCommand():
                 role: Literal["player", "spectator"] = "spectator" if command.spectator else "player"
                 return self._send_entering(JoinRoom(room_id=command.room_id, as_=role))
@@ -401,7 +431,7 @@ class ClientCore:
             case cmd.RematchCommand():
                 return self._send(Rematch(room_id=room_id))
             case cmd.ShowBoard():
-                return [Show(room_screen(room, self._clock()))]
+                return [Show(self._room_screen(room))]
             case cmd.ShowClocks():
                 return [Show(status_line(room, self._clock()) or "no game yet")]
             case cmd.HintCommand():
@@ -460,8 +490,9 @@ class ClientCore:
     def _error(self, message: ErrorMessage) -> list[Action]:
         if message.id is not None and message.id == self._hello_id:
             return [Show(_hello_refused(self.name, message)), Quit(status=1)]
-        if isinstance(message.id, int):
-            self._waiting.pop(message.id, None)
+        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        if isinstance(awaited, _ClockLookup) and self.room is not None:
+            return [Show(self._room_screen(self.room))]  # shown without its time control, then
         if self._resyncing and message.code == "not_found":
             self._resyncing = False
             self.room = None
@@ -470,16 +501,25 @@ class ClientCore:
 
     def _room(self, message: RoomMessage) -> list[Action]:
         previous = self.room
-        self.room = RoomView.from_snapshot(message, self._clock())
+        room = self.room = RoomView.from_snapshot(message, self._clock())
         self._resyncing = False
+        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        if isinstance(awaited, _Created) and awaited.clock is not None:
+            self._clock_settings[room.room_id] = awaited.clock
         actions: list[Action] = []
         role = "watching" if message.you == "spectator" else f"playing {message.you}"
-        if previous is None or previous.room_id != message.room.room_id:
-            actions.append(Show(f"room {message.room.room_id}: you are {role}"))
-        elif previous.game_id != message.room.game_id:
-            actions.append(Show(f"new game in room {message.room.room_id}: you are {role}"))
-        actions.append(Show(room_screen(self.room, self._clock())))
-        return actions
+        if previous is None or previous.room_id != room.room_id:
+            actions.append(Show(f"room {room.room_id}: you are {role}"))
+        elif previous.game_id != room.game_id:
+            actions.append(Show(f"new game in room {room.room_id}: you are {role}"))
+        if room.clock is not None and room.room_id not in self._clock_settings and room.game_id is not None:
+            actions += self._send_waiting(GetGame(game_id=room.game_id, format="json"), _ClockLookup(room.room_id))
+            self._entering = self._next_id  # the lines typed next wait for the room to be shown
+            return actions
+        return actions + [Show(self._room_screen(room))]
+
+    def _room_screen(self, room: RoomView) -> str:
+        return room_screen(room, self._clock(), self._clock_settings.get(room.room_id))
 
     def _room_event(
         self, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
@@ -516,7 +556,19 @@ class ClientCore:
             except RecordFormatError as error:
                 return [Show(f"game {message.game_id} cannot be replayed: {error}")]
             return [Show(REPLAY_HELP), Show(self.replay.screen())]
+        if isinstance(waiting, _ClockLookup):
+            return self._show_looked_up_clock(waiting.room_id, message)
         return []
+
+    def _show_looked_up_clock(self, room_id: RoomId, message: GameMessage) -> list[Action]:
+        """Learn the room's time control from its game record, and show the room with it."""
+        with contextlib.suppress(RecordFormatError):
+            clock = record_from_dict(message.record).clock
+            if clock is not None:
+                self._clock_settings[room_id] = clock
+        if self.room is None or self.room.room_id != room_id:
+            return []
+        return [Show(self._room_screen(self.room))]
 
     # -------------------------------------------------------------- helpers
 
@@ -536,7 +588,7 @@ class ClientCore:
         self._entering = self._next_id
         return actions
 
-    def _send_waiting(self, message: ClientMessage, waiting: _Export | _StartReplay) -> list[Action]:
+    def _send_waiting(self, message: ClientMessage, waiting: _Awaited) -> list[Action]:
         """Send a request whose answer is awaited for an action."""
         actions = self._send(message)
         sent = actions[0]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from client.render import format_clock, render_board
+from client.render import format_clock, format_clock_setting, render_board
 from client.state import RoomView
 from client.text import describe_result, describe_seat
 from engine.notation import format_point
+from engine.record import ClockSetting
 from engine.types import Color, Point
 from server.protocol import (
     Analysis,
@@ -29,9 +30,10 @@ _OFFER_WORDS = {
 """How an offer reads when the player made it, and when the opponent did."""
 
 
-def room_screen(room: RoomView, now: float) -> str:
-    """Header, board with the last move marked, clocks, and whose turn or the result."""
-    clock = f", clock +{room.clock.increment_ms // 1000}s" if room.clock else ""
+def room_screen(room: RoomView, now: float, clock_setting: ClockSetting | None) -> str:
+    """Header (with the time control, when the room is timed and it is known), board with the
+    last move marked, clocks, and whose turn or the result."""
+    clock = f", clock {format_clock_setting(clock_setting)}" if room.clock and clock_setting else ""
     title = (
         f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}: "
         f"black {describe_seat(room.black)}, white {describe_seat(room.white)}, {room.spectators} watching"

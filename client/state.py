@@ -13,9 +13,11 @@ import enum
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.record import ClockSetting
 from engine.types import Color, Point, Rule
 from server.protocol import (
     ClockModel,
+    ClockSettingModel,
     DrawOffered,
     GameId,
     GameOver,
@@ -201,6 +203,11 @@ def _clock_view(clock: ClockModel | None, now: float, to_move: Color | None) -> 
         return None
     running = _colour(clock.running) if clock.running is not None else to_move
     return ClockView(clock.black_ms, clock.white_ms, clock.increment_ms, now, running)
+
+
+def clock_setting(clock: ClockSettingModel) -> ClockSetting:
+    """A time control as the wire gives it (`create_room`, the room list), as the engine's value."""
+    return ClockSetting(clock.initial_ms, clock.increment_ms)
 
 
 def _stopped(clock: ClockView, now: float) -> ClockView:

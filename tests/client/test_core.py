@@ -19,6 +19,7 @@ from server.protocol import (
     BotSeatSpec,
     ClientMessage,
     ClockModel,
+    ClockSettingModel,
     CreateRoom,
     DrawOffered,
     ErrorMessage,
@@ -36,6 +37,9 @@ from server.protocol import (
     Resign,
     ResultModel,
     RoomMessage,
+    Rooms,
+    RoomSummaryModel,
+    SeatModel,
     Welcome,
 )
 
@@ -402,3 +406,42 @@ def test_quitting_during_a_game_asks_first(core: ClientCore, snapshot: SnapshotF
 def test_the_end_of_input_quits_a_game_without_asking(core: ClientCore, snapshot: SnapshotFactory) -> None:
     core.handle_message(snapshot("h8 j9"))
     assert core.end_of_input() == [Quit()]
+
+
+def timed_snapshot(snapshot: SnapshotFactory, moves: str = "", seq: int = 0) -> RoomMessage:
+    return snapshot(moves, seq=seq, clock=ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=2_000))
+
+
+def test_the_room_header_shows_the_clock_created_as_minutes_plus_seconds(
+    core: ClientCore, snapshot: SnapshotFactory
+) -> None:
+    (create,) = sent(core.handle_line("create clock 1+2"))
+    text = shown(core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": create.id})))
+    assert "freestyle 15x15, clock 1+2: black alice" in text
+
+
+def test_joining_a_timed_room_reads_its_clock_from_the_game_record(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    (join,) = sent(core.handle_line("join r1"))
+    actions = core.handle_message(timed_snapshot(snapshot, "h8", seq=1).model_copy(update={"id": join.id}))
+    assert "clock" not in shown(actions)
+    (lookup,) = sent(actions)
+    assert isinstance(lookup, GetGame) and lookup.game_id == "g1"
+    assert sent(core.handle_line("h9")) == []  # the room is shown first
+    record = record_to_dict(finished_record()) | {"clock": {"initial_ms": 300_000, "increment_ms": 3_000}}
+    actions = core.handle_message(GameMessage(game_id="g1", format="json", record=record, id=lookup.id))
+    assert "freestyle 15x15, clock 5+3: black alice" in shown(actions)
+    assert isinstance(sent(actions)[0], Move)
+
+
+def test_a_room_listed_with_its_clock_needs_no_lookup(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    (listing,) = sent(core.handle_line("rooms"))
+    clock = ClockSettingModel(initial_ms=30_000, increment_ms=1_000)
+    seat = SeatModel(name="bob", kind="human", connected=True)
+    summary = RoomSummaryModel(
+        room_id="r1", rule=Rule.FREESTYLE, size=15, status="waiting", black=seat, white=None, spectators=0, clock=clock
+    )
+    core.handle_message(Rooms(rooms=[summary], id=listing.id))
+    (join,) = sent(core.handle_line("join r1"))
+    actions = core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": join.id}))
+    assert sent(actions) == []
+    assert "clock 0:30+1" in shown(actions)

@@ -207,7 +207,7 @@ async def test_a_bot_answers_on_the_clock_and_the_engine_gives_hints(launcher: L
     alice = await launcher.start("alice")
     alice.type("create vs easy size 9 clock 5+2")
     await alice.expect(r"room \S+: you are playing black")
-    await alice.expect(r"^room \S+, freestyle 9x9, clock \+2s: black alice, white bot easy")
+    await alice.expect(r"^room \S+, freestyle 9x9, clock 5\+2: black alice, white bot easy")
     await alice.expect(r"^black [45]:\d\d \| white 5:00 -- move 1, your move$")
     alice.type("e5")
     await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
