@@ -35,7 +35,8 @@ commands:
   board                         draw the board and clocks again
   clock                         show the clocks and whose turn it is
   hint [SECONDS]                the engine's view of the position (spectators and bot games)
-  games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first
+  games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first, LIMIT 1 to 100
+  games more                    the next page of the last games list
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   help                          this list
@@ -169,6 +170,11 @@ class ListGamesCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class MoreGamesCommand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class ExportGameCommand:
     game_id: GameId
     path: Path
@@ -198,6 +204,7 @@ Command = (
     | ShowClocks
     | HintCommand
     | ListGamesCommand
+    | MoreGamesCommand
     | ExportGameCommand
     | ReplayCommand
 )
@@ -235,6 +242,8 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
 
 DEFAULT_HINT_MS = 1000
 DEFAULT_GAMES_LIMIT = 20
+MAX_GAMES_LIMIT = 100
+"""The most games one page may hold (the server's limit)."""
 
 
 def parse_command(line: str) -> Command | None:
@@ -290,6 +299,8 @@ def _parse_hint(_: str, arguments: list[str]) -> Command:
 
 
 def _parse_games(_: str, arguments: list[str]) -> Command:
+    if [argument.lower() for argument in arguments] == ["more"]:
+        return MoreGamesCommand()
     if len(arguments) > 2:
         raise CommandError("games takes a player name and a limit, both optional")
     player = None
@@ -299,8 +310,8 @@ def _parse_games(_: str, arguments: list[str]) -> Command:
             limit = int(argument)
         else:
             player = argument
-    if not 1 <= limit <= 500:
-        raise CommandError("the games limit must be 1 to 500")
+    if not 1 <= limit <= MAX_GAMES_LIMIT:
+        raise CommandError(f"the games limit must be 1 to {MAX_GAMES_LIMIT}; 'games more' shows the next page")
     return ListGamesCommand(player, limit)
 
 

@@ -56,6 +56,7 @@ from server.protocol import (
     RoomId,
     RoomMessage,
     Rooms,
+    RoomSummaryModel,
     SeatSpec,
     ServerEvent,
     Spectators,
@@ -131,7 +132,22 @@ class _ClockLookup:
     room_id: RoomId
 
 
-_Awaited = _Export | _StartReplay | _Created | _ClockLookup
+@dataclass(frozen=True, slots=True)
+class _RoomPages:
+    """The pages of the room list received so far; the next is asked for after `after`."""
+
+    rooms: tuple[RoomSummaryModel, ...]
+    after: RoomId | None
+
+
+@dataclass(frozen=True, slots=True)
+class _GamesPage:
+    """A page of a player's games: what to ask for the page after it."""
+
+    request: ListGames
+
+
+_Awaited = _Export | _StartReplay | _Created | _ClockLookup | _RoomPages | _GamesPage
 """What the answer to a request is for, beyond showing it."""
 
 
@@ -207,6 +223,8 @@ class ClientCore:
         self._clock_settings: dict[RoomId, ClockSetting] = {}
         """Rooms' time controls, learned from the player's own create_room, the room list, or a
         game record (a room's snapshot gives the clocks but not the time control)."""
+        self._more_games: ListGames | None = None
+        """The request for the page after the last games list shown, or None after its last page."""
         self._unanswered: set[int] = set()
         self._scripted_input = scripted_input
         self._turn_wait: _TurnWait | None = None
@@ -357,14 +375,11 @@ class ClientCore:
                     self.room = None
                 return [Show(f"you left room {message.room_id}")]
             case Rooms():
-                for summary in message.rooms:
-                    if summary.clock is not None:
-                        self._clock_settings[summary.room_id] = clock_setting(summary.clock)
-                return [Show(describe_rooms(message.rooms))]
+                return self._rooms_page(message)
             case Bots():
                 return [Show(describe_bots(message.bots))]
             case Games():
-                return [Show(describe_games(message.games))]
+                return self._games_page(message)
             case GameMessage():
                 return self._game(message)
             case Analysis():
@@ -383,20 +398,25 @@ class ClientCore:
                     return self._ask("quit", _QUESTIONS["quit"].format(clock=" (your clock runs)" if running else ""))
                 return self._begin_quit()
             case cmd.ListRoomsCommand():
-                return self._send(ListRooms())
+                return self._send_waiting(ListRooms(), _RoomPages((), None))
             case cmd.ListBotsCommand():
                 return self._send(ListBots())
             case cmd.CreateRoomCommand():
-                request = _create_room(command)
-                actions = self._send_entering(request)
-                clock = clock_setting(request.clock) if request.clock is not None else None
+                create = _create_room(command)
+                actions = self._send_entering(create)
+                clock = clock_setting(create.clock) if create.clock is not None else None
                 self._waiting[self._next_id] = _Created(clock)
                 return actions
             case cmd.JoinRoomCommand():
                 role: Literal["player", "spectator"] = "spectator" if command.spectator else "player"
                 return self._send_entering(JoinRoom(room_id=command.room_id, as_=role))
             case cmd.ListGamesCommand():
-                return self._send(ListGames(player=command.player or self.name, limit=command.limit))
+                games = ListGames(player=command.player or self.name, limit=command.limit)
+                return self._send_waiting(games, _GamesPage(games))
+            case cmd.MoreGamesCommand():
+                if self._more_games is None:
+                    return [Show("no more games to show: 'games [PLAYER]' lists them from the newest")]
+                return self._send_waiting(self._more_games, _GamesPage(self._more_games))
             case cmd.ExportGameCommand():
                 return self._send_waiting(
                     GetGame(game_id=command.game_id, format=command.format), _Export(command.path)
@@ -541,6 +561,26 @@ class ClientCore:
         if room.you == "spectator":
             return self._send(JoinRoom(room_id=room.room_id, as_="spectator"))
         return self._send(JoinRoom(room_id=room.room_id, as_="player"))
+
+    def _rooms_page(self, message: Rooms) -> list[Action]:
+        """A page of the room list: ask for the next one, or show them all after the last."""
+        for summary in message.rooms:
+            if summary.clock is not None:
+                self._clock_settings[summary.room_id] = clock_setting(summary.clock)
+        pages = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        rooms = (pages.rooms if isinstance(pages, _RoomPages) else ()) + tuple(message.rooms)
+        if isinstance(pages, _RoomPages) and message.next is not None and message.next != pages.after:
+            return self._send_waiting(ListRooms(after=message.next), _RoomPages(rooms, message.next))
+        return [Show(describe_rooms(list(rooms)))]
+
+    def _games_page(self, message: Games) -> list[Action]:
+        """A page of a player's games, and how to see the next."""
+        page = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        self._more_games = None
+        if isinstance(page, _GamesPage) and message.next is not None:
+            self._more_games = page.request.model_copy(update={"before": message.next, "id": None})
+        more = "\n(older games: 'games more')" if self._more_games is not None and message.games else ""
+        return [Show(describe_games(message.games) + more)]
 
     def _game(self, message: GameMessage) -> list[Action]:
         waiting = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None

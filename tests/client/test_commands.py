@@ -15,6 +15,7 @@ from client.commands import (
     HintCommand,
     JoinRoomCommand,
     ListGamesCommand,
+    MoreGamesCommand,
     PlayMove,
     QuitClient,
     ReplayCommand,
@@ -116,8 +117,14 @@ def test_export_takes_the_format_from_the_file_name_or_an_argument() -> None:
 def test_games_takes_an_optional_player_and_limit() -> None:
     assert parse_command("games") == ListGamesCommand(None, 20)
     assert parse_command("games bob 5") == ListGamesCommand("bob", 5)
-    with pytest.raises(CommandError, match="1 to 500"):
-        parse_command("games 0")
+    assert parse_command("games 100") == ListGamesCommand(None, 100)
+    for line in ("games 0", "games 101", "games bob 500"):
+        with pytest.raises(CommandError, match="1 to 100"):
+            parse_command(line)
+
+
+def test_games_more_pages_on() -> None:
+    assert parse_command("games more") == MoreGamesCommand()
 
 
 def test_hint_time_is_in_seconds() -> None:

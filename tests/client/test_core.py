@@ -25,12 +25,17 @@ from server.protocol import (
     ErrorMessage,
     GameMessage,
     GameOver,
+    Games,
+    GameSummaryModel,
     GetGame,
     Hello,
     JoinRoom,
     LeaveRoom,
+    ListGames,
+    ListRooms,
     Move,
     Moved,
+    PlayerInfoModel,
     PlayerModel,
     Rematch,
     RematchOffered,
@@ -445,3 +450,49 @@ def test_a_room_listed_with_its_clock_needs_no_lookup(core: ClientCore, snapshot
     actions = core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": join.id}))
     assert sent(actions) == []
     assert "clock 0:30+1" in shown(actions)
+
+
+def room_summary(room_id: str) -> RoomSummaryModel:
+    seat = SeatModel(name="bob", kind="human", connected=True)
+    return RoomSummaryModel(
+        room_id=room_id, rule=Rule.FREESTYLE, size=15, status="waiting", black=seat, white=None, spectators=0
+    )
+
+
+def test_rooms_walks_every_page_then_shows_them_all(core: ClientCore) -> None:
+    (first,) = sent(core.handle_line("rooms"))
+    actions = core.handle_message(Rooms(rooms=[room_summary("r1"), room_summary("r2")], next="r2", id=first.id))
+    (second,) = sent(actions)
+    assert isinstance(second, ListRooms) and second.after == "r2"
+    assert shown(actions) == ""
+    text = shown(core.handle_message(Rooms(rooms=[room_summary("r3")], next=None, id=second.id)))
+    assert [line.split()[0] for line in text.splitlines()] == ["room", "r1", "r2", "r3"]
+
+
+def game_summary(game_id: str) -> GameSummaryModel:
+    player = PlayerInfoModel(name="alice")
+    return GameSummaryModel(
+        game_id=game_id,
+        room_id=None,
+        rule=Rule.FREESTYLE,
+        size=15,
+        black=player,
+        white=PlayerInfoModel(name="easy", kind="bot", level="easy"),
+        status="playing",
+        moves=3,
+        result=None,
+        started_at=None,
+        ended_at=None,
+    )
+
+
+def test_games_shows_a_page_and_games_more_the_next(core: ClientCore) -> None:
+    (first,) = sent(core.handle_line("games bob 2"))
+    assert isinstance(first, ListGames) and (first.player, first.limit, first.before) == ("bob", 2, None)
+    text = shown(core.handle_message(Games(games=[game_summary("g9"), game_summary("g8")], next="g8", id=first.id)))
+    assert text.splitlines()[0].startswith("g9") and "'games more'" in text.splitlines()[-1]
+    (second,) = sent(core.handle_line("games more"))
+    assert isinstance(second, ListGames) and (second.player, second.limit, second.before) == ("bob", 2, "g8")
+    text = shown(core.handle_message(Games(games=[game_summary("g7")], next=None, id=second.id)))
+    assert "games more" not in text
+    assert "no more games" in shown(core.handle_line("games more"))
