@@ -503,9 +503,16 @@ class ClientCore:
         if self.room is not None:
             actions += self._resync(self.room)
         elif message.rooms:
-            rooms = ", ".join(message.rooms)
-            actions.append(Show(f"you have unfinished games in: {rooms} ('join ROOM' to go back)"))
+            actions += self._back_to_unfinished_game(message.rooms)
         return actions
+
+    def _back_to_unfinished_game(self, room_ids: list[RoomId]) -> list[Action]:
+        """Go back into the player's unfinished game at once (its clock may be running), naming any other."""
+        first, *others = room_ids
+        text = f"back to your unfinished game in room {first}"
+        if others:
+            text += f"; also unfinished: {', '.join(others)} ('join ROOM' to go there)"
+        return [Show(text)] + self._send_entering(JoinRoom(room_id=first, as_="player"))
 
     def _error(self, message: ErrorMessage) -> list[Action]:
         if message.id is not None and message.id == self._hello_id:
@@ -556,11 +563,12 @@ class ClientCore:
         return [Show(event_screen(room, event, now))]
 
     def _resync(self, room: RoomView) -> list[Action]:
-        """Ask for a fresh snapshot of the room, keeping the player's role in it."""
+        """Ask for a fresh snapshot of the room, keeping the player's role in it; lines typed
+        meanwhile wait for it (after a server restart, its `seq` starts again from 0)."""
         self._resyncing = True
-        if room.you == "spectator":
-            return self._send(JoinRoom(room_id=room.room_id, as_="spectator"))
-        return self._send(JoinRoom(room_id=room.room_id, as_="player"))
+        return self._send_entering(
+            JoinRoom(room_id=room.room_id, as_="spectator" if room.you == "spectator" else "player")
+        )
 
     def _rooms_page(self, message: Rooms) -> list[Action]:
         """A page of the room list: ask for the next one, or show them all after the last."""

@@ -496,3 +496,29 @@ def test_games_shows_a_page_and_games_more_the_next(core: ClientCore) -> None:
     text = shown(core.handle_message(Games(games=[game_summary("g7")], next=None, id=second.id)))
     assert "games more" not in text
     assert "no more games" in shown(core.handle_line("games more"))
+
+
+def test_a_first_welcome_listing_an_unfinished_game_takes_the_player_back_to_it() -> None:
+    client = ClientCore("alice", token="saved")
+    client.connected()
+    actions = client.handle_message(welcome().model_copy(update={"rooms": ["r1", "r4"]}))
+    (rejoin,) = sent(actions)
+    assert isinstance(rejoin, JoinRoom) and (rejoin.room_id, rejoin.as_) == ("r1", "player")
+    assert "back to your unfinished game in room r1" in shown(actions)
+    assert "r4" in shown(actions)
+
+
+def test_after_a_server_restart_the_room_is_followed_from_seq_0(snapshot: SnapshotFactory) -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_message(snapshot("h8 j9", seq=12))
+    client.disconnected()
+    client.connected()
+    (rejoin,) = sent(client.handle_message(welcome()))
+    assert client.handle_line("k10") == []  # waits for the fresh room
+    (move,) = sent(client.handle_message(snapshot("h8 j9", seq=0).model_copy(update={"id": rejoin.id})))
+    assert isinstance(move, Move) and (move.x, move.y) == (10, 5)
+    text = shown(client.handle_message(moved(10, 5, ply=3, seq=1).model_copy(update={"id": move.id})))
+    assert text.startswith("3. black")
+    assert client.room is not None and client.room.seq == 1 and client.room.board.ply == 3

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.server import Server
 
 from client.core import ClientCore
 from client.session import Session
@@ -100,18 +101,43 @@ class Launcher:
         return player
 
 
+class RunningServer:
+    """A real server on 127.0.0.1 that a test may stop and start again on the same port and database."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self.port = 0
+        self._running: tuple[GameServer, Server] | None = None
+
+    async def start(self) -> None:
+        settings = ServerSettings(
+            port=self.port, db_path=str(self.db_path), bot_workers=1, room=RoomSettings(bot_time_ms=100)
+        )
+        self._running = await GameServer.start(settings)
+        self.port = self._running[1].sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self._running is not None:
+            app, server = self._running
+            self._running = None
+            server.close()
+            await server.wait_closed()
+            await app.close()
+
+
 @pytest.fixture
-async def server_port(tmp_path: Path) -> AsyncIterator[int]:
-    settings = ServerSettings(
-        port=0, db_path=str(tmp_path / "games.sqlite3"), bot_workers=1, room=RoomSettings(bot_time_ms=100)
-    )
-    app, server = await GameServer.start(settings)
+async def running_server(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    server = RunningServer(tmp_path / "games.sqlite3")
+    await server.start()
     try:
-        yield server.sockets[0].getsockname()[1]
+        yield server
     finally:
-        server.close()
-        await server.wait_closed()
-        await app.close()
+        await server.stop()
+
+
+@pytest.fixture
+def server_port(running_server: RunningServer) -> int:
+    return running_server.port
 
 
 @pytest.fixture
@@ -237,6 +263,41 @@ async def test_a_dropped_connection_is_recovered_and_the_game_goes_on(launcher: 
         await bob.expect(r"^3\. black \(alice\) h9$")
     finally:
         proxy.close()
+
+
+async def test_after_a_server_restart_the_client_goes_back_into_its_game(
+    launcher: Launcher, running_server: RunningServer
+) -> None:
+    alice = await launcher.start("alice")
+    alice.type("create vs easy size 9")
+    await alice.expect(r"room \S+: you are playing black")
+    alice.type("e5")
+    await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
+    await running_server.stop()
+    await alice.expect("connection lost; reconnecting")
+    await running_server.start()
+    await alice.expect("signed in as alice")
+    await alice.expect(r"move 3, your move")
+    alice.type("a1")
+    await alice.expect(r"^3\. black \(alice\) a1$")
+    await alice.expect(r"^4\. white \(bot easy\) [a-i]\d$")
+
+
+async def test_a_client_started_again_goes_back_into_the_unfinished_game(launcher: Launcher) -> None:
+    first = await launcher.start("alice")
+    first.type("create vs easy size 9")
+    room_id = (await first.expect(r"room (\S+): you are playing black")).group(1)
+    first.type("e5")
+    await first.expect(r"^2\. white \(bot easy\) [a-i]\d$")
+    first.type("quit")
+    await first.expect(r"Quit\? \(yes/no\)")
+    first.type("yes")
+    assert await asyncio.wait_for(first.run, EXPECT_TIMEOUT_S) == 0
+    again = await launcher.start("alice")
+    await again.expect(f"back to your unfinished game in room {room_id}")
+    await again.expect(r"move 3, your move")
+    again.type("a1")
+    await again.expect(r"^3\. black \(alice\) a1$")
 
 
 async def test_the_token_brings_a_player_back_and_keeps_the_name_from_others(
