@@ -33,7 +33,8 @@ commands:
   yes | no                      answer the question on screen (draw, undo, resign)
   rematch                       ask for a new game with colours swapped
   board                         draw the board and clocks again
-  clock                         show the clocks and whose turn it is
+  clock                         show the clocks and whose turn it is (at a terminal, the running
+                                clock also ticks on the bottom row)
   hint [SECONDS]                the engine's view of the position (spectators and bot games)
   games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first, LIMIT 1 to 100
   games more                    the next page of the last games list

@@ -98,6 +98,13 @@ class RememberToken:
 
 
 @dataclass(frozen=True, slots=True)
+class Status:
+    """Show this on the terminal's status line (the ticking clocks), or take the line away (None)."""
+
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Close the connection and end the client."""
 
@@ -105,7 +112,7 @@ class Quit:
     """The exit status: 0 when the player asked to quit."""
 
 
-Action = Send | Show | SaveFile | RememberToken | Quit
+Action = Send | Show | Status | SaveFile | RememberToken | Quit
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +181,7 @@ _Question = Literal["resign", "leave", "quit"]
 _QUESTIONS: dict[_Question, str] = {
     "resign": "resign this game? (yes/no)",
     "leave": "leaving resigns this game: leave the room? (yes/no)",
-    "quit": (
-        "if you quit, your game goes on without you{clock} and is lost as abandoned unless you come back "
-        "soon (starting gomoku again takes you back to it). Quit? (yes/no)"
-    ),
+    "quit": "your game goes on if you quit{clock}: come back soon (start gomoku again) or lose it. Quit? (yes/no)",
 }
 
 QUIT_WAIT_S = 5.0
@@ -228,6 +232,8 @@ class ClientCore:
         self._unanswered: set[int] = set()
         self._scripted_input = scripted_input
         self._turn_wait: _TurnWait | None = None
+        self._status: str | None = None
+        """The status line shown now."""
         self._quit_by: float | None = None
         """Once the player has quit: when to stop waiting for the answers to requests already sent."""
 
@@ -284,17 +290,29 @@ class ClientCore:
         return actions + self._handle_deferred() + self._quit_when_answered()
 
     def tick(self) -> list[Action]:
-        """Time has passed (the session calls this a few times a second): act on what was due."""
+        """Time has passed (the session calls this a few times a second): act on what was due,
+        and redraw the status line when the running clock shows another value."""
         now = self._clock()
         if self._quit_by is not None and now >= self._quit_by:
             return [Quit()]
+        actions: list[Action] = []
         if self._turn_wait is not None and now >= self._turn_wait.until:
             self._turn_wait = None
             opponent = self.room.to_move if self.room is not None else None
-            return [Show(f"no reply from {opponent or 'the opponent'}: going on with the next line")] + (
-                self._handle_deferred()
-            )
-        return []
+            actions.append(Show(f"no reply from {opponent or 'the opponent'}: going on with the next line"))
+            actions += self._handle_deferred()
+        status = self._status_now(now)
+        if status != self._status:
+            self._status = status
+            actions.append(Status(status))
+        return actions
+
+    def _status_now(self, now: float) -> str | None:
+        """The status line while a clock is running in the room, else None."""
+        room = self.room
+        if room is None or room.clock is None or room.clock.running is None or room.status != "playing":
+            return None
+        return status_line(room, now)
 
     @property
     def _ready(self) -> bool:
@@ -395,7 +413,7 @@ class ClientCore:
             case cmd.QuitClient():
                 if self._playing():
                     running = self.room is not None and self.room.clock is not None
-                    return self._ask("quit", _QUESTIONS["quit"].format(clock=" (your clock runs)" if running else ""))
+                    return self._ask("quit", _QUESTIONS["quit"].format(clock=", your clock running" if running else ""))
                 return self._begin_quit()
             case cmd.ListRoomsCommand():
                 return self._send_waiting(ListRooms(), _RoomPages((), None))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import shutil
 import sys
 import threading
 from collections.abc import Sequence
@@ -20,7 +22,8 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.statusline import PinnedStatusLine
 from client.tokens import TokenStore, TokenStoreError
 from server.protocol import MAX_FRAME_BYTES, parse_server_message
 
@@ -45,6 +48,11 @@ class Terminal(Protocol):
         """Show text to the player."""
         ...
 
+    def status(self, text: str | None) -> None:
+        """Show `text` on a status line apart from the rest (ticking clocks), or remove it (None).
+        A terminal that cannot keep such a line shows nothing: the `clock` command still can."""
+        ...
+
 
 class StdioTerminal:
     """Standard input and output. Lines are read by a daemon thread, so that a
@@ -54,6 +62,7 @@ class StdioTerminal:
     def __init__(self) -> None:
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
         self._reader: threading.Thread | None = None
+        self._status_line = PinnedStatusLine(sys.stdout, _terminal_size) if _is_interactive() else None
 
     async def read_line(self) -> str | None:
         if self._reader is None:
@@ -76,6 +85,20 @@ class StdioTerminal:
 
     def write(self, text: str) -> None:
         print(text, flush=True)
+
+    def status(self, text: str | None) -> None:
+        if self._status_line is not None:
+            self._status_line.show(text)
+
+
+def _is_interactive() -> bool:
+    """Whether a person types at a terminal that can keep a status line."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "dumb") != "dumb"
+
+
+def _terminal_size() -> tuple[int, int]:
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 class Session:
@@ -115,6 +138,7 @@ class Session:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self._terminal.status(None)
             if self._connection is not None:
                 await self._connection.close()
         return self._exit_code
@@ -182,6 +206,8 @@ class Session:
                     await self._send(action)
                 case Show():
                     self._terminal.write(action.text)
+                case Status():
+                    self._terminal.status(action.text)
                 case SaveFile():
                     self._terminal.write(await asyncio.to_thread(_save, action.path, action.content))
                 case RememberToken():

@@ -9,7 +9,7 @@ from typing import Literal
 
 import pytest
 
-from client.core import QUIT_WAIT_S, TURN_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.core import QUIT_WAIT_S, TURN_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show, Status
 from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.protocol import (
@@ -522,3 +522,28 @@ def test_after_a_server_restart_the_room_is_followed_from_seq_0(snapshot: Snapsh
     text = shown(client.handle_message(moved(10, 5, ply=3, seq=1).model_copy(update={"id": move.id})))
     assert text.startswith("3. black")
     assert client.room is not None and client.room.seq == 1 and client.room.board.ply == 3
+
+
+def test_a_running_clock_ticks_on_the_status_line(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = ClientCore("alice", token=None, clock=lambda: now[0])
+    client.connected()
+    client.handle_message(welcome())
+    clock = ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=0, running="white")
+    client.handle_message(snapshot("h8", seq=1, clock=clock))
+    assert client.tick() == [Status("black 1:00 | white 1:00 -- move 2, white to move")]
+    now[0] = 0.5
+    assert client.tick() == [Status("black 1:00 | white 0:59 -- move 2, white to move")]
+    now[0] = 0.9
+    assert client.tick() == []
+    now[0] = 1.5
+    assert client.tick() == [Status("black 1:00 | white 0:58 -- move 2, white to move")]
+    result = ResultModel(winner="black", reason=EndReason.RESIGN)
+    client.handle_message(GameOver(room_id="r1", game_id="g1", seq=2, result=result))
+    assert client.tick() == [Status(None)]
+    assert client.tick() == []
+
+
+def test_an_untimed_game_has_no_status_line(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8"))
+    assert core.tick() == []

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
+import pty
 import re
+import struct
 import sys
+import termios
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +20,7 @@ from websockets.asyncio.server import Server
 
 from client.core import ClientCore
 from client.session import Session
+from client.statusline import RESET_SCROLL_REGION
 from client.tokens import TokenStore
 from server.app import GameServer, ServerSettings
 from server.rooms import RoomSettings
@@ -30,6 +37,7 @@ class ScriptedTerminal:
     def __init__(self) -> None:
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
         self.output: list[str] = []
+        self.statuses: list[str | None] = []
         self._read_up_to = 0
         self._written = asyncio.Event()
 
@@ -39,6 +47,9 @@ class ScriptedTerminal:
     def write(self, text: str) -> None:
         self.output.extend(text.splitlines())
         self._written.set()
+
+    def status(self, text: str | None) -> None:
+        self.statuses.append(text)
 
     def type(self, line: str) -> None:
         self._lines.put_nowait(line)
@@ -373,9 +384,81 @@ async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_pat
     assert "cannot connect to ws://127.0.0.1:9/ws" in output.decode()
 
 
-async def run_gomoku(server_port: int, tmp_path: Path, name: str, lines: bytes) -> str:
-    """The output of the `gomoku` command reading `lines` from a pipe; it must exit 0."""
-    process = await asyncio.create_subprocess_exec(
+async def test_in_a_terminal_the_running_clock_ticks_on_the_bottom_row(server_port: int, tmp_path: Path) -> None:
+    async with PseudoTerminal.running_gomoku(server_port, tmp_path, "gina", rows=24, columns=80) as terminal:
+        terminal.type("create vs easy clock 1+0")
+        await terminal.expect(r"\x1b\[1;23r")  # the bottom row is taken out of the scrolling area
+        await terminal.expect(r"\x1b\[24;1H\x1b\[2Kblack (1:00|0:59) \| white 1:00 -- move 1, your move")
+        await terminal.expect(r"\x1b\[24;1H\x1b\[2Kblack 0:5[0-8] \| white 1:00 -- move 1, your move")
+        terminal.type("quit")
+        await terminal.expect(r"Quit\? \(yes/no\)")
+        terminal.type("yes")
+        await terminal.expect(re.escape(RESET_SCROLL_REGION))  # the terminal is left as it was found
+        assert await asyncio.wait_for(terminal.process.wait(), EXPECT_TIMEOUT_S) == 0
+
+
+class PseudoTerminal:
+    """The `gomoku` command in a pseudo-terminal of a given size, as a person at a terminal runs it."""
+
+    def __init__(self, process: asyncio.subprocess.Process, master: int) -> None:
+        self.process = process
+        self._master = master
+        self._output = ""
+        self._read_up_to = 0
+        self._received = asyncio.Event()
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def running_gomoku(
+        cls, server_port: int, tmp_path: Path, name: str, rows: int, columns: int
+    ) -> AsyncIterator[PseudoTerminal]:
+        master, child = pty.openpty()
+        fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        process = await asyncio.create_subprocess_exec(
+            *gomoku_command(server_port, tmp_path, name),
+            stdin=child,
+            stdout=child,
+            stderr=child,
+            cwd=REPO,
+            env={**os.environ, "TERM": "xterm"},
+        )
+        os.close(child)
+        terminal = cls(process, master)
+        loop = asyncio.get_running_loop()
+        loop.add_reader(master, terminal._read)
+        try:
+            yield terminal
+        finally:
+            loop.remove_reader(master)
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            os.close(master)
+
+    def _read(self) -> None:
+        try:
+            self._output += os.read(self._master, 65536).decode(errors="replace")
+        except OSError:  # the child side is closed
+            asyncio.get_running_loop().remove_reader(self._master)
+        self._received.set()
+
+    def type(self, line: str) -> None:
+        os.write(self._master, line.encode() + b"\n")
+
+    async def expect(self, pattern: str) -> None:
+        """Wait until the output after what was already matched matches `pattern`."""
+        try:
+            async with asyncio.timeout(EXPECT_TIMEOUT_S):
+                while (match := re.compile(pattern).search(self._output, self._read_up_to)) is None:
+                    self._received.clear()
+                    await self._received.wait()
+        except TimeoutError:
+            raise AssertionError(f"no output matched {pattern!r}:\n{self._output[self._read_up_to :]!r}") from None
+        self._read_up_to = match.end()
+
+
+def gomoku_command(server_port: int, tmp_path: Path, name: str) -> list[str]:
+    return [
         sys.executable,
         "-m",
         "client.main",
@@ -385,6 +468,13 @@ async def run_gomoku(server_port: int, tmp_path: Path, name: str, lines: bytes) 
         name,
         "--config-dir",
         str(tmp_path / "config"),
+    ]
+
+
+async def run_gomoku(server_port: int, tmp_path: Path, name: str, lines: bytes) -> str:
+    """The output of the `gomoku` command reading `lines` from a pipe; it must exit 0."""
+    process = await asyncio.create_subprocess_exec(
+        *gomoku_command(server_port, tmp_path, name),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         cwd=REPO,
