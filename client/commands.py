@@ -359,7 +359,7 @@ def _parse_create(_: str, arguments: list[str]) -> Command:
         elif option == "size":
             size = _size(_value_of(option, words))
         elif option == "clock":
-            clock = _clock(_value_of(option, words))
+            clock = parse_clock(_value_of(option, words))
         else:
             raise CommandError(f"unknown create option {word!r}: type 'help' for the list")
     black: Seat
@@ -406,7 +406,7 @@ def _size(text: str) -> int:
     return int(text)
 
 
-def _clock(text: str) -> tuple[int, int]:
+def parse_clock(text: str) -> tuple[int, int]:
     """`5+3`: five minutes and three seconds added per move; `10`: ten minutes, no increment."""
     match = _CLOCK.fullmatch(text)
     if match is None:

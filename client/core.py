@@ -20,8 +20,8 @@ from typing import Literal
 from client import commands as cmd
 from client.replay import REPLAY_HELP, Replay
 from client.screens import analysis_text, event_screen, room_screen, status_line
-from client.state import Outcome, RoomView, clock_setting
-from client.text import describe_bots, describe_games, describe_rooms
+from client.state import Outcome, RoomView, clock_setting, reply_wait_s
+from client.text import describe_bots, describe_games, describe_refused_sign_in, describe_rooms
 from engine.errors import RecordFormatError
 from engine.record import ClockSetting, record_from_dict
 from server.protocol import (
@@ -167,13 +167,6 @@ class _TurnWait:
     until: float
     """When to stop waiting for the opponent and go on."""
 
-
-TURN_WAIT_S = 120.0
-"""How long a scripted move waits for the opponent's reply in an untimed game before the next line goes
-anyway; in a timed game the wait lasts as long as the opponent's clock (the server ends the game then)."""
-
-TURN_WAIT_MARGIN_S = 10.0
-"""In a timed game, how much longer than the opponent's time left a scripted move waits."""
 
 _Question = Literal["resign", "leave", "quit"]
 """What a yes or no may confirm."""
@@ -458,7 +451,7 @@ class ClientCore:
                 point = command.resolve(room.size)
                 actions = self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
                 if self._scripted_input and room.my_colour is not None:
-                    self._turn_wait = _TurnWait(self._next_id, self._clock() + _reply_wait_s(room, self._clock()))
+                    self._turn_wait = _TurnWait(self._next_id, self._clock() + reply_wait_s(room, self._clock()))
                 return actions
             case cmd.ResignCommand():
                 return self._ask("resign", _QUESTIONS["resign"])
@@ -534,7 +527,7 @@ class ClientCore:
 
     def _error(self, message: ErrorMessage) -> list[Action]:
         if message.id is not None and message.id == self._hello_id:
-            return [Show(_hello_refused(self.name, message)), Quit(status=1)]
+            return [Show(describe_refused_sign_in(self.name, message)), Quit(status=1)]
         awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
         if isinstance(awaited, _ClockLookup) and self.room is not None:
             return [Show(self._room_screen(self.room))]  # shown without its time control, then
@@ -675,22 +668,5 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
     )
 
 
-def _reply_wait_s(room: RoomView, now: float) -> float:
-    """How long a scripted move waits for the opponent (see TURN_WAIT_S)."""
-    opponent = room.my_colour.other if room.my_colour is not None else None
-    if room.clock is None or opponent is None:
-        return TURN_WAIT_S
-    return room.clock.left_ms(opponent, now) / 1000 + TURN_WAIT_MARGIN_S
-
-
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:
     return BotSeatSpec(bot=seat.level) if isinstance(seat, cmd.BotSeat) else seat
-
-
-def _hello_refused(name: str, error: ErrorMessage) -> str:
-    if error.code == "name_taken":
-        return (
-            f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
-            "pick another name with --name"
-        )
-    return f"the server refused the sign-in: {error.message} ({error.code})"

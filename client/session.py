@@ -13,7 +13,6 @@ import contextlib
 import os
 import shutil
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +22,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.lines import StdinLines
 from client.statusline import PinnedStatusLine
 from client.tokens import TokenStore, TokenStoreError
 from server.protocol import MAX_FRAME_BYTES, parse_server_message
@@ -55,33 +55,14 @@ class Terminal(Protocol):
 
 
 class StdioTerminal:
-    """Standard input and output. Lines are read by a daemon thread, so that a
-    pending read never keeps the program from exiting, and piped input works
-    as well as a terminal."""
+    """Standard input and output, with a status line when a person types at a terminal."""
 
     def __init__(self) -> None:
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._reader: threading.Thread | None = None
+        self._lines = StdinLines()
         self._status_line = PinnedStatusLine(sys.stdout, _terminal_size) if _is_interactive() else None
 
     async def read_line(self) -> str | None:
-        if self._reader is None:
-            self._reader = threading.Thread(target=self._read_stdin, args=(asyncio.get_running_loop(),), daemon=True)
-            self._reader.start()
-        return await self._lines.get()
-
-    def _read_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
-        for line in sys.stdin:
-            if not self._hand_over(loop, line.rstrip("\r\n")):
-                return
-        self._hand_over(loop, None)
-
-    def _hand_over(self, loop: asyncio.AbstractEventLoop, line: str | None) -> bool:
-        try:
-            loop.call_soon_threadsafe(self._lines.put_nowait, line)
-        except RuntimeError:  # the loop has closed: the client is gone
-            return False
-        return True
+        return await self._lines.read_line()
 
     def write(self, text: str) -> None:
         print(text, flush=True)

@@ -35,6 +35,14 @@ RoomEvent = Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOff
 """Events that change a room and carry its `seq` (`declined` too: see `Declined`)."""
 
 
+TURN_WAIT_S = 120.0
+"""How long a scripted move (or `gomoku play`) waits for the opponent's reply in an untimed game; in a timed
+game the wait lasts as long as the opponent's clock (the server ends the game then)."""
+
+TURN_WAIT_MARGIN_S = 10.0
+"""In a timed game, how much longer than the opponent's time left a scripted move waits."""
+
+
 _OFFERS = {"draw_offered": "draw", "undo_requested": "undo", "rematch_offered": "rematch"}
 """What each offer event offers."""
 
@@ -191,6 +199,14 @@ class RoomView:
             self.clock = _clock_view(event.clock, now, _colour(event.to_move))
         self.seq = event.seq
         return Outcome.APPLIED
+
+
+def reply_wait_s(room: RoomView, now: float) -> float:
+    """How long a move sent by a script waits for the opponent's reply (see TURN_WAIT_S)."""
+    opponent = room.my_colour.other if room.my_colour is not None else None
+    if room.clock is None or opponent is None:
+        return TURN_WAIT_S
+    return room.clock.left_ms(opponent, now) / 1000 + TURN_WAIT_MARGIN_S
 
 
 def _colour(name: str) -> Color:

@@ -10,6 +10,7 @@ from engine.types import Color
 from server.protocol import (
     BotInfoModel,
     ClockSettingModel,
+    ErrorMessage,
     GameSummaryModel,
     PlayerInfoModel,
     RoomSummaryModel,
@@ -95,3 +96,13 @@ def describe_games(games: list[GameSummaryModel]) -> str:
             f"{game.rule.value} {game.size}x{game.size}, {game.moves} moves: {outcome}"
         )
     return "\n".join(lines)
+
+
+def describe_refused_sign_in(name: str, error: ErrorMessage) -> str:
+    """Why the server refused `hello`, and what to do about it."""
+    if error.code == "name_taken":
+        return (
+            f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
+            "pick another name with --name"
+        )
+    return f"the server refused the sign-in: {error.message} ({error.code})"
