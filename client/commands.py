@@ -218,7 +218,12 @@ QUIT_WORDS = ("quit", "exit")
 
 _HUMAN_POINT = re.compile(r"[a-zA-Z][0-9]{1,2}")
 _XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
-_CLOCK = re.compile(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?")
+_CLOCK = re.compile(r"(?:(\d+):([0-5]\d(?:\.\d+)?)|(\d+(?:\.\d+)?))(?:\+(\d+(?:\.\d+)?))?")
+"""`MINUTES[+SECONDS]` or `MINUTES:SS[+SECONDS]`, as `client.render.format_clock_setting` writes them."""
+_PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_INITIAL_MS = 24 * 3600 * 1000
+MAX_INCREMENT_MS = 3600 * 1000
+"""The longest time control the server accepts."""
 
 _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "help": ShowHelp(),
@@ -242,6 +247,8 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
 }
 
 DEFAULT_HINT_MS = 1000
+MAX_HINT_MS = 60_000
+"""The longest analysis the server runs."""
 DEFAULT_GAMES_LIMIT = 20
 MAX_GAMES_LIMIT = 100
 """The most games one page may hold (the server's limit)."""
@@ -296,7 +303,10 @@ def _parse_hint(_: str, arguments: list[str]) -> Command:
         return HintCommand(DEFAULT_HINT_MS)
     if len(arguments) > 1:
         raise CommandError("hint takes at most one number of seconds")
-    return HintCommand(round(_positive_number(arguments[0], "seconds") * 1000))
+    time_ms = round(_positive_number(arguments[0], "seconds") * 1000)
+    if time_ms > MAX_HINT_MS:
+        raise CommandError(f"the engine thinks {MAX_HINT_MS // 1000} seconds at most")
+    return HintCommand(time_ms)
 
 
 def _parse_games(_: str, arguments: list[str]) -> Command:
@@ -309,8 +319,10 @@ def _parse_games(_: str, arguments: list[str]) -> Command:
     for argument in arguments:
         if argument.isdigit():
             limit = int(argument)
-        else:
+        elif _PLAYER_NAME.fullmatch(argument):
             player = argument
+        else:
+            raise CommandError(f"{argument!r} is not a player name (1 to 32 of A-Z a-z 0-9 _ -) nor a limit")
     if not 1 <= limit <= MAX_GAMES_LIMIT:
         raise CommandError(f"the games limit must be 1 to {MAX_GAMES_LIMIT}; 'games more' shows the next page")
     return ListGamesCommand(player, limit)
@@ -407,14 +419,24 @@ def _size(text: str) -> int:
 
 
 def parse_clock(text: str) -> tuple[int, int]:
-    """`5+3`: five minutes and three seconds added per move; `10`: ten minutes, no increment."""
+    """(initial_ms, increment_ms) from `5+3` (five minutes, three seconds added per move), `10` (ten
+    minutes, no increment) or `0:30+1` (thirty seconds). Raises CommandError, also for a time control
+    the server would refuse."""
     match = _CLOCK.fullmatch(text)
     if match is None:
-        raise CommandError(f"clock is MINUTES+SECONDS, like '5+3', not {text!r}")
-    initial_ms = round(float(match.group(1)) * 60_000)
-    increment_ms = round(float(match.group(2) or 0) * 1000)
+        raise CommandError(f"clock is MINUTES+SECONDS, like '5+3' (or '0:30+1' under a minute), not {text!r}")
+    minutes, seconds, decimal_minutes, increment = match.groups()
+    if decimal_minutes is not None:
+        initial_ms = round(float(decimal_minutes) * 60_000)
+    else:
+        initial_ms = int(minutes) * 60_000 + round(float(seconds) * 1000)
+    increment_ms = round(float(increment or 0) * 1000)
     if initial_ms <= 0:
         raise CommandError("a clock needs some time to start with")
+    if initial_ms > MAX_INITIAL_MS:
+        raise CommandError("a clock starts with 24 hours at most")
+    if increment_ms > MAX_INCREMENT_MS:
+        raise CommandError("the increment is an hour at most")
     return initial_ms, increment_ms
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pydantic import ValidationError
+
 from client import commands as cmd
 from client.replay import REPLAY_HELP, Replay
 from client.screens import analysis_text, event_screen, room_screen, status_line
@@ -346,6 +348,8 @@ class ClientCore:
             return self._command(command)
         except cmd.CommandError as error:
             return [Show(str(error))]
+        except ValidationError as error:  # a value the parser let through but the protocol does not allow
+            return [Show(f"that cannot be sent: {_first_problem(error)}")]
 
     def _handle_deferred(self) -> list[Action]:
         actions: list[Action] = []
@@ -666,6 +670,12 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
         clock=clock,
         private=command.private,
     )
+
+
+def _first_problem(error: ValidationError) -> str:
+    detail = error.errors()[0]
+    where = ".".join(str(part) for part in detail["loc"])
+    return f"{where}: {detail['msg']}" if where else detail["msg"]
 
 
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:

@@ -30,6 +30,8 @@ from server.protocol import GameId
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 NAME_ENV = "GOMOKU_NAME"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_LEVEL_LENGTH = 64
+"""The longest bot level the protocol carries."""
 
 EXIT_STATUSES = (
     "exit status: 0 done; 1 the server could not be reached or refused (the reason is on stderr); "
@@ -83,7 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     bots = subcommand("bots", "list the bot levels", columns(subcommands.BOT_COLUMNS))
     rooms = subcommand("rooms", "list the open and running rooms", columns(subcommands.ROOM_COLUMNS))
     games = subcommand("games", "list a player's stored games, newest first", columns(subcommands.GAME_COLUMNS))
-    games.add_argument("player", nargs="?", help="whose games (default: yours); a bot's games by its level")
+    games.add_argument(
+        "player", nargs="?", type=_player_name, help="whose games (default: yours); a bot's games by its level"
+    )
     games.add_argument(
         "--limit", type=_positive, default=cmd.DEFAULT_GAMES_LIMIT, help="at most this many (default 20; any number)"
     )
@@ -101,12 +105,26 @@ def _parser() -> argparse.ArgumentParser:
         "(WINNER: black, white or draw). A line is read when it is your turn; a refused move is reported "
         "on stderr and the next line is read. If input ends first, the game is resigned.",
     )
-    play.add_argument("--bot", required=True, metavar="LEVEL", help="the bot's level ('gomoku bots' lists them)")
+    play.add_argument(
+        "--bot", required=True, type=_bot_level, metavar="LEVEL", help="the bot's level ('gomoku bots' lists them)"
+    )
     play.add_argument("--as", dest="colour", choices=("black", "white"), default="black", help="default black")
     play.add_argument("--rule", choices=[rule.value for rule in Rule], default=Rule.FREESTYLE.value)
     play.add_argument("--size", type=_board_size, default=15, help="5 to 26 (renju: 15), default 15")
     play.add_argument("--clock", type=_clock, metavar="MINUTES+SECONDS", help="e.g. 5+3 (default: untimed)")
     return parser
+
+
+def _player_name(text: str) -> str:
+    if not _NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -")
+    return text
+
+
+def _bot_level(text: str) -> str:
+    if not 1 <= len(text) <= MAX_LEVEL_LENGTH:
+        raise argparse.ArgumentTypeError(f"a bot level is 1 to {MAX_LEVEL_LENGTH} characters")
+    return text
 
 
 def _positive(text: str) -> int:
@@ -132,8 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the client or a subcommand; the exit status is described in EXIT_STATUSES."""
     parser = _parser()
     arguments = parser.parse_args(argv)
-    if not _NAME.fullmatch(arguments.name):
-        parser.error(f"{arguments.name!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -")
+    try:
+        _player_name(arguments.name)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
     if arguments.subcommand == "play" and arguments.rule == Rule.RENJU.value and arguments.size != 15:
         parser.error("renju is played on 15x15 only")
     tokens = TokenStore(arguments.config_dir or default_config_dir())

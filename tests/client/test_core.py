@@ -548,3 +548,9 @@ def test_a_running_clock_ticks_on_the_status_line(snapshot: SnapshotFactory) -> 
 def test_an_untimed_game_has_no_status_line(core: ClientCore, snapshot: SnapshotFactory) -> None:
     core.handle_message(snapshot("h8"))
     assert core.tick() == []
+
+
+def test_a_request_the_protocol_would_refuse_is_explained_not_sent(core: ClientCore) -> None:
+    actions = core.handle_line("create vs " + "x" * 65)
+    assert sent(actions) == []
+    assert "cannot be sent" in shown(actions)

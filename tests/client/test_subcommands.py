@@ -143,3 +143,10 @@ async def test_the_options_may_come_before_the_subcommand(server_port: int, tmp_
     command = ["--server", url, "--name", "sam", "--config-dir", str(tmp_path / "config"), "bots"]
     done = await run_command(gomoku_command(server_port, tmp_path, "sam")[:3] + command)
     assert done.status == 0 and "easy\t" in done.stdout
+
+
+async def test_bad_options_are_refused_with_status_2(tmp_path: Path) -> None:
+    for arguments in (["games", "bob!"], ["play", "--bot", "easy", "--rule", "renju", "--size", "19"], ["export"]):
+        done = await gomoku(9, tmp_path, *arguments)
+        assert (done.status, done.stdout) == (2, "")
+        assert "error" in done.stderr
