@@ -1,10 +1,17 @@
 """The client's logic without I/O: lines typed and messages received in, actions out.
 
 `ClientCore` never touches the socket, the terminal or the disk. It answers
-each input with a list of actions (send this message, show this text, save
-this file, remember this token, quit) that `client.session` carries out.
-So the whole behaviour of the client, including reconnecting and catching
-up after a missed event, can be tested by feeding it lines and messages.
+each input (a line, the end of input, a message, the connection opening or
+dropping, time passing) with a list of `client.actions` that
+`client.session` carries out. So the whole behaviour of the client,
+including reconnecting, catching up after a missed event, and pacing a
+script's lines, can be tested by feeding it lines and messages.
+
+It is one module past 500 lines on purpose: it is one state machine, and
+its parts act on each other. A welcome rejoins the room and lets waiting
+lines go; a room message answers a create, ends a scripted move's wait and
+may ask for the room's time control; an answer can complete a quit. Split
+up, each part would need the others' state.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from client import commands as cmd
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
 from client.replay import REPLAY_HELP, Replay
 from client.screens import analysis_text, event_screen, room_screen, status_line
 from client.state import Outcome, RoomView, clock_setting, reply_wait_s
@@ -68,53 +76,6 @@ from server.protocol import (
 )
 from server.protocol import Analyze as AnalyzeRequest
 from server.protocol import Move as MoveRequest
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send a message to the server."""
-
-    message: ClientMessage
-
-
-@dataclass(frozen=True, slots=True)
-class Show:
-    """Print text for the player."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class SaveFile:
-    """Write a file (an exported game) and tell the player how it went."""
-
-    path: Path
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class RememberToken:
-    """Store the token the server gave for this player name."""
-
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """Show this on the terminal's status line (the ticking clocks), or take the line away (None)."""
-
-    text: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Quit:
-    """Close the connection and end the client."""
-
-    status: int = 0
-    """The exit status: 0 when the player asked to quit."""
-
-
-Action = Send | Show | Status | SaveFile | RememberToken | Quit
 
 
 @dataclass(frozen=True, slots=True)

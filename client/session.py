@@ -21,7 +21,8 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.core import ClientCore
 from client.lines import StdinLines
 from client.statusline import PinnedStatusLine
 from client.tokens import TokenStore, TokenStoreError

@@ -9,7 +9,8 @@ from typing import Literal
 
 import pytest
 
-from client.core import QUIT_WAIT_S, Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.core import QUIT_WAIT_S, ClientCore
 from client.state import TURN_WAIT_S
 from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
