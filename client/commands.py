@@ -23,14 +23,14 @@ commands:
   rooms                         list open and running rooms
   bots                          list the bot levels
   create [vs LEVEL | bots LEVEL LEVEL] [as black|white] [rule freestyle|standard|renju]
-         [size N] [clock MINUTES+SECONDS] [private]
+         [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private]
                                 open a room (default: you black, white seat open)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
   leave                         leave the room (resigns a game you are playing: asks first)
   h8  or  7,7                   play a move (column letter + row, or x,y from the top left)
   resign | draw | undo          resign (asks first), offer a draw, ask to take back your move
-  yes | no                      answer the question on screen (draw, undo, resign)
+  yes | no                      answer the question on screen (draw, undo, rematch, resign, leave, quit)
   rematch                       ask for a new game with colours swapped
   board                         draw the board and clocks again
   clock                         show the clocks and whose turn it is (at a terminal, the running

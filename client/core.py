@@ -139,6 +139,8 @@ _QUESTIONS: dict[_Question, str] = {
     "leave": "leaving resigns this game: leave the room? (yes/no)",
     "quit": "your game goes on if you quit{clock}: come back soon (start gomoku again) or lose it. Quit? (yes/no)",
 }
+_QUIT_CLOCK = ", and so does your clock"
+"""Said in the quit question of a timed game."""
 
 QUIT_WAIT_S = 5.0
 """After `quit`, how long the answers to requests already sent may take before the client ends anyway."""
@@ -264,9 +266,12 @@ class ClientCore:
         return actions
 
     def _status_now(self, now: float) -> str | None:
-        """The status line while a clock is running in the room, else None."""
+        """The status line while a clock is running in the room, else None (also while the connection
+        is down: the clocks are the server's, and it may not be counting)."""
         room = self.room
         if room is None or room.clock is None or room.clock.running is None or room.status != "playing":
+            return None
+        if not self._signed_in:
             return None
         return status_line(room, now)
 
@@ -370,8 +375,8 @@ class ClientCore:
                 return [Show(cmd.HELP)]
             case cmd.QuitClient():
                 if self._playing():
-                    running = self.room is not None and self.room.clock is not None
-                    return self._ask("quit", _QUESTIONS["quit"].format(clock=", your clock running" if running else ""))
+                    timed = self.room is not None and self.room.clock is not None
+                    return self._ask("quit", _QUESTIONS["quit"].format(clock=_QUIT_CLOCK if timed else ""))
                 return self._begin_quit()
             case cmd.ListRoomsCommand():
                 return self._send_waiting(ListRooms(), _RoomPages((), None))

@@ -91,10 +91,19 @@ def _parser() -> argparse.ArgumentParser:
     games.add_argument(
         "--limit", type=_positive, default=cmd.DEFAULT_GAMES_LIMIT, help="at most this many (default 20; any number)"
     )
-    games.add_argument("--before", help="only games older than this game id")
+    games.add_argument(
+        "--before",
+        metavar="GAME_ID",
+        help="only games older than this one (--before=-Xy12 for an id with a leading '-')",
+    )
     for listing in (bots, rooms, games):
         listing.add_argument("--json", action="store_true", help="one JSON object per line, as the server sent it")
-    export = subcommand("export", "write a stored game's record", "Finished and unfinished games alike.")
+    export = subcommand(
+        "export",
+        "write a stored game's record",
+        "Finished and unfinished games alike. A GAME_ID that starts with '-' goes after '--': "
+        "gomoku export -f sgf -- -Xy12",
+    )
     export.add_argument("game_id", metavar="GAME_ID")
     export.add_argument("-f", "--format", choices=cmd.RECORD_FORMATS, help="default: from -o's suffix, else json")
     export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")

@@ -201,13 +201,13 @@ def gomoku_command(server_port: int, tmp_path: Path, name: str, *arguments: str)
         sys.executable,
         "-m",
         "client.main",
-        *arguments,
         "--server",
         f"ws://127.0.0.1:{server_port}/ws",
         "--name",
         name,
         "--config-dir",
         str(tmp_path / "config"),
+        *arguments,
     ]
 
 

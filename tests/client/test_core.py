@@ -555,3 +555,14 @@ def test_a_request_the_protocol_would_refuse_is_explained_not_sent(core: ClientC
     actions = core.handle_line("create vs " + "x" * 65)
     assert sent(actions) == []
     assert "cannot be sent" in shown(actions)
+
+
+def test_the_status_line_goes_while_the_connection_is_down(snapshot: SnapshotFactory) -> None:
+    client = ClientCore("alice", token=None, clock=lambda: 0.0)
+    client.connected()
+    client.handle_message(welcome())
+    clock = ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=0, running="white")
+    client.handle_message(snapshot("h8", seq=1, clock=clock))
+    assert client.tick() == [Status("black 1:00 | white 1:00 -- move 2, white to move")]
+    client.disconnected()
+    assert client.tick() == [Status(None)]

@@ -78,11 +78,11 @@ async def test_a_refused_move_is_reported_on_stderr_and_play_goes_on(server_port
 async def test_a_finished_game_is_exported_to_stdout_or_a_file(server_port: int, tmp_path: Path) -> None:
     played = await gomoku(server_port, tmp_path, "play", "--bot", "greedy", stdin="h8\n")
     game_id = played.stdout.split()[1]
-    sgf = await gomoku(server_port, tmp_path, "export", game_id, "-f", "sgf")
+    sgf = await gomoku(server_port, tmp_path, "export", "-f", "sgf", "--", game_id)  # an id may start with '-'
     assert sgf.status == 0 and "GM[4]" in sgf.stdout
-    record = await gomoku(server_port, tmp_path, "export", game_id)
+    record = await gomoku(server_port, tmp_path, "export", "--", game_id)
     assert json.loads(record.stdout)["moves"][0]["move"] == "h8"
-    saved = await gomoku(server_port, tmp_path, "export", game_id, "-o", str(tmp_path / "game.psq"))
+    saved = await gomoku(server_port, tmp_path, "export", "-o", str(tmp_path / "game.psq"), "--", game_id)
     assert (saved.status, saved.stdout) == (0, "")
     assert (tmp_path / "game.psq").read_text().startswith("Piskvork")
 
@@ -138,9 +138,9 @@ async def test_an_unreachable_server_is_an_error(tmp_path: Path) -> None:
     assert "cannot connect to ws://127.0.0.1:9/ws" in done.stderr
 
 
-async def test_the_options_may_come_before_the_subcommand(server_port: int, tmp_path: Path) -> None:
+async def test_the_options_may_come_after_the_subcommand(server_port: int, tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{server_port}/ws"
-    command = ["--server", url, "--name", "sam", "--config-dir", str(tmp_path / "config"), "bots"]
+    command = ["bots", "--server", url, "--name", "sam", "--config-dir", str(tmp_path / "config")]
     done = await run_command(gomoku_command(server_port, tmp_path, "sam")[:3] + command)
     assert done.status == 0 and "easy\t" in done.stdout
 
