@@ -125,8 +125,9 @@ _Awaited = _Export | _StartReplay | _Created | _ClockLookup | _RoomPages | _Game
 class _TurnWait:
     """A scripted move sent: the next line waits until the player's turn comes back."""
 
-    move_id: int
-    """The id of the move request, whose answer comes first."""
+    move_id: int | None
+    """The id of the move request, whose answer comes first; None for a move held back because
+    the opponent was to move."""
     until: float
     """When to stop waiting for the opponent and go on."""
 
@@ -190,6 +191,8 @@ class ClientCore:
         self._unanswered: set[int] = set()
         self._scripted_input = scripted_input
         self._turn_wait: _TurnWait | None = None
+        self._waited_out = False
+        """Whether the wait for the opponent timed out: the move held back then goes anyway."""
         self._status: str | None = None
         """The status line shown now."""
         self._quit_by: float | None = None
@@ -256,6 +259,7 @@ class ClientCore:
         actions: list[Action] = []
         if self._turn_wait is not None and now >= self._turn_wait.until:
             self._turn_wait = None
+            self._waited_out = True
             opponent = self.room.to_move if self.room is not None else None
             actions.append(Show(f"no reply from {opponent or 'the opponent'}: going on with the next line"))
             actions += self._handle_deferred()
@@ -280,10 +284,23 @@ class ClientCore:
         """Whether a typed line can be acted on now rather than deferred."""
         return self._signed_in and self._entering is None and self._turn_wait is None
 
+    def _hold_for_opponent(self) -> bool:
+        """Whether a scripted move must wait for the opponent's move first (after the wait has timed
+        out once for this move, it goes anyway)."""
+        room = self.room
+        waited_out, self._waited_out = self._waited_out, False
+        if not self._scripted_input or room is None or room.my_colour is None or waited_out:
+            return False
+        if room.to_move in (None, room.my_colour):
+            return False
+        now = self._clock()
+        self._turn_wait = _TurnWait(None, now + reply_wait_s(room, now))
+        return True
+
     def _end_turn_wait_on_reply(self) -> None:
         """A scripted move's wait ends when it was refused, the opponent has replied, or the game is over."""
         wait = self._turn_wait
-        if wait is None or wait.move_id in self._unanswered or self._resyncing:
+        if wait is None or (wait.move_id is not None and wait.move_id in self._unanswered) or self._resyncing:
             return
         room = self.room
         if room is None or room.my_colour is None or room.to_move in (None, room.my_colour):
@@ -308,7 +325,10 @@ class ClientCore:
         if isinstance(command, cmd.Answer):
             return self._answer(command.accept, question)
         if not self._ready and not isinstance(command, cmd.LOCAL_COMMANDS):
-            self._deferred.append(line)
+            self._deferred.insert(0, line)  # it was first in line (from handle_line, the only one)
+            return []
+        if isinstance(command, cmd.PlayMove) and self._hold_for_opponent():
+            self._deferred.insert(0, line)
             return []
         try:
             return self._command(command)

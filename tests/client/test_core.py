@@ -566,3 +566,24 @@ def test_the_status_line_goes_while_the_connection_is_down(snapshot: SnapshotFac
     assert client.tick() == [Status("black 1:00 | white 1:00 -- move 2, white to move")]
     client.disconnected()
     assert client.tick() == [Status(None)]
+
+
+def test_a_scripted_move_waits_for_the_opponents_first_move(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", you="white", seq=0))
+    assert client.handle_line("h9") == []
+    (move,) = sent(client.handle_message(moved(7, 7, ply=1, seq=1)))
+    assert isinstance(move, Move) and (move.x, move.y) == (7, 6)
+
+
+def test_a_scripted_move_held_for_the_opponent_goes_after_the_wait(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", you="white", seq=0))
+    client.handle_line("h9")
+    now[0] = TURN_WAIT_S + 1
+    actions = client.tick()
+    assert "no reply from black" in shown(actions)
+    (move,) = sent(actions)
+    assert isinstance(move, Move)

@@ -209,6 +209,13 @@ async def test_piped_moves_each_wait_for_the_bots_reply(server_port: int, tmp_pa
         assert re.search(rf"^{2 * ply + 2}\. white \(bot greedy\) [a-o]\d+$", output, re.MULTILINE)
 
 
+async def test_piped_moves_as_white_wait_for_the_bots_first_move(server_port: int, tmp_path: Path) -> None:
+    output = await run_gomoku(server_port, tmp_path, "hal", b"create vs greedy as white\na1\no1\n")
+    assert "not_your_turn" not in output
+    assert re.search(r"^2\. white \(hal\) a1$", output, re.MULTILINE)
+    assert re.search(r"^4\. white \(hal\) o1$", output, re.MULTILINE)
+
+
 async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
     completed = await run_command(gomoku_command(9, tmp_path, "dave"))
     assert completed.status == 1
