@@ -65,11 +65,11 @@ async def list_bots(connection: Connection, out: TextIO, as_json: bool = False) 
         _row(out, bot.level, bot.rating, bot.description)
 
 
-async def list_rooms(connection: Connection, out: TextIO, as_json: bool = False) -> None:
+async def list_rooms(connection: Connection, out: TextIO, as_json: bool = False, page_size: int = PAGE_LIMIT) -> None:
     """Every listed room, page after page, in room id order."""
     after: RoomId | None = None
     while True:
-        answer = await connection.request(ListRooms(after=after))
+        answer = await connection.request(ListRooms(limit=page_size, after=after))
         if not isinstance(answer, Rooms):
             raise ScriptError(f"the server answered list_rooms with {answer.type!r}")
         if as_json:

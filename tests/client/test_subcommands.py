@@ -10,7 +10,7 @@ from pathlib import Path
 from client_harness import Completed, Launcher, gomoku_command, run_command
 
 from client.connection import Connection
-from client.subcommands import list_games
+from client.subcommands import list_games, list_rooms
 from client.tokens import TokenStore
 
 LOSING_MOVES = [f"{column}{row}" for row in (1, 3, 13, 15) for column in "acegikmo"]
@@ -46,6 +46,19 @@ async def test_rooms_lists_each_room_with_its_clock(launcher: Launcher, server_p
     done = await gomoku(server_port, tmp_path, "rooms")
     assert done.status == 0
     assert [room_id, "waiting", "freestyle", "15", "5+3", "alice", "-", "0"] in rows(done.stdout)
+
+
+async def test_rooms_walks_every_page(launcher: Launcher, server_port: int, tmp_path: Path) -> None:
+    room_ids = []
+    for name in ("alice", "bob", "carol"):
+        player = await launcher.start(name)
+        player.type("create")
+        room_ids.append((await player.expect(r"room (\S+): you are playing black")).group(1))
+    url = f"ws://127.0.0.1:{server_port}/ws"
+    async with Connection.signed_in(url, "sam", TokenStore(tmp_path / "config")) as connection:
+        out = io.StringIO()
+        await list_rooms(connection, out, page_size=1)
+    assert sorted(row[0] for row in rows(out.getvalue())) == sorted(room_ids)
 
 
 async def test_play_prints_each_move_and_the_result(server_port: int, tmp_path: Path) -> None:
