@@ -23,23 +23,25 @@ commands:
   rooms                         list open and running rooms
   bots                          list the bot levels
   create [vs LEVEL | bots LEVEL LEVEL] [as black|white] [rule freestyle|standard|renju]
-         [size N] [clock MINUTES+SECONDS] [private]
+         [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private]
                                 open a room (default: you black, white seat open)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
-  leave                         leave the room (resigns a game you are playing)
+  leave                         leave the room (resigns a game you are playing: asks first)
   h8  or  7,7                   play a move (column letter + row, or x,y from the top left)
   resign | draw | undo          resign (asks first), offer a draw, ask to take back your move
-  yes | no                      answer the question on screen (draw, undo, resign)
+  yes | no                      answer the question on screen (draw, undo, rematch, resign, leave, quit)
   rematch                       ask for a new game with colours swapped
   board                         draw the board and clocks again
-  clock                         show the clocks and whose turn it is
+  clock                         show the clocks and whose turn it is (at a terminal, the running
+                                clock also ticks on the bottom row)
   hint [SECONDS]                the engine's view of the position (spectators and bot games)
-  games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first
+  games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first, LIMIT 1 to 100
+  games more                    the next page of the last games list
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   help                          this list
-  quit                          leave the client"""
+  quit                          leave the client (asks first during a game, which goes on without you)"""
 
 RecordFormat = Literal["json", "psq", "sgf"]
 RECORD_FORMATS: tuple[RecordFormat, ...] = ("json", "psq", "sgf")
@@ -169,6 +171,11 @@ class ListGamesCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class MoreGamesCommand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class ExportGameCommand:
     game_id: GameId
     path: Path
@@ -198,21 +205,29 @@ Command = (
     | ShowClocks
     | HintCommand
     | ListGamesCommand
+    | MoreGamesCommand
     | ExportGameCommand
     | ReplayCommand
 )
 
-LOCAL_COMMANDS = (ShowHelp, QuitClient, ShowBoard, ShowClocks, ResignCommand)
-"""Commands answered without the server (resign only asks a question; the answer is sent)."""
+LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
+"""Commands answered without the server (resign only asks a question; the answer is sent).
+`quit` is not one: it waits its turn, so that the lines before it are sent and answered."""
+
+QUIT_WORDS = ("quit", "exit")
 
 _XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
-_CLOCK = re.compile(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?")
+_CLOCK = re.compile(r"(?:(\d+):([0-5]\d(?:\.\d+)?)|(\d+(?:\.\d+)?))(?:\+(\d+(?:\.\d+)?))?")
+"""`MINUTES[+SECONDS]` or `MINUTES:SS[+SECONDS]`, as `client.render.format_clock_setting` writes them."""
+_PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_INITIAL_MS = 24 * 3600 * 1000
+MAX_INCREMENT_MS = 3600 * 1000
+"""The longest time control the server accepts."""
 
 _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "help": ShowHelp(),
     "?": ShowHelp(),
-    "quit": QuitClient(),
-    "exit": QuitClient(),
+    **dict.fromkeys(QUIT_WORDS, QuitClient()),
     "rooms": ListRoomsCommand(),
     "bots": ListBotsCommand(),
     "leave": LeaveRoomCommand(),
@@ -231,7 +246,11 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
 }
 
 DEFAULT_HINT_MS = 1000
+MAX_HINT_MS = 60_000
+"""The longest analysis the server runs."""
 DEFAULT_GAMES_LIMIT = 20
+MAX_GAMES_LIMIT = 100
+"""The most games one page may hold (the server's limit)."""
 
 
 def parse_command(line: str) -> Command | None:
@@ -283,10 +302,15 @@ def _parse_hint(_: str, arguments: list[str]) -> Command:
         return HintCommand(DEFAULT_HINT_MS)
     if len(arguments) > 1:
         raise CommandError("hint takes at most one number of seconds")
-    return HintCommand(round(_positive_number(arguments[0], "seconds") * 1000))
+    time_ms = round(_positive_number(arguments[0], "seconds") * 1000)
+    if time_ms > MAX_HINT_MS:
+        raise CommandError(f"the engine thinks {MAX_HINT_MS // 1000} seconds at most")
+    return HintCommand(time_ms)
 
 
 def _parse_games(_: str, arguments: list[str]) -> Command:
+    if [argument.lower() for argument in arguments] == ["more"]:
+        return MoreGamesCommand()
     if len(arguments) > 2:
         raise CommandError("games takes a player name and a limit, both optional")
     player = None
@@ -294,10 +318,12 @@ def _parse_games(_: str, arguments: list[str]) -> Command:
     for argument in arguments:
         if argument.isdigit():
             limit = int(argument)
-        else:
+        elif _PLAYER_NAME.fullmatch(argument):
             player = argument
-    if not 1 <= limit <= 500:
-        raise CommandError("the games limit must be 1 to 500")
+        else:
+            raise CommandError(f"{argument!r} is not a player name (1 to 32 of A-Z a-z 0-9 _ -) nor a limit")
+    if not 1 <= limit <= MAX_GAMES_LIMIT:
+        raise CommandError(f"the games limit must be 1 to {MAX_GAMES_LIMIT}; 'games more' shows the next page")
     return ListGamesCommand(player, limit)
 
 
@@ -344,7 +370,7 @@ def _parse_create(_: str, arguments: list[str]) -> Command:
         elif option == "size":
             size = _size(_value_of(option, words))
         elif option == "clock":
-            clock = _clock(_value_of(option, words))
+            clock = parse_clock(_value_of(option, words))
         else:
             raise CommandError(f"unknown create option {word!r}: type 'help' for the list")
     black: Seat
@@ -391,15 +417,25 @@ def _size(text: str) -> int:
     return int(text)
 
 
-def _clock(text: str) -> tuple[int, int]:
-    """`5+3`: five minutes and three seconds added per move; `10`: ten minutes, no increment."""
+def parse_clock(text: str) -> tuple[int, int]:
+    """(initial_ms, increment_ms) from `5+3` (five minutes, three seconds added per move), `10` (ten
+    minutes, no increment) or `0:30+1` (thirty seconds). Raises CommandError, also for a time control
+    the server would refuse."""
     match = _CLOCK.fullmatch(text)
     if match is None:
-        raise CommandError(f"clock is MINUTES+SECONDS, like '5+3', not {text!r}")
-    initial_ms = round(float(match.group(1)) * 60_000)
-    increment_ms = round(float(match.group(2) or 0) * 1000)
+        raise CommandError(f"clock is MINUTES+SECONDS, like '5+3' (or '0:30+1' under a minute), not {text!r}")
+    minutes, seconds, decimal_minutes, increment = match.groups()
+    if decimal_minutes is not None:
+        initial_ms = round(float(decimal_minutes) * 60_000)
+    else:
+        initial_ms = int(minutes) * 60_000 + round(float(seconds) * 1000)
+    increment_ms = round(float(increment or 0) * 1000)
     if initial_ms <= 0:
         raise CommandError("a clock needs some time to start with")
+    if initial_ms > MAX_INITIAL_MS:
+        raise CommandError("a clock starts with 24 hours at most")
+    if increment_ms > MAX_INCREMENT_MS:
+        raise CommandError("the increment is an hour at most")
     return initial_ms, increment_ms
 
 

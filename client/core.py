@@ -1,14 +1,22 @@
 """The client's logic without I/O: lines typed and messages received in, actions out.
 
 `ClientCore` never touches the socket, the terminal or the disk. It answers
-each input with a list of actions (send this message, show this text, save
-this file, remember this token, quit) that `client.session` carries out.
-So the whole behaviour of the client, including reconnecting and catching
-up after a missed event, can be tested by feeding it lines and messages.
+each input (a line, the end of input, a message, the connection opening or
+dropping, time passing) with a list of `client.actions` that
+`client.session` carries out. So the whole behaviour of the client,
+including reconnecting, catching up after a missed event, and pacing a
+script's lines, can be tested by feeding it lines and messages.
+
+It is one module past 500 lines on purpose: it is one state machine, and
+its parts act on each other. A welcome rejoins the room and lets waiting
+lines go; a room message answers a create, ends a scripted move's wait and
+may ask for the room's time control; an answer can complete a quit. Split
+up, each part would need the others' state.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -16,15 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pydantic import ValidationError
+
 from client import commands as cmd
-from client.render import format_clock, render_board
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
 from client.replay import REPLAY_HELP, Replay
-from client.state import Outcome, RoomView
-from client.text import describe_bots, describe_games, describe_result, describe_rooms, describe_seat
+from client.screens import analysis_text, event_screen, room_screen, status_line
+from client.state import Outcome, RoomView, clock_setting, reply_wait_s
+from client.text import describe_bots, describe_games, describe_refused_sign_in, describe_rooms
 from engine.errors import RecordFormatError
-from engine.notation import format_point
-from engine.record import record_from_dict
-from engine.types import Color, Point
+from engine.record import ClockSetting, record_from_dict
 from server.protocol import (
     Analysis,
     AnswerDraw,
@@ -54,8 +63,10 @@ from server.protocol import (
     RematchOffered,
     RequestUndo,
     Resign,
+    RoomId,
     RoomMessage,
     Rooms,
+    RoomSummaryModel,
     SeatSpec,
     ServerEvent,
     Spectators,
@@ -68,46 +79,6 @@ from server.protocol import Move as MoveRequest
 
 
 @dataclass(frozen=True, slots=True)
-class Send:
-    """Send a message to the server."""
-
-    message: ClientMessage
-
-
-@dataclass(frozen=True, slots=True)
-class Show:
-    """Print text for the player."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class SaveFile:
-    """Write a file (an exported game) and tell the player how it went."""
-
-    path: Path
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class RememberToken:
-    """Store the token the server gave for this player name."""
-
-    token: str
-
-
-@dataclass(frozen=True, slots=True)
-class Quit:
-    """Close the connection and end the client."""
-
-    status: int = 0
-    """The exit status: 0 when the player asked to quit."""
-
-
-Action = Send | Show | SaveFile | RememberToken | Quit
-
-
-@dataclass(frozen=True, slots=True)
 class _Export:
     path: Path
 
@@ -117,12 +88,63 @@ class _StartReplay:
     pass
 
 
-_OFFER_WORDS = {
-    "draw_offered": ("offer a draw", "offers a draw"),
-    "undo_requested": ("ask to take back a move", "asks to take back a move"),
-    "rematch_offered": ("ask for a rematch", "asks for a rematch"),
+@dataclass(frozen=True, slots=True)
+class _Created:
+    """A create_room sent with this time control (None: untimed)."""
+
+    clock: ClockSetting | None
+
+
+@dataclass(frozen=True, slots=True)
+class _ClockLookup:
+    """A game record asked for to learn the room's time control, shown with the room once known."""
+
+    room_id: RoomId
+
+
+@dataclass(frozen=True, slots=True)
+class _RoomPages:
+    """The pages of the room list received so far; the next is asked for after `after`."""
+
+    rooms: tuple[RoomSummaryModel, ...]
+    after: RoomId | None
+
+
+@dataclass(frozen=True, slots=True)
+class _GamesPage:
+    """A page of a player's games: what to ask for the page after it."""
+
+    request: ListGames
+
+
+_Awaited = _Export | _StartReplay | _Created | _ClockLookup | _RoomPages | _GamesPage
+"""What the answer to a request is for, beyond showing it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnWait:
+    """A scripted move sent: the next line waits until the player's turn comes back."""
+
+    move_id: int | None
+    """The id of the move request, whose answer comes first; None for a move held back because
+    the opponent was to move."""
+    until: float
+    """When to stop waiting for the opponent and go on."""
+
+
+_Question = Literal["resign", "leave", "quit"]
+"""What a yes or no may confirm."""
+
+_QUESTIONS: dict[_Question, str] = {
+    "resign": "resign this game? (yes/no)",
+    "leave": "leaving resigns this game: leave the room? (yes/no)",
+    "quit": "your game goes on if you quit{clock}: come back soon (start gomoku again) or lose it. Quit? (yes/no)",
 }
-"""How an offer reads when the player made it, and when the opponent did."""
+_QUIT_CLOCK = ", and so does your clock"
+"""Said in the quit question of a timed game."""
+
+QUIT_WAIT_S = 5.0
+"""After `quit`, how long the answers to requests already sent may take before the client ends anyway."""
 
 _NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
 
@@ -130,7 +152,16 @@ _NOT_IN_ROOM = "you are not in a room: 'create' one or 'join' one first"
 class ClientCore:
     """One player's client session, from `hello` to `quit`, across reconnections."""
 
-    def __init__(self, name: str, token: str | None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        name: str,
+        token: str | None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        scripted_input: bool = False,
+    ) -> None:
+        """`scripted_input`: the lines come from a script, not a person at a terminal, so a move
+        holds back the lines after it until the opponent has replied (or the game is over)."""
         self.name = name
         self.token = token
         self.room: RoomView | None = None
@@ -140,21 +171,32 @@ class ClientCore:
         self._clock = clock
         self._resyncing = False
         self._signed_in = False
-        self._deferred: list[str] = []
+        self._connection_lost = False
+        self._deferred: list[str | None] = []
         """Lines typed before the server welcomed this client, or while it answers a `create` or
-        `join` that later lines may depend on; handled, in order, once it has."""
+        `join` that later lines may depend on; handled, in order, once it has. None stands for
+        the end of input."""
         self._entering: int | None = None
         """The id of the create_room or join_room request awaiting its answer."""
-        self._confirming_resign = False
+        self._question: _Question | None = None
+        """What the player was just asked to confirm with yes or no."""
         self._hello_id: int | None = None
         self._next_id = 0
-        self._waiting: dict[int, _Export | _StartReplay] = {}
+        self._waiting: dict[int, _Awaited] = {}
+        self._clock_settings: dict[RoomId, ClockSetting] = {}
+        """Rooms' time controls, learned from the player's own create_room, the room list, or a
+        game record (a room's snapshot gives the clocks but not the time control)."""
+        self._more_games: ListGames | None = None
+        """The request for the page after the last games list shown, or None after its last page."""
         self._unanswered: set[int] = set()
-
-    @property
-    def awaiting_replies(self) -> bool:
-        """Whether a request sent on this connection, or a line waiting to be sent, has no answer yet."""
-        return bool(self._unanswered or self._deferred)
+        self._scripted_input = scripted_input
+        self._turn_wait: _TurnWait | None = None
+        self._waited_out = False
+        """Whether the wait for the opponent timed out: the move held back then goes anyway."""
+        self._status: str | None = None
+        """The status line shown now."""
+        self._quit_by: float | None = None
+        """Once the player has quit: when to stop waiting for the answers to requests already sent."""
 
     # ---------------------------------------------------------------- inputs
 
@@ -162,6 +204,7 @@ class ClientCore:
         """The connection is open (first time or again): say hello."""
         self._resyncing = False
         self._signed_in = False
+        self._connection_lost = False
         self._entering = None
         self._unanswered.clear()
         self._hello_id = self._new_id()
@@ -171,13 +214,100 @@ class ClientCore:
     def disconnected(self) -> list[Action]:
         """The connection dropped; requests in flight will get no answer."""
         self._signed_in = False
+        self._connection_lost = True
         self._entering = None
         self._waiting.clear()
         self._unanswered.clear()
+        if self._quit_by is not None:
+            return [Quit()]
         return [Show("connection lost; reconnecting...")]
 
     def handle_line(self, line: str) -> list[Action]:
-        """What to do about a line the player typed."""
+        """What to do about a line the player typed: now, or after the lines still waiting before it."""
+        if self._connection_lost and line.strip().lower() in cmd.QUIT_WORDS:
+            return [Quit()]  # nothing sent will be answered on a lost connection
+        if self._deferred:
+            self._deferred.append(line)
+            return []
+        return self._act_on(line)
+
+    def end_of_input(self) -> list[Action]:
+        """No more lines will come: quit once the lines before have been answered."""
+        if self._connection_lost:
+            return [Quit()]
+        if self._deferred or not self._ready:
+            self._deferred.append(None)
+            return []
+        return self._begin_quit()
+
+    def handle_message(self, message: ServerEvent) -> list[Action]:
+        """What to do about a message from the server (then about lines that waited for it)."""
+        if isinstance(message.id, int):
+            self._unanswered.discard(message.id)
+            if message.id == self._entering:
+                self._entering = None
+        actions = self._dispatch(message)
+        self._end_turn_wait_on_reply()
+        return actions + self._handle_deferred() + self._quit_when_answered()
+
+    def tick(self) -> list[Action]:
+        """Time has passed (the session calls this a few times a second): act on what was due,
+        and redraw the status line when the running clock shows another value."""
+        now = self._clock()
+        if self._quit_by is not None and now >= self._quit_by:
+            return [Quit()]
+        actions: list[Action] = []
+        if self._turn_wait is not None and now >= self._turn_wait.until:
+            self._turn_wait = None
+            self._waited_out = True
+            opponent = self.room.to_move if self.room is not None else None
+            actions.append(Show(f"no reply from {opponent or 'the opponent'}: going on with the next line"))
+            actions += self._handle_deferred()
+        status = self._status_now(now)
+        if status != self._status:
+            self._status = status
+            actions.append(Status(status))
+        return actions
+
+    def _status_now(self, now: float) -> str | None:
+        """The status line while a clock is running in the room, else None (also while the connection
+        is down: the clocks are the server's, and it may not be counting)."""
+        room = self.room
+        if room is None or room.clock is None or room.clock.running is None or room.status != "playing":
+            return None
+        if not self._signed_in:
+            return None
+        return status_line(room, now)
+
+    @property
+    def _ready(self) -> bool:
+        """Whether a typed line can be acted on now rather than deferred."""
+        return self._signed_in and self._entering is None and self._turn_wait is None
+
+    def _hold_for_opponent(self) -> bool:
+        """Whether a scripted move must wait for the opponent's move first (after the wait has timed
+        out once for this move, it goes anyway)."""
+        room = self.room
+        waited_out, self._waited_out = self._waited_out, False
+        if not self._scripted_input or room is None or room.my_colour is None or waited_out:
+            return False
+        if room.to_move in (None, room.my_colour):
+            return False
+        now = self._clock()
+        self._turn_wait = _TurnWait(None, now + reply_wait_s(room, now))
+        return True
+
+    def _end_turn_wait_on_reply(self) -> None:
+        """A scripted move's wait ends when it was refused, the opponent has replied, or the game is over."""
+        wait = self._turn_wait
+        if wait is None or (wait.move_id is not None and wait.move_id in self._unanswered) or self._resyncing:
+            return
+        room = self.room
+        if room is None or room.my_colour is None or room.to_move in (None, room.my_colour):
+            self._turn_wait = None
+
+    def _act_on(self, line: str) -> list[Action]:
+        """Carry out a line, or defer it if it needs the server and the server is not ready for it."""
         if self.replay is not None:
             if line.strip().lower() in ("q", "quit", "stop"):
                 self.replay = None
@@ -187,40 +317,45 @@ class ClientCore:
         try:
             command = cmd.parse_command(line)
         except cmd.CommandError as error:
-            self._confirming_resign = False
+            self._question = None
             return [Show(str(error))]
         if command is None:
             return []
-        confirming = self._confirming_resign
-        self._confirming_resign = False
+        question, self._question = self._question, None
         if isinstance(command, cmd.Answer):
-            return self._answer(command.accept, confirming)
+            return self._answer(command.accept, question)
         if not self._ready and not isinstance(command, cmd.LOCAL_COMMANDS):
-            self._deferred.append(line)
+            self._deferred.insert(0, line)  # it was first in line (from handle_line, the only one)
+            return []
+        if isinstance(command, cmd.PlayMove) and self._hold_for_opponent():
+            self._deferred.insert(0, line)
             return []
         try:
             return self._command(command)
         except cmd.CommandError as error:
             return [Show(str(error))]
-
-    def handle_message(self, message: ServerEvent) -> list[Action]:
-        """What to do about a message from the server (then about lines that waited for it)."""
-        if isinstance(message.id, int):
-            self._unanswered.discard(message.id)
-            if message.id == self._entering:
-                self._entering = None
-        return self._dispatch(message) + self._handle_deferred()
-
-    @property
-    def _ready(self) -> bool:
-        """Whether a typed line can be acted on now rather than deferred."""
-        return self._signed_in and self._entering is None
+        except ValidationError as error:  # a value the parser let through but the protocol does not allow
+            return [Show(f"that cannot be sent: {_first_problem(error)}")]
 
     def _handle_deferred(self) -> list[Action]:
         actions: list[Action] = []
-        while self._ready and self._deferred:
-            actions += self.handle_line(self._deferred.pop(0))
+        while self._ready and self._deferred and self._quit_by is None:
+            line = self._deferred.pop(0)
+            actions += self._begin_quit() if line is None else self._act_on(line)
         return actions
+
+    def _begin_quit(self) -> list[Action]:
+        """Quit now, or once the requests already sent have been answered (QUIT_WAIT_S at most)."""
+        self._deferred.clear()
+        if not self._unanswered:
+            return [Quit()]
+        self._quit_by = self._clock() + QUIT_WAIT_S
+        return []
+
+    def _quit_when_answered(self) -> list[Action]:
+        if self._quit_by is not None and not self._unanswered:
+            return [Quit()]
+        return []
 
     def _dispatch(self, message: ServerEvent) -> list[Action]:
         match message:
@@ -241,15 +376,15 @@ class ClientCore:
                     self.room = None
                 return [Show(f"you left room {message.room_id}")]
             case Rooms():
-                return [Show(describe_rooms(message.rooms))]
+                return self._rooms_page(message)
             case Bots():
                 return [Show(describe_bots(message.bots))]
             case Games():
-                return [Show(describe_games(message.games))]
+                return self._games_page(message)
             case GameMessage():
                 return self._game(message)
             case Analysis():
-                return [Show(self._describe_analysis(message))]
+                return [Show(analysis_text(message))]
         return []
 
     # ------------------------------------------------------------- commands
@@ -259,18 +394,30 @@ class ClientCore:
             case cmd.ShowHelp():
                 return [Show(cmd.HELP)]
             case cmd.QuitClient():
-                return [Quit()]
+                if self._playing():
+                    timed = self.room is not None and self.room.clock is not None
+                    return self._ask("quit", _QUESTIONS["quit"].format(clock=_QUIT_CLOCK if timed else ""))
+                return self._begin_quit()
             case cmd.ListRoomsCommand():
-                return self._send(ListRooms())
+                return self._send_waiting(ListRooms(), _RoomPages((), None))
             case cmd.ListBotsCommand():
                 return self._send(ListBots())
             case cmd.CreateRoomCommand():
-                return self._send_entering(_create_room(command))
+                create = _create_room(command)
+                actions = self._send_entering(create)
+                clock = clock_setting(create.clock) if create.clock is not None else None
+                self._waiting[self._next_id] = _Created(clock)
+                return actions
             case cmd.JoinRoomCommand():
                 role: Literal["player", "spectator"] = "spectator" if command.spectator else "player"
                 return self._send_entering(JoinRoom(room_id=command.room_id, as_=role))
             case cmd.ListGamesCommand():
-                return self._send(ListGames(player=command.player or self.name, limit=command.limit))
+                games = ListGames(player=command.player or self.name, limit=command.limit)
+                return self._send_waiting(games, _GamesPage(games))
+            case cmd.MoreGamesCommand():
+                if self._more_games is None:
+                    return [Show("no more games to show: 'games [PLAYER]' lists them from the newest")]
+                return self._send_waiting(self._more_games, _GamesPage(self._more_games))
             case cmd.ExportGameCommand():
                 return self._send_waiting(
                     GetGame(game_id=command.game_id, format=command.format), _Export(command.path)
@@ -287,13 +434,17 @@ class ClientCore:
         room_id = room.room_id
         match command:
             case cmd.LeaveRoomCommand():
+                if self._playing():
+                    return self._ask("leave", _QUESTIONS["leave"])
                 return self._send(LeaveRoom(room_id=room_id))
             case cmd.PlayMove():
                 point = command.resolve(room.size)
-                return self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
+                actions = self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
+                if self._scripted_input and room.my_colour is not None:
+                    self._turn_wait = _TurnWait(self._next_id, self._clock() + reply_wait_s(room, self._clock()))
+                return actions
             case cmd.ResignCommand():
-                self._confirming_resign = True
-                return [Show("resign this game? (yes/no)")]
+                return self._ask("resign", _QUESTIONS["resign"])
             case cmd.OfferDrawCommand():
                 return self._send(OfferDraw(room_id=room_id))
             case cmd.RequestUndoCommand():
@@ -301,18 +452,34 @@ class ClientCore:
             case cmd.RematchCommand():
                 return self._send(Rematch(room_id=room_id))
             case cmd.ShowBoard():
-                return [Show(self._describe_room(room))]
+                return [Show(self._room_screen(room))]
             case cmd.ShowClocks():
-                return [Show(self._describe_status(room) or "no game yet")]
+                return [Show(status_line(room, self._clock()) or "no game yet")]
             case cmd.HintCommand():
                 return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
         raise AssertionError(f"unhandled command {command!r}")
 
-    def _answer(self, accept: bool, confirming_resign: bool) -> list[Action]:
-        """A yes or no: to the resign question just asked, else to the opponent's pending offer."""
+    def _playing(self) -> bool:
+        """Whether the player holds a seat in a game being played."""
         room = self.room
-        if confirming_resign and room is not None:
-            return self._send(Resign(room_id=room.room_id)) if accept else [Show("you play on")]
+        return room is not None and room.my_colour is not None and room.status == "playing"
+
+    def _ask(self, question: _Question, text: str) -> list[Action]:
+        """Ask the player to confirm with yes or no (any other line drops the question)."""
+        self._question = question
+        return [Show(text)]
+
+    def _answer(self, accept: bool, question: _Question | None) -> list[Action]:
+        """A yes or no: to the question just asked, else to the opponent's pending offer."""
+        room = self.room
+        if question == "quit":
+            return self._begin_quit() if accept else [Show("you play on")]
+        if question is not None and room is not None:
+            if not accept:
+                return [Show("you play on")]
+            if question == "resign":
+                return self._send(Resign(room_id=room.room_id))
+            return self._send(LeaveRoom(room_id=room.room_id))
         if room is None or room.pending is None or room.pending.by is room.my_colour or room.my_colour is None:
             return [Show("there is no question to answer")]
         what = room.pending.what
@@ -326,6 +493,8 @@ class ClientCore:
     # ------------------------------------------------------------- messages
 
     def _welcome(self, message: Welcome) -> list[Action]:
+        if self._hello_id is not None:
+            self._unanswered.discard(self._hello_id)  # the answer to hello, whatever its id
         self.token = message.token
         actions: list[Action] = [
             RememberToken(message.token),
@@ -335,15 +504,23 @@ class ClientCore:
         if self.room is not None:
             actions += self._resync(self.room)
         elif message.rooms:
-            rooms = ", ".join(message.rooms)
-            actions.append(Show(f"you have unfinished games in: {rooms} ('join ROOM' to go back)"))
+            actions += self._back_to_unfinished_game(message.rooms)
         return actions
+
+    def _back_to_unfinished_game(self, room_ids: list[RoomId]) -> list[Action]:
+        """Go back into the player's unfinished game at once (its clock may be running), naming any other."""
+        first, *others = room_ids
+        text = f"back to your unfinished game in room {first}"
+        if others:
+            text += f"; also unfinished: {', '.join(others)} ('join ROOM' to go there)"
+        return [Show(text)] + self._send_entering(JoinRoom(room_id=first, as_="player"))
 
     def _error(self, message: ErrorMessage) -> list[Action]:
         if message.id is not None and message.id == self._hello_id:
-            return [Show(_hello_refused(self.name, message)), Quit(status=1)]
-        if isinstance(message.id, int):
-            self._waiting.pop(message.id, None)
+            return [Show(describe_refused_sign_in(self.name, message)), Quit(status=1)]
+        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        if isinstance(awaited, _ClockLookup) and self.room is not None:
+            return [Show(self._room_screen(self.room))]  # shown without its time control, then
         if self._resyncing and message.code == "not_found":
             self._resyncing = False
             self.room = None
@@ -352,16 +529,25 @@ class ClientCore:
 
     def _room(self, message: RoomMessage) -> list[Action]:
         previous = self.room
-        self.room = RoomView.from_snapshot(message, self._clock())
+        room = self.room = RoomView.from_snapshot(message, self._clock())
         self._resyncing = False
+        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        if isinstance(awaited, _Created) and awaited.clock is not None:
+            self._clock_settings[room.room_id] = awaited.clock
         actions: list[Action] = []
         role = "watching" if message.you == "spectator" else f"playing {message.you}"
-        if previous is None or previous.room_id != message.room.room_id:
-            actions.append(Show(f"room {message.room.room_id}: you are {role}"))
-        elif previous.game_id != message.room.game_id:
-            actions.append(Show(f"new game in room {message.room.room_id}: you are {role}"))
-        actions.append(Show(self._describe_room(self.room)))
-        return actions
+        if previous is None or previous.room_id != room.room_id:
+            actions.append(Show(f"room {room.room_id}: you are {role}"))
+        elif previous.game_id != room.game_id:
+            actions.append(Show(f"new game in room {room.room_id}: you are {role}"))
+        if room.clock is not None and room.room_id not in self._clock_settings and room.game_id is not None:
+            actions += self._send_waiting(GetGame(game_id=room.game_id, format="json"), _ClockLookup(room.room_id))
+            self._entering = self._next_id  # the lines typed next wait for the room to be shown
+            return actions
+        return actions + [Show(self._room_screen(room))]
+
+    def _room_screen(self, room: RoomView) -> str:
+        return room_screen(room, self._clock(), self._clock_settings.get(room.room_id))
 
     def _room_event(
         self, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
@@ -375,14 +561,35 @@ class ClientCore:
             return []
         if outcome is Outcome.RESYNC:
             return [Show("catching up with the room...")] + self._resync(room)
-        return [Show(self._describe_event(room, event))]
+        return [Show(event_screen(room, event, now))]
 
     def _resync(self, room: RoomView) -> list[Action]:
-        """Ask for a fresh snapshot of the room, keeping the player's role in it."""
+        """Ask for a fresh snapshot of the room, keeping the player's role in it; lines typed
+        meanwhile wait for it (after a server restart, its `seq` starts again from 0)."""
         self._resyncing = True
-        if room.you == "spectator":
-            return self._send(JoinRoom(room_id=room.room_id, as_="spectator"))
-        return self._send(JoinRoom(room_id=room.room_id, as_="player"))
+        return self._send_entering(
+            JoinRoom(room_id=room.room_id, as_="spectator" if room.you == "spectator" else "player")
+        )
+
+    def _rooms_page(self, message: Rooms) -> list[Action]:
+        """A page of the room list: ask for the next one, or show them all after the last."""
+        for summary in message.rooms:
+            if summary.clock is not None:
+                self._clock_settings[summary.room_id] = clock_setting(summary.clock)
+        pages = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        rooms = (pages.rooms if isinstance(pages, _RoomPages) else ()) + tuple(message.rooms)
+        if isinstance(pages, _RoomPages) and message.next is not None and message.next != pages.after:
+            return self._send_waiting(ListRooms(after=message.next), _RoomPages(rooms, message.next))
+        return [Show(describe_rooms(list(rooms)))]
+
+    def _games_page(self, message: Games) -> list[Action]:
+        """A page of a player's games, and how to see the next."""
+        page = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+        self._more_games = None
+        if isinstance(page, _GamesPage) and message.next is not None:
+            self._more_games = page.request.model_copy(update={"before": message.next, "id": None})
+        more = "\n(older games: 'games more')" if self._more_games is not None and message.games else ""
+        return [Show(describe_games(message.games) + more)]
 
     def _game(self, message: GameMessage) -> list[Action]:
         waiting = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
@@ -398,78 +605,19 @@ class ClientCore:
             except RecordFormatError as error:
                 return [Show(f"game {message.game_id} cannot be replayed: {error}")]
             return [Show(REPLAY_HELP), Show(self.replay.screen())]
+        if isinstance(waiting, _ClockLookup):
+            return self._show_looked_up_clock(waiting.room_id, message)
         return []
 
-    # ---------------------------------------------------------- descriptions
-
-    def _describe_room(self, room: RoomView) -> str:
-        """Header, board with the last move marked, clocks, and whose turn or the result."""
-        clock = f", clock +{room.clock.increment_ms // 1000}s" if room.clock else ""
-        title = (
-            f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}: "
-            f"black {describe_seat(room.black)}, white {describe_seat(room.white)}, {room.spectators} watching"
-        )
-        return self._board_screen(room, title)
-
-    def _board_screen(self, room: RoomView, title: str) -> str:
-        """A title over the board with the last move marked, then the clocks and whose turn."""
-        lines = [title, render_board(room.board, room.board.last_move), self._describe_status(room)]
-        return "\n".join(line for line in lines if line)
-
-    def _describe_status(self, room: RoomView) -> str:
-        parts = []
-        if room.clock is not None:
-            now = self._clock()
-            parts.append(
-                f"black {format_clock(room.clock.left_ms(Color.BLACK, now))}"
-                f" | white {format_clock(room.clock.left_ms(Color.WHITE, now))}"
-            )
-        if room.status == "waiting":
-            parts.append("waiting for an opponent")
-        elif room.status == "finished" and room.result is not None:
-            winner = Color.parse(room.result.winner) if room.result.winner else None
-            parts.append(describe_result(winner, room.result.reason.value, _names(room)))
-        elif room.to_move is not None:
-            turn = "your move" if room.to_move is room.my_colour else f"{room.to_move} to move"
-            parts.append(f"move {room.board.ply + 1}, {turn}")
-        return " -- ".join(parts)
-
-    def _describe_event(
-        self, room: RoomView, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
-    ) -> str:
-        names = _names(room)
-        match event:
-            case Moved():
-                mover = Color.parse(event.color)
-                title = f"{event.ply}. {mover} ({names[mover]}) {event.move}"
-                return self._board_screen(room, title)
-            case GameOver():
-                winner = Color.parse(event.result.winner) if event.result.winner else None
-                line = ""
-                if event.result.line:
-                    points = [Point(x, y) for x, y in event.result.line]
-                    line = ": " + " ".join(format_point(point, room.size) for point in points)
-                return f"game over: {describe_result(winner, event.result.reason.value, names)}{line}"
-            case Undone():
-                taken = " ".join(format_point(Point(stone.x, stone.y), room.size) for stone in event.removed)
-                return self._board_screen(room, f"taken back: {taken}")
-            case Declined():
-                return f"the {event.what} offer was declined"
-            case _:
-                by = Color.parse(event.by)
-                mine, theirs = _OFFER_WORDS[event.type]
-                if by is room.my_colour:
-                    return f"you {mine}"
-                question = " Accept? (yes/no)" if room.my_colour is not None else ""
-                return f"{by} ({names[by]}) {theirs}.{question}"
-
-    def _describe_analysis(self, message: Analysis) -> str:
-        pv = " ".join(message.pv)
-        point = f", the point asked about: {message.point_score}" if message.point_score is not None else ""
-        return (
-            f"engine: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
-            f"{message.nodes} nodes; line {pv}"
-        )
+    def _show_looked_up_clock(self, room_id: RoomId, message: GameMessage) -> list[Action]:
+        """Learn the room's time control from its game record, and show the room with it."""
+        with contextlib.suppress(RecordFormatError):
+            clock = record_from_dict(message.record).clock
+            if clock is not None:
+                self._clock_settings[room_id] = clock
+        if self.room is None or self.room.room_id != room_id:
+            return []
+        return [Show(self._room_screen(self.room))]
 
     # -------------------------------------------------------------- helpers
 
@@ -489,7 +637,7 @@ class ClientCore:
         self._entering = self._next_id
         return actions
 
-    def _send_waiting(self, message: ClientMessage, waiting: _Export | _StartReplay) -> list[Action]:
+    def _send_waiting(self, message: ClientMessage, waiting: _Awaited) -> list[Action]:
         """Send a request whose answer is awaited for an action."""
         actions = self._send(message)
         sent = actions[0]
@@ -510,18 +658,11 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
     )
 
 
+def _first_problem(error: ValidationError) -> str:
+    detail = error.errors()[0]
+    where = ".".join(str(part) for part in detail["loc"])
+    return f"{where}: {detail['msg']}" if where else detail["msg"]
+
+
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:
     return BotSeatSpec(bot=seat.level) if isinstance(seat, cmd.BotSeat) else seat
-
-
-def _names(room: RoomView) -> dict[Color, str]:
-    return {colour: describe_seat(room.seat(colour)) for colour in Color}
-
-
-def _hello_refused(name: str, error: ErrorMessage) -> str:
-    if error.code == "name_taken":
-        return (
-            f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
-            "pick another name with --name"
-        )
-    return f"the server refused the sign-in: {error.message} ({error.code})"

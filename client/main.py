@@ -1,4 +1,9 @@
-"""`gomoku`: the terminal client. `gomoku --server ws://127.0.0.1:8765/ws --name alice`, then type `help`."""
+"""`gomoku`: the terminal client, and subcommands for scripts.
+
+`gomoku --server ws://127.0.0.1:8765/ws --name alice` plays interactively
+(type `help`). `gomoku bots|rooms|games|export|play ...` does one job,
+prints plain text and exits: see `gomoku SUBCOMMAND --help`.
+"""
 
 from __future__ import annotations
 
@@ -11,51 +16,218 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from client import commands as cmd
+from client import subcommands
+from client.connection import Connection, ScriptError
 from client.core import ClientCore
+from client.lines import StdinLines
+from client.play import INPUT_ENDED, BotGame, PlaySettings
 from client.session import Session, StdioTerminal
 from client.tokens import CONFIG_DIR_ENV, TokenStore, TokenStoreError, default_config_dir
+from engine.types import Color, Rule
+from server.protocol import GameId
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 NAME_ENV = "GOMOKU_NAME"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_LEVEL_LENGTH = 64
+"""The longest bot level the protocol carries."""
+
+EXIT_STATUSES = (
+    "exit status: 0 done; 1 the server could not be reached or refused (the reason is on stderr); "
+    f"2 bad options; {INPUT_ENDED} (play) input ended before the game, which was resigned; 130 interrupted"
+)
 
 
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="gomoku", description="Play, watch and replay Gomoku games on a gomoku-server."
+def _common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The options of every command; a subcommand's copies have no defaults, so as not to hide
+    the values given before the subcommand."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--server", default=default(DEFAULT_SERVER), help=f"websocket address (default {DEFAULT_SERVER})"
     )
-    parser.add_argument("--server", default=DEFAULT_SERVER, help=f"websocket address (default {DEFAULT_SERVER})")
     parser.add_argument(
         "--name",
-        default=os.environ.get(NAME_ENV) or getpass.getuser(),
+        default=default(os.environ.get(NAME_ENV) or getpass.getuser()),
         help=f"player name: 1 to 32 of A-Z a-z 0-9 _ - (default ${NAME_ENV}, else your login name)",
     )
     parser.add_argument(
         "--config-dir",
         type=Path,
-        default=None,
+        default=default(None),
         help=f"where the token for each server and name is kept (default ${CONFIG_DIR_ENV}, else ~/.config/gomoku)",
     )
-    return parser.parse_args(argv)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gomoku",
+        description="Play, watch and replay Gomoku games on a gomoku-server. Without a subcommand: "
+        "the interactive client (type 'help'); a subcommand does one job for a script and exits.",
+        epilog=EXIT_STATUSES,
+    )
+    _common_options(parser, defaults=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _common_options(common, defaults=False)
+    commands = parser.add_subparsers(dest="subcommand", metavar="SUBCOMMAND")
+
+    def subcommand(name: str, summary: str, details: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, parents=[common], help=summary, description=f"{summary}. {details}", epilog=EXIT_STATUSES
+        )
+
+    def columns(names: tuple[str, ...]) -> str:
+        return f"Prints one line per item, tab-separated: {' '.join(names)} ('-' for none)."
+
+    bots = subcommand("bots", "list the bot levels", columns(subcommands.BOT_COLUMNS))
+    rooms = subcommand("rooms", "list the open and running rooms", columns(subcommands.ROOM_COLUMNS))
+    games = subcommand("games", "list a player's stored games, newest first", columns(subcommands.GAME_COLUMNS))
+    games.add_argument(
+        "player", nargs="?", type=_player_name, help="whose games (default: yours); a bot's games by its level"
+    )
+    games.add_argument(
+        "--limit", type=_positive, default=cmd.DEFAULT_GAMES_LIMIT, help="at most this many (default 20; any number)"
+    )
+    games.add_argument(
+        "--before",
+        metavar="GAME_ID",
+        help="only games older than this one (--before=-Xy12 for an id with a leading '-')",
+    )
+    for listing in (bots, rooms, games):
+        listing.add_argument("--json", action="store_true", help="one JSON object per line, as the server sent it")
+    export = subcommand(
+        "export",
+        "write a stored game's record",
+        "Finished and unfinished games alike. A GAME_ID that starts with '-' goes after '--': "
+        "gomoku export -f sgf -- -Xy12",
+    )
+    export.add_argument("game_id", metavar="GAME_ID")
+    export.add_argument("-f", "--format", choices=cmd.RECORD_FORMATS, help="default: from -o's suffix, else json")
+    export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
+    play = subcommand(
+        "play",
+        "play a bot, reading your moves (h8, or x,y) from standard input, one per line",
+        "Prints 'game GAME_ID', then each move as 'PLY COLOUR MOVE', then 'result WINNER REASON' "
+        "(WINNER: black, white or draw). A line is read when it is your turn; a refused move is reported "
+        "on stderr and the next line is read. If input ends first, the game is resigned.",
+    )
+    play.add_argument(
+        "--bot", required=True, type=_bot_level, metavar="LEVEL", help="the bot's level ('gomoku bots' lists them)"
+    )
+    play.add_argument("--as", dest="colour", choices=("black", "white"), default="black", help="default black")
+    play.add_argument("--rule", choices=[rule.value for rule in Rule], default=Rule.FREESTYLE.value)
+    play.add_argument("--size", type=_board_size, default=15, help="5 to 26 (renju: 15), default 15")
+    play.add_argument("--clock", type=_clock, metavar="MINUTES+SECONDS", help="e.g. 5+3 (default: untimed)")
+    return parser
+
+
+def _player_name(text: str) -> str:
+    if not _NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -")
+    return text
+
+
+def _bot_level(text: str) -> str:
+    if not 1 <= len(text) <= MAX_LEVEL_LENGTH:
+        raise argparse.ArgumentTypeError(f"a bot level is 1 to {MAX_LEVEL_LENGTH} characters")
+    return text
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
+    return int(text)
+
+
+def _board_size(text: str) -> int:
+    if not text.isdigit() or not 5 <= int(text) <= 26:
+        raise argparse.ArgumentTypeError(f"a board size from 5 to 26, not {text!r}")
+    return int(text)
+
+
+def _clock(text: str) -> tuple[int, int]:
+    try:
+        return cmd.parse_clock(text)
+    except cmd.CommandError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the client; the exit status is 0 after `quit`, 1 if the server cannot be reached, 2 for bad options."""
-    arguments = _arguments(argv)
-    if not _NAME.fullmatch(arguments.name):
-        print(f"gomoku: {arguments.name!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -", file=sys.stderr)
-        return 2
+    """Run the client or a subcommand; the exit status is described in EXIT_STATUSES."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    try:
+        _player_name(arguments.name)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    if arguments.subcommand == "play" and arguments.rule == Rule.RENJU.value and arguments.size != 15:
+        parser.error("renju is played on 15x15 only")
     tokens = TokenStore(arguments.config_dir or default_config_dir())
+    try:
+        if arguments.subcommand is None:
+            return _interactive(arguments, tokens)
+        return asyncio.run(_subcommand(arguments, tokens))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _interactive(arguments: argparse.Namespace, tokens: TokenStore) -> int:
     try:
         token = tokens.get(arguments.server, arguments.name)
     except TokenStoreError as error:
         print(f"gomoku: {error}", file=sys.stderr)
         return 2
-    core = ClientCore(arguments.name, token)
+    core = ClientCore(arguments.name, token, scripted_input=not sys.stdin.isatty())
+    return asyncio.run(Session(core, arguments.server, StdioTerminal(), tokens).run())
+
+
+async def _subcommand(arguments: argparse.Namespace, tokens: TokenStore) -> int:
+    """Run one subcommand; a ScriptError is reported on stderr with exit status 1."""
     try:
-        return asyncio.run(Session(core, arguments.server, StdioTerminal(), tokens).run())
-    except KeyboardInterrupt:
-        return 130
+        async with Connection.signed_in(arguments.server, arguments.name, tokens) as connection:
+            return await _run(arguments, connection)
+    except ScriptError as error:
+        sys.stdout.flush()
+        print(f"gomoku: {error}", file=sys.stderr)
+        return 1
+
+
+async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
+    out = sys.stdout
+    match arguments.subcommand:
+        case "bots":
+            await subcommands.list_bots(connection, out, arguments.json)
+        case "rooms":
+            await subcommands.list_rooms(connection, out, arguments.json)
+        case "games":
+            player = arguments.player or arguments.name
+            before = GameId(arguments.before) if arguments.before else None
+            await subcommands.list_games(connection, out, player, arguments.limit, before, arguments.json)
+        case "export":
+            record_format = _export_format(arguments.format, arguments.output)
+            await subcommands.export_game(connection, GameId(arguments.game_id), record_format, out, arguments.output)
+        case "play":
+            settings = PlaySettings(
+                bot=arguments.bot,
+                colour=Color.parse(arguments.colour),
+                rule=Rule.parse(arguments.rule),
+                size=arguments.size,
+                clock=arguments.clock,
+            )
+            return await BotGame(connection, out, sys.stderr).play(settings, StdinLines().read_line)
+    return 0
+
+
+def _export_format(chosen: str | None, output: Path | None) -> cmd.RecordFormat:
+    """The format asked for, else the one the output file's suffix names, else json."""
+    wanted = chosen or (output.suffix.lstrip(".").lower() if output is not None else "")
+    for record_format in cmd.RECORD_FORMATS:
+        if record_format == wanted:
+            return record_format
+    return "json"
 
 
 if __name__ == "__main__":

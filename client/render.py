@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.board import Board
+from engine.record import ClockSetting
 from engine.types import Color, Point
 
 STONES = {None: ".", Color.BLACK: "X", Color.WHITE: "O"}
@@ -45,3 +46,17 @@ def format_clock(ms: int) -> str:
     if hours:
         return f"{hours}:{minutes:02}:{seconds:02}"
     return f"{minutes}:{seconds:02}"
+
+
+def format_clock_setting(setting: ClockSetting) -> str:
+    """A time control as players say it, minutes + seconds added per move: `5+3`, or `0:30+1`
+    when the initial time is not a whole number of minutes."""
+    minutes, rest_ms = divmod(setting.initial_ms, 60_000)
+    initial = str(minutes) if rest_ms == 0 else f"{minutes}:{'0' if rest_ms < 10_000 else ''}{_seconds(rest_ms)}"
+    return f"{initial}+{_seconds(setting.increment_ms)}"
+
+
+def _seconds(ms: int) -> str:
+    """Milliseconds as seconds, with decimals only when needed: `3`, `0.5`, `1.25`."""
+    whole, fraction = divmod(ms, 1000)
+    return str(whole) if fraction == 0 else f"{whole}.{fraction:03}".rstrip("0")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import shutil
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -20,7 +21,10 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.core import ClientCore
+from client.lines import StdinLines
+from client.statusline import PinnedStatusLine
 from client.tokens import TokenStore, TokenStoreError
 from server.protocol import MAX_FRAME_BYTES, parse_server_message
 
@@ -30,8 +34,8 @@ RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 OPEN_TIMEOUT_S = 10.0
 """How long one connection attempt may take."""
 
-DRAIN_TIMEOUT_S = 5.0
-"""At the end of input, how long to wait for answers to requests already sent."""
+TICK_S = 0.25
+"""How often the core is told that time has passed (for its deadlines and clocks)."""
 
 
 class Terminal(Protocol):
@@ -45,37 +49,38 @@ class Terminal(Protocol):
         """Show text to the player."""
         ...
 
+    def status(self, text: str | None) -> None:
+        """Show `text` on a status line apart from the rest (ticking clocks), or remove it (None).
+        A terminal that cannot keep such a line shows nothing: the `clock` command still can."""
+        ...
+
 
 class StdioTerminal:
-    """Standard input and output. Lines are read by a daemon thread, so that a
-    pending read never keeps the program from exiting, and piped input works
-    as well as a terminal."""
+    """Standard input and output, with a status line when a person types at a terminal."""
 
     def __init__(self) -> None:
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._reader: threading.Thread | None = None
+        self._lines = StdinLines()
+        self._status_line = PinnedStatusLine(sys.stdout, _terminal_size) if _is_interactive() else None
 
     async def read_line(self) -> str | None:
-        if self._reader is None:
-            self._reader = threading.Thread(target=self._read_stdin, args=(asyncio.get_running_loop(),), daemon=True)
-            self._reader.start()
-        return await self._lines.get()
-
-    def _read_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
-        for line in sys.stdin:
-            if not self._hand_over(loop, line.rstrip("\r\n")):
-                return
-        self._hand_over(loop, None)
-
-    def _hand_over(self, loop: asyncio.AbstractEventLoop, line: str | None) -> bool:
-        try:
-            loop.call_soon_threadsafe(self._lines.put_nowait, line)
-        except RuntimeError:  # the loop has closed: the client is gone
-            return False
-        return True
+        return await self._lines.read_line()
 
     def write(self, text: str) -> None:
         print(text, flush=True)
+
+    def status(self, text: str | None) -> None:
+        if self._status_line is not None:
+            self._status_line.show(text)
+
+
+def _is_interactive() -> bool:
+    """Whether a person types at a terminal that can keep a status line."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "dumb") != "dumb"
+
+
+def _terminal_size() -> tuple[int, int]:
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 class Session:
@@ -96,22 +101,26 @@ class Session:
         self._retry_delays_s = retry_delays_s
         self._connection: ClientConnection | None = None
         self._quit = asyncio.Event()
-        self._message_handled = asyncio.Event()
         self._exit_code = 0
 
     async def run(self) -> int:
-        """Play until the player quits or input ends; the exit status (1 if the server was never reached)."""
+        """Play until the player quits (input ending is a quit); the exit status (1 if the server was never reached)."""
         reading = asyncio.create_task(self._read_lines())
         connecting = asyncio.create_task(self._stay_connected())
+        ticking = asyncio.create_task(self._tick())
         quitting = asyncio.create_task(self._quit.wait())
+        tasks = {reading, connecting, ticking, quitting}
         try:
-            done, _ = await asyncio.wait({reading, connecting, quitting}, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                task.result()  # a bug in the client must not pass for a normal exit
+            pending = set(tasks)
+            while quitting in pending and connecting in pending:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()  # a bug in the client must not pass for a normal exit
         finally:
-            for task in (reading, connecting, quitting):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(reading, connecting, quitting, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._terminal.status(None)
             if self._connection is not None:
                 await self._connection.close()
         return self._exit_code
@@ -121,16 +130,12 @@ class Session:
     async def _read_lines(self) -> None:
         while (line := await self._terminal.read_line()) is not None:
             await self._perform(self._core.handle_line(line))
-        await self._drain()
-        self._quit.set()
+        await self._perform(self._core.end_of_input())
 
-    async def _drain(self) -> None:
-        """Give requests already typed a moment to be sent and answered (for piped input)."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(DRAIN_TIMEOUT_S):
-                while self._core.awaiting_replies:
-                    await self._message_handled.wait()
-                    self._message_handled.clear()
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            await self._perform(self._core.tick())
 
     # ----------------------------------------------------------- connection
 
@@ -173,7 +178,6 @@ class Session:
                 self._terminal.write(f"(ignored a message this client does not understand: {error})")
                 continue
             await self._perform(self._core.handle_message(message))
-            self._message_handled.set()
 
     # -------------------------------------------------------------- actions
 
@@ -184,6 +188,8 @@ class Session:
                     await self._send(action)
                 case Show():
                     self._terminal.write(action.text)
+                case Status():
+                    self._terminal.status(action.text)
                 case SaveFile():
                     self._terminal.write(await asyncio.to_thread(_save, action.path, action.content))
                 case RememberToken():

@@ -13,9 +13,11 @@ import enum
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.record import ClockSetting
 from engine.types import Color, Point, Rule
 from server.protocol import (
     ClockModel,
+    ClockSettingModel,
     DrawOffered,
     GameId,
     GameOver,
@@ -31,6 +33,14 @@ from server.protocol import (
 
 RoomEvent = Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered
 """Events that change a room and carry its `seq` (`declined` too: see `Declined`)."""
+
+
+TURN_WAIT_S = 120.0
+"""How long a scripted move (or `gomoku play`) waits for the opponent's reply in an untimed game; in a timed
+game the wait lasts as long as the opponent's clock (the server ends the game then)."""
+
+TURN_WAIT_MARGIN_S = 10.0
+"""In a timed game, how much longer than the opponent's time left a scripted move waits."""
 
 
 _OFFERS = {"draw_offered": "draw", "undo_requested": "undo", "rematch_offered": "rematch"}
@@ -191,6 +201,14 @@ class RoomView:
         return Outcome.APPLIED
 
 
+def reply_wait_s(room: RoomView, now: float) -> float:
+    """How long a move sent by a script waits for the opponent's reply (see TURN_WAIT_S)."""
+    opponent = room.my_colour.other if room.my_colour is not None else None
+    if room.clock is None or opponent is None:
+        return TURN_WAIT_S
+    return room.clock.left_ms(opponent, now) / 1000 + TURN_WAIT_MARGIN_S
+
+
 def _colour(name: str) -> Color:
     return Color.parse(name)
 
@@ -201,6 +219,11 @@ def _clock_view(clock: ClockModel | None, now: float, to_move: Color | None) -> 
         return None
     running = _colour(clock.running) if clock.running is not None else to_move
     return ClockView(clock.black_ms, clock.white_ms, clock.increment_ms, now, running)
+
+
+def clock_setting(clock: ClockSettingModel) -> ClockSetting:
+    """A time control as the wire gives it (`create_room`, the room list), as the engine's value."""
+    return ClockSetting(clock.initial_ms, clock.increment_ms)
 
 
 def _stopped(clock: ClockView, now: float) -> ClockView:

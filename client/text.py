@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from client.render import format_clock_setting
+from client.state import clock_setting
 from engine.types import Color
-from server.protocol import BotInfoModel, GameSummaryModel, PlayerInfoModel, RoomSummaryModel, SeatModel
+from server.protocol import (
+    BotInfoModel,
+    ClockSettingModel,
+    ErrorMessage,
+    GameSummaryModel,
+    PlayerInfoModel,
+    RoomSummaryModel,
+    SeatModel,
+)
 
 _WIN_REASONS = {
     "five": "with five in a row",
@@ -42,13 +52,18 @@ def describe_rooms(rooms: list[RoomSummaryModel]) -> str:
     """The room list as a table, or a sentence when there is none."""
     if not rooms:
         return "no rooms yet: 'create' opens one"
-    lines = [f"{'room':<12} {'rule':<10} {'size':>5}  {'status':<9} {'black':<18} {'white':<18} watching"]
+    lines = [f"{'room':<12} {'rule':<10} {'size':>5}  {'clock':<7} {'status':<9} {'black':<18} {'white':<18} watching"]
     for room in rooms:
         lines.append(
-            f"{room.room_id:<12} {room.rule.value:<10} {room.size:>5}  {room.status:<9} "
-            f"{describe_seat(room.black):<18} {describe_seat(room.white):<18} {room.spectators}"
+            f"{room.room_id:<12} {room.rule.value:<10} {room.size:>5}  {describe_clock_setting(room.clock):<7} "
+            f"{room.status:<9} {describe_seat(room.black):<18} {describe_seat(room.white):<18} {room.spectators}"
         )
     return "\n".join(lines)
+
+
+def describe_clock_setting(clock: ClockSettingModel | None) -> str:
+    """A room's time control as `5+3`, or `-` when untimed."""
+    return "-" if clock is None else format_clock_setting(clock_setting(clock))
 
 
 def describe_bots(bots: list[BotInfoModel]) -> str:
@@ -81,3 +96,13 @@ def describe_games(games: list[GameSummaryModel]) -> str:
             f"{game.rule.value} {game.size}x{game.size}, {game.moves} moves: {outcome}"
         )
     return "\n".join(lines)
+
+
+def describe_refused_sign_in(name: str, error: ErrorMessage) -> str:
+    """Why the server refused `hello`, and what to do about it."""
+    if error.code == "name_taken":
+        return (
+            f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
+            "pick another name with --name"
+        )
+    return f"the server refused the sign-in: {error.message} ({error.code})"

@@ -1,11 +1,14 @@
-"""Building the server's messages for client tests, from the protocol's own models."""
+"""Fixtures of the client's tests: the server's messages built from the protocol's own models, and real servers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Literal
 
 import pytest
+from client_harness import Launcher, RunningServer
 
 from engine.board import Board
 from engine.notation import parse_point
@@ -55,3 +58,27 @@ def make_snapshot(
 @pytest.fixture
 def snapshot() -> Callable[..., RoomMessage]:
     return make_snapshot
+
+
+@pytest.fixture
+async def running_server(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    server = RunningServer(tmp_path / "games.sqlite3")
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def server_port(running_server: RunningServer) -> int:
+    return running_server.port
+
+
+@pytest.fixture
+async def launcher(server_port: int, tmp_path: Path) -> AsyncIterator[Launcher]:
+    clients = Launcher(f"ws://127.0.0.1:{server_port}/ws", tmp_path / "config")
+    yield clients
+    for player in clients.players:
+        player.run.cancel()
+    await asyncio.gather(*(player.run for player in clients.players), return_exceptions=True)

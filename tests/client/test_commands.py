@@ -15,12 +15,16 @@ from client.commands import (
     HintCommand,
     JoinRoomCommand,
     ListGamesCommand,
+    MoreGamesCommand,
     PlayMove,
     QuitClient,
     ReplayCommand,
     ResignCommand,
+    parse_clock,
     parse_command,
 )
+from client.render import format_clock_setting
+from engine.record import ClockSetting
 from engine.types import Point, Rule
 
 
@@ -116,8 +120,14 @@ def test_export_takes_the_format_from_the_file_name_or_an_argument() -> None:
 def test_games_takes_an_optional_player_and_limit() -> None:
     assert parse_command("games") == ListGamesCommand(None, 20)
     assert parse_command("games bob 5") == ListGamesCommand("bob", 5)
-    with pytest.raises(CommandError, match="1 to 500"):
-        parse_command("games 0")
+    assert parse_command("games 100") == ListGamesCommand(None, 100)
+    for line in ("games 0", "games 101", "games bob 500"):
+        with pytest.raises(CommandError, match="1 to 100"):
+            parse_command(line)
+
+
+def test_games_more_pages_on() -> None:
+    assert parse_command("games more") == MoreGamesCommand()
 
 
 def test_hint_time_is_in_seconds() -> None:
@@ -134,3 +144,36 @@ def test_replay_names_a_game() -> None:
 def test_an_unknown_word_points_to_help() -> None:
     with pytest.raises(CommandError, match="help"):
         parse_command("castle kingside")
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("5+3", (300_000, 3_000)), ("10", (600_000, 0)), ("0:30+1", (30_000, 1_000)), ("1:30+0.5", (90_000, 500))],
+)
+def test_a_clock_is_minutes_or_minutes_and_seconds_plus_an_increment(text: str, clock: tuple[int, int]) -> None:
+    assert parse_clock(text) == clock
+
+
+@pytest.mark.parametrize("setting", [(60_000, 2_000), (30_000, 1_000), (90_000, 500), (1_500, 0), (86_400_000, 0)])
+def test_a_clock_reads_back_as_it_is_shown(setting: tuple[int, int]) -> None:
+    assert parse_clock(format_clock_setting(ClockSetting(*setting))) == setting
+
+
+@pytest.mark.parametrize(
+    ("line", "complaint"),
+    [
+        ("create clock 2000", "24 hours"),
+        ("create clock 5+4000", "an hour"),
+        ("create clock 0", "some time"),
+        ("create clock 1:75", "MINUTES"),
+        ("games bob! 5", "not a player name"),
+    ],
+)
+def test_values_the_server_would_refuse_are_explained_before_sending(line: str, complaint: str) -> None:
+    with pytest.raises(CommandError, match=complaint):
+        parse_command(line)
+
+
+def test_a_hint_takes_a_minute_at_most() -> None:
+    with pytest.raises(CommandError, match="60 seconds"):
+        parse_command("hint 100")

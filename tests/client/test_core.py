@@ -9,30 +9,44 @@ from typing import Literal
 
 import pytest
 
-from client.core import Action, ClientCore, Quit, RememberToken, SaveFile, Send, Show
+from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.core import QUIT_WAIT_S, ClientCore
+from client.state import TURN_WAIT_S
 from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.protocol import (
     AnswerDraw,
+    BotInfoModel,
+    Bots,
     BotSeatSpec,
     ClientMessage,
     ClockModel,
+    ClockSettingModel,
     CreateRoom,
     DrawOffered,
     ErrorMessage,
     GameMessage,
     GameOver,
+    Games,
+    GameSummaryModel,
     GetGame,
     Hello,
     JoinRoom,
+    LeaveRoom,
+    ListGames,
+    ListRooms,
     Move,
     Moved,
+    PlayerInfoModel,
     PlayerModel,
     Rematch,
     RematchOffered,
     Resign,
     ResultModel,
     RoomMessage,
+    Rooms,
+    RoomSummaryModel,
+    SeatModel,
     Welcome,
 )
 
@@ -228,9 +242,53 @@ def test_lines_typed_before_the_welcome_are_handled_after_it() -> None:
     client = ClientCore("alice", token=None)
     client.connected()
     assert client.handle_line("rooms") == []
-    assert client.awaiting_replies
     actions = client.handle_message(welcome())
     assert [type(message).__name__ for message in sent(actions)] == ["ListRooms"]
+
+
+def test_quit_waits_for_the_answers_to_the_lines_before_it() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_line("bots")
+    assert client.handle_line("quit") == []
+    actions = client.handle_message(welcome())
+    (request,) = sent(actions)
+    assert Quit() not in actions
+    bots = Bots(bots=[BotInfoModel(level="easy", description="plays fast", rating=1200)], id=request.id)
+    actions = client.handle_message(bots)
+    assert "easy" in shown(actions)
+    assert actions[-1] == Quit()
+
+
+def test_the_end_of_input_is_a_quit_after_the_answers() -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_line("bots")
+    assert client.end_of_input() == []
+    (request,) = sent(client.handle_message(welcome()))
+    assert client.handle_message(Bots(bots=[], id=request.id))[-1] == Quit()
+
+
+def test_quit_gives_up_waiting_for_answers_after_a_few_seconds(core: ClientCore) -> None:
+    now = [0.0]
+    client = ClientCore("alice", token=None, clock=lambda: now[0])
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_line("bots")
+    assert client.handle_line("quit") == []
+    assert client.tick() == []
+    now[0] = QUIT_WAIT_S + 0.1
+    assert Quit() in client.tick()
+
+
+def test_quit_with_nothing_awaited_quits_at_once(core: ClientCore) -> None:
+    assert core.handle_line("quit") == [Quit()]
+
+
+def test_quit_while_the_connection_is_lost_quits_at_once(core: ClientCore) -> None:
+    core.handle_line("bots")
+    core.disconnected()
+    assert core.handle_line("quit") == [Quit()]
 
 
 def test_a_move_typed_right_after_create_waits_for_the_room(core: ClientCore, snapshot: SnapshotFactory) -> None:
@@ -260,3 +318,272 @@ def test_the_clock_command_shows_the_running_clocks(snapshot: SnapshotFactory) -
     client.handle_message(snapshot("h8", clock=ClockModel(black_ms=300_000, white_ms=300_000, increment_ms=0)))
     now[0] = 112.0
     assert shown(client.handle_line("clock")) == "black 5:00 | white 4:48 -- move 2, white to move"
+
+
+def scripted_core(now: list[float]) -> ClientCore:
+    client = ClientCore("alice", token=None, clock=lambda: now[0], scripted_input=True)
+    client.connected()
+    client.handle_message(welcome())
+    return client
+
+
+def test_a_scripted_move_waits_for_the_opponents_reply_before_the_next_line(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("", seq=0))
+    (first,) = sent(client.handle_line("h8"))
+    assert sent(client.handle_line("h9")) == []
+    assert sent(client.handle_message(moved(7, 7, ply=1, seq=1).model_copy(update={"id": first.id}))) == []
+    (second,) = sent(client.handle_message(moved(8, 8, ply=2, seq=2)))
+    assert isinstance(second, Move) and (second.x, second.y) == (7, 6)
+
+
+def test_a_refused_scripted_move_lets_the_next_line_go(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("h8 j9", seq=2))
+    (first,) = sent(client.handle_line("h8"))
+    client.handle_line("h9")
+    (second,) = sent(client.handle_message(ErrorMessage(code="occupied", message="taken", id=first.id)))
+    assert isinstance(second, Move) and (second.x, second.y) == (7, 6)
+
+
+def test_the_end_of_the_game_ends_the_wait_for_a_reply(snapshot: SnapshotFactory) -> None:
+    client = scripted_core([0.0])
+    client.handle_message(snapshot("h8 j9", seq=2))
+    (move,) = sent(client.handle_line("h9"))
+    client.handle_line("games")
+    assert sent(client.handle_message(moved(7, 6, ply=3, seq=3).model_copy(update={"id": move.id}))) == []
+    result = ResultModel(winner="black", reason=EndReason.RESIGN)
+    (listing,) = sent(client.handle_message(GameOver(room_id="r1", game_id="g1", seq=4, result=result)))
+    assert type(listing).__name__ == "ListGames"
+
+
+def test_a_scripted_move_stops_waiting_for_a_silent_opponent(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", seq=0))
+    (first,) = sent(client.handle_line("h8"))
+    client.handle_line("h9")
+    client.handle_message(moved(7, 7, ply=1, seq=1).model_copy(update={"id": first.id}))
+    now[0] = TURN_WAIT_S - 1
+    assert client.tick() == []
+    now[0] = TURN_WAIT_S + 1
+    actions = client.tick()
+    assert "no reply from white" in shown(actions)
+    (second,) = sent(actions)
+    assert isinstance(second, Move)
+
+
+def test_typed_moves_do_not_wait(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("", seq=0))
+    assert len(sent(core.handle_line("h8"))) == 1
+    assert len(sent(core.handle_line("h9"))) == 1
+
+
+def test_leaving_a_running_game_asks_first_and_says_it_resigns(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    actions = core.handle_line("leave")
+    assert sent(actions) == [] and "leaving resigns" in shown(actions)
+    assert sent(core.handle_line("no")) == []
+    core.handle_line("leave")
+    (request,) = sent(core.handle_line("yes"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_leaving_a_room_without_a_running_game_does_not_ask(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("", status="waiting"))
+    (request,) = sent(core.handle_line("leave"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_spectators_leave_without_a_question(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8", you="spectator"))
+    (request,) = sent(core.handle_line("leave"))
+    assert isinstance(request, LeaveRoom)
+
+
+def test_quitting_during_a_game_asks_first(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    actions = core.handle_line("quit")
+    assert Quit() not in actions and "Quit? (yes/no)" in shown(actions)
+    assert Quit() not in core.handle_line("no")
+    core.handle_line("quit")
+    assert core.handle_line("yes") == [Quit()]
+
+
+def test_the_end_of_input_quits_a_game_without_asking(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8 j9"))
+    assert core.end_of_input() == [Quit()]
+
+
+def timed_snapshot(snapshot: SnapshotFactory, moves: str = "", seq: int = 0) -> RoomMessage:
+    return snapshot(moves, seq=seq, clock=ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=2_000))
+
+
+def test_the_room_header_shows_the_clock_created_as_minutes_plus_seconds(
+    core: ClientCore, snapshot: SnapshotFactory
+) -> None:
+    (create,) = sent(core.handle_line("create clock 1+2"))
+    text = shown(core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": create.id})))
+    assert "freestyle 15x15, clock 1+2: black alice" in text
+
+
+def test_joining_a_timed_room_reads_its_clock_from_the_game_record(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    (join,) = sent(core.handle_line("join r1"))
+    actions = core.handle_message(timed_snapshot(snapshot, "h8", seq=1).model_copy(update={"id": join.id}))
+    assert "clock" not in shown(actions)
+    (lookup,) = sent(actions)
+    assert isinstance(lookup, GetGame) and lookup.game_id == "g1"
+    assert sent(core.handle_line("h9")) == []  # the room is shown first
+    record = record_to_dict(finished_record()) | {"clock": {"initial_ms": 300_000, "increment_ms": 3_000}}
+    actions = core.handle_message(GameMessage(game_id="g1", format="json", record=record, id=lookup.id))
+    assert "freestyle 15x15, clock 5+3: black alice" in shown(actions)
+    assert isinstance(sent(actions)[0], Move)
+
+
+def test_a_room_listed_with_its_clock_needs_no_lookup(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    (listing,) = sent(core.handle_line("rooms"))
+    clock = ClockSettingModel(initial_ms=30_000, increment_ms=1_000)
+    seat = SeatModel(name="bob", kind="human", connected=True)
+    summary = RoomSummaryModel(
+        room_id="r1", rule=Rule.FREESTYLE, size=15, status="waiting", black=seat, white=None, spectators=0, clock=clock
+    )
+    core.handle_message(Rooms(rooms=[summary], id=listing.id))
+    (join,) = sent(core.handle_line("join r1"))
+    actions = core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": join.id}))
+    assert sent(actions) == []
+    assert "clock 0:30+1" in shown(actions)
+
+
+def room_summary(room_id: str) -> RoomSummaryModel:
+    seat = SeatModel(name="bob", kind="human", connected=True)
+    return RoomSummaryModel(
+        room_id=room_id, rule=Rule.FREESTYLE, size=15, status="waiting", black=seat, white=None, spectators=0
+    )
+
+
+def test_rooms_walks_every_page_then_shows_them_all(core: ClientCore) -> None:
+    (first,) = sent(core.handle_line("rooms"))
+    actions = core.handle_message(Rooms(rooms=[room_summary("r1"), room_summary("r2")], next="r2", id=first.id))
+    (second,) = sent(actions)
+    assert isinstance(second, ListRooms) and second.after == "r2"
+    assert shown(actions) == ""
+    text = shown(core.handle_message(Rooms(rooms=[room_summary("r3")], next=None, id=second.id)))
+    assert [line.split()[0] for line in text.splitlines()] == ["room", "r1", "r2", "r3"]
+
+
+def game_summary(game_id: str) -> GameSummaryModel:
+    player = PlayerInfoModel(name="alice")
+    return GameSummaryModel(
+        game_id=game_id,
+        room_id=None,
+        rule=Rule.FREESTYLE,
+        size=15,
+        black=player,
+        white=PlayerInfoModel(name="easy", kind="bot", level="easy"),
+        status="playing",
+        moves=3,
+        result=None,
+        started_at=None,
+        ended_at=None,
+    )
+
+
+def test_games_shows_a_page_and_games_more_the_next(core: ClientCore) -> None:
+    (first,) = sent(core.handle_line("games bob 2"))
+    assert isinstance(first, ListGames) and (first.player, first.limit, first.before) == ("bob", 2, None)
+    text = shown(core.handle_message(Games(games=[game_summary("g9"), game_summary("g8")], next="g8", id=first.id)))
+    assert text.splitlines()[0].startswith("g9") and "'games more'" in text.splitlines()[-1]
+    (second,) = sent(core.handle_line("games more"))
+    assert isinstance(second, ListGames) and (second.player, second.limit, second.before) == ("bob", 2, "g8")
+    text = shown(core.handle_message(Games(games=[game_summary("g7")], next=None, id=second.id)))
+    assert "games more" not in text
+    assert "no more games" in shown(core.handle_line("games more"))
+
+
+def test_a_first_welcome_listing_an_unfinished_game_takes_the_player_back_to_it() -> None:
+    client = ClientCore("alice", token="saved")
+    client.connected()
+    actions = client.handle_message(welcome().model_copy(update={"rooms": ["r1", "r4"]}))
+    (rejoin,) = sent(actions)
+    assert isinstance(rejoin, JoinRoom) and (rejoin.room_id, rejoin.as_) == ("r1", "player")
+    assert "back to your unfinished game in room r1" in shown(actions)
+    assert "r4" in shown(actions)
+
+
+def test_after_a_server_restart_the_room_is_followed_from_seq_0(snapshot: SnapshotFactory) -> None:
+    client = ClientCore("alice", token=None)
+    client.connected()
+    client.handle_message(welcome())
+    client.handle_message(snapshot("h8 j9", seq=12))
+    client.disconnected()
+    client.connected()
+    (rejoin,) = sent(client.handle_message(welcome()))
+    assert client.handle_line("k10") == []  # waits for the fresh room
+    (move,) = sent(client.handle_message(snapshot("h8 j9", seq=0).model_copy(update={"id": rejoin.id})))
+    assert isinstance(move, Move) and (move.x, move.y) == (10, 5)
+    text = shown(client.handle_message(moved(10, 5, ply=3, seq=1).model_copy(update={"id": move.id})))
+    assert text.startswith("3. black")
+    assert client.room is not None and client.room.seq == 1 and client.room.board.ply == 3
+
+
+def test_a_running_clock_ticks_on_the_status_line(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = ClientCore("alice", token=None, clock=lambda: now[0])
+    client.connected()
+    client.handle_message(welcome())
+    clock = ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=0, running="white")
+    client.handle_message(snapshot("h8", seq=1, clock=clock))
+    assert client.tick() == [Status("black 1:00 | white 1:00 -- move 2, white to move")]
+    now[0] = 0.5
+    assert client.tick() == [Status("black 1:00 | white 0:59 -- move 2, white to move")]
+    now[0] = 0.9
+    assert client.tick() == []
+    now[0] = 1.5
+    assert client.tick() == [Status("black 1:00 | white 0:58 -- move 2, white to move")]
+    result = ResultModel(winner="black", reason=EndReason.RESIGN)
+    client.handle_message(GameOver(room_id="r1", game_id="g1", seq=2, result=result))
+    assert client.tick() == [Status(None)]
+    assert client.tick() == []
+
+
+def test_an_untimed_game_has_no_status_line(core: ClientCore, snapshot: SnapshotFactory) -> None:
+    core.handle_message(snapshot("h8"))
+    assert core.tick() == []
+
+
+def test_a_request_the_protocol_would_refuse_is_explained_not_sent(core: ClientCore) -> None:
+    actions = core.handle_line("create vs " + "x" * 65)
+    assert sent(actions) == []
+    assert "cannot be sent" in shown(actions)
+
+
+def test_the_status_line_goes_while_the_connection_is_down(snapshot: SnapshotFactory) -> None:
+    client = ClientCore("alice", token=None, clock=lambda: 0.0)
+    client.connected()
+    client.handle_message(welcome())
+    clock = ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=0, running="white")
+    client.handle_message(snapshot("h8", seq=1, clock=clock))
+    assert client.tick() == [Status("black 1:00 | white 1:00 -- move 2, white to move")]
+    client.disconnected()
+    assert client.tick() == [Status(None)]
+
+
+def test_a_scripted_move_waits_for_the_opponents_first_move(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", you="white", seq=0))
+    assert client.handle_line("h9") == []
+    (move,) = sent(client.handle_message(moved(7, 7, ply=1, seq=1)))
+    assert isinstance(move, Move) and (move.x, move.y) == (7, 6)
+
+
+def test_a_scripted_move_held_for_the_opponent_goes_after_the_wait(snapshot: SnapshotFactory) -> None:
+    now = [0.0]
+    client = scripted_core(now)
+    client.handle_message(snapshot("", you="white", seq=0))
+    client.handle_line("h9")
+    now[0] = TURN_WAIT_S + 1
+    actions = client.tick()
+    assert "no reply from black" in shown(actions)
+    (move,) = sent(actions)
+    assert isinstance(move, Move)

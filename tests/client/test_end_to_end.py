@@ -4,123 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from client_harness import (
+    EXPECT_TIMEOUT_S,
+    Launcher,
+    Player,
+    Proxy,
+    PseudoTerminal,
+    RunningServer,
+    gomoku_command,
+    run_command,
+    run_gomoku,
+)
 
-from client.core import ClientCore
-from client.session import Session
-from client.tokens import TokenStore
-from server.app import GameServer, ServerSettings
-from server.rooms import RoomSettings
-
-EXPECT_TIMEOUT_S = 30.0
-"""Generous: the machine may be busy; a passing run waits only as long as the server takes."""
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-class ScriptedTerminal:
-    """A terminal whose lines come from the test and whose output the test reads."""
-
-    def __init__(self) -> None:
-        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self.output: list[str] = []
-        self._read_up_to = 0
-        self._written = asyncio.Event()
-
-    async def read_line(self) -> str | None:
-        return await self._lines.get()
-
-    def write(self, text: str) -> None:
-        self.output.extend(text.splitlines())
-        self._written.set()
-
-    def type(self, line: str) -> None:
-        self._lines.put_nowait(line)
-
-    def end_input(self) -> None:
-        self._lines.put_nowait(None)
-
-    async def expect(self, pattern: str) -> re.Match[str]:
-        """The first output line, after those already matched, that matches `pattern`."""
-        try:
-            async with asyncio.timeout(EXPECT_TIMEOUT_S):
-                while True:
-                    for index in range(self._read_up_to, len(self.output)):
-                        match = re.search(pattern, self.output[index])
-                        if match:
-                            self._read_up_to = index + 1
-                            return match
-                    self._written.clear()
-                    await self._written.wait()
-        except TimeoutError:
-            recent = "\n".join(self.output[self._read_up_to :][-40:])
-            raise AssertionError(f"no output matched {pattern!r}; unmatched output:\n{recent}") from None
-
-
-@dataclass
-class Player:
-    """A running client and its terminal."""
-
-    terminal: ScriptedTerminal
-    run: asyncio.Task[int]
-
-    def type(self, *lines: str) -> None:
-        for line in lines:
-            self.terminal.type(line)
-
-    async def expect(self, pattern: str) -> re.Match[str]:
-        return await self.terminal.expect(pattern)
-
-    async def quit(self) -> int:
-        self.type("quit")
-        return await asyncio.wait_for(self.run, EXPECT_TIMEOUT_S)
-
-
-class Launcher:
-    """Starts clients for one server, each remembering its token in a config directory."""
-
-    def __init__(self, url: str, config_dir: Path) -> None:
-        self.url = url
-        self.config_dir = config_dir
-        self.players: list[Player] = []
-
-    async def start(self, name: str, url: str | None = None, config_dir: Path | None = None) -> Player:
-        server = url or self.url
-        tokens = TokenStore(config_dir or self.config_dir)
-        core = ClientCore(name, tokens.get(server, name))
-        terminal = ScriptedTerminal()
-        session = Session(core, server, terminal, tokens, retry_delays_s=(0.05, 0.2))
-        player = Player(terminal, asyncio.create_task(session.run()))
-        self.players.append(player)
-        return player
-
-
-@pytest.fixture
-async def server_port(tmp_path: Path) -> AsyncIterator[int]:
-    settings = ServerSettings(
-        port=0, db_path=str(tmp_path / "games.sqlite3"), bot_workers=1, room=RoomSettings(bot_time_ms=100)
-    )
-    app, server = await GameServer.start(settings)
-    try:
-        yield server.sockets[0].getsockname()[1]
-    finally:
-        server.close()
-        await server.wait_closed()
-        await app.close()
-
-
-@pytest.fixture
-async def launcher(server_port: int, tmp_path: Path) -> AsyncIterator[Launcher]:
-    clients = Launcher(f"ws://127.0.0.1:{server_port}/ws", tmp_path / "config")
-    yield clients
-    for player in clients.players:
-        player.run.cancel()
-    await asyncio.gather(*(player.run for player in clients.players), return_exceptions=True)
+from client.statusline import RESET_SCROLL_REGION
 
 
 async def open_game(launcher: Launcher) -> tuple[Player, Player, str]:
@@ -207,7 +105,7 @@ async def test_a_bot_answers_on_the_clock_and_the_engine_gives_hints(launcher: L
     alice = await launcher.start("alice")
     alice.type("create vs easy size 9 clock 5+2")
     await alice.expect(r"room \S+: you are playing black")
-    await alice.expect(r"^room \S+, freestyle 9x9, clock \+2s: black alice, white bot easy")
+    await alice.expect(r"^room \S+, freestyle 9x9, clock 5\+2: black alice, white bot easy")
     await alice.expect(r"^black [45]:\d\d \| white 5:00 -- move 1, your move$")
     alice.type("e5")
     await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
@@ -239,6 +137,41 @@ async def test_a_dropped_connection_is_recovered_and_the_game_goes_on(launcher: 
         proxy.close()
 
 
+async def test_after_a_server_restart_the_client_goes_back_into_its_game(
+    launcher: Launcher, running_server: RunningServer
+) -> None:
+    alice = await launcher.start("alice")
+    alice.type("create vs easy size 9")
+    await alice.expect(r"room \S+: you are playing black")
+    alice.type("e5")
+    await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
+    await running_server.stop()
+    await alice.expect("connection lost; reconnecting")
+    await running_server.start()
+    await alice.expect("signed in as alice")
+    await alice.expect(r"move 3, your move")
+    alice.type("a1")
+    await alice.expect(r"^3\. black \(alice\) a1$")
+    await alice.expect(r"^4\. white \(bot easy\) [a-i]\d$")
+
+
+async def test_a_client_started_again_goes_back_into_the_unfinished_game(launcher: Launcher) -> None:
+    first = await launcher.start("alice")
+    first.type("create vs easy size 9")
+    room_id = (await first.expect(r"room (\S+): you are playing black")).group(1)
+    first.type("e5")
+    await first.expect(r"^2\. white \(bot easy\) [a-i]\d$")
+    first.type("quit")
+    await first.expect(r"Quit\? \(yes/no\)")
+    first.type("yes")
+    assert await asyncio.wait_for(first.run, EXPECT_TIMEOUT_S) == 0
+    again = await launcher.start("alice")
+    await again.expect(f"back to your unfinished game in room {room_id}")
+    await again.expect(r"move 3, your move")
+    again.type("a1")
+    await again.expect(r"^3\. black \(alice\) a1$")
+
+
 async def test_the_token_brings_a_player_back_and_keeps_the_name_from_others(
     launcher: Launcher, tmp_path: Path
 ) -> None:
@@ -253,87 +186,50 @@ async def test_the_token_brings_a_player_back_and_keeps_the_name_from_others(
 
 
 async def test_the_gomoku_command_reads_piped_lines(server_port: int, tmp_path: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "client.main",
-        "--server",
-        f"ws://127.0.0.1:{server_port}/ws",
-        "--name",
-        "dave",
-        "--config-dir",
-        str(tmp_path / "config"),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        cwd=REPO,
-    )
-    output, _ = await asyncio.wait_for(process.communicate(b"bots\ncreate vs easy\nboard\n"), EXPECT_TIMEOUT_S)
-    text = output.decode()
-    assert process.returncode == 0
+    text = await run_gomoku(server_port, tmp_path, "dave", b"bots\ncreate vs easy\nboard\n")
     assert "signed in as dave" in text
     assert re.search(r"^easy +\S+ +", text, re.MULTILINE)
     assert re.search(r"room \S+: you are playing black", text)
     assert (tmp_path / "config" / "tokens.json").exists()
 
 
+async def test_piped_lines_ending_in_quit_show_every_answer_before_quitting(server_port: int, tmp_path: Path) -> None:
+    output = await run_gomoku(server_port, tmp_path, "erin", b"bots\nrooms\nquit\n")
+    assert re.search(r"^easy +\S+ +", output, re.MULTILINE)
+    assert "no rooms yet" in output
+
+
+async def test_piped_moves_each_wait_for_the_bots_reply(server_port: int, tmp_path: Path) -> None:
+    moves = ["a1", "o1", "a15", "o15"]
+    script = "create vs greedy\n" + "".join(f"{move}\n" for move in moves)
+    output = await run_gomoku(server_port, tmp_path, "fran", script.encode())
+    assert "not_your_turn" not in output
+    for ply, move in enumerate(moves):
+        assert re.search(rf"^{2 * ply + 1}\. black \(fran\) {move}$", output, re.MULTILINE)
+        assert re.search(rf"^{2 * ply + 2}\. white \(bot greedy\) [a-o]\d+$", output, re.MULTILINE)
+
+
+async def test_piped_moves_as_white_wait_for_the_bots_first_move(server_port: int, tmp_path: Path) -> None:
+    output = await run_gomoku(server_port, tmp_path, "hal", b"create vs greedy as white\na1\no1\n")
+    assert "not_your_turn" not in output
+    assert re.search(r"^2\. white \(hal\) a1$", output, re.MULTILINE)
+    assert re.search(r"^4\. white \(hal\) o1$", output, re.MULTILINE)
+
+
 async def test_the_gomoku_command_says_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "client.main",
-        "--server",
-        "ws://127.0.0.1:9/ws",
-        "--name",
-        "dave",
-        "--config-dir",
-        str(tmp_path),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        cwd=REPO,
-    )
-    output, _ = await asyncio.wait_for(process.communicate(b""), EXPECT_TIMEOUT_S)
-    assert process.returncode == 1
-    assert "cannot connect to ws://127.0.0.1:9/ws" in output.decode()
+    completed = await run_command(gomoku_command(9, tmp_path, "dave"))
+    assert completed.status == 1
+    assert "cannot connect to ws://127.0.0.1:9/ws" in completed.stdout
 
 
-class Proxy:
-    """A TCP relay in front of the server whose connections the test can cut, as a network failure would."""
-
-    def __init__(self, target_port: int) -> None:
-        self._target_port = target_port
-        self._transports: list[asyncio.WriteTransport] = []
-        self._server: asyncio.Server | None = None
-        self.port = 0
-
-    @classmethod
-    async def start(cls, target_port: int) -> Proxy:
-        proxy = cls(target_port)
-        proxy._server = await asyncio.start_server(proxy._relay, "127.0.0.1", 0)
-        proxy.port = proxy._server.sockets[0].getsockname()[1]
-        return proxy
-
-    async def _relay(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
-        server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self._target_port)
-        self._transports += [client_writer.transport, server_writer.transport]
-        await asyncio.gather(
-            self._pipe(client_reader, server_writer), self._pipe(server_reader, client_writer), return_exceptions=True
-        )
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        finally:
-            writer.transport.abort()
-
-    def cut(self) -> None:
-        """Drop every relayed connection at once, without a closing handshake."""
-        for transport in self._transports:
-            transport.abort()
-        self._transports.clear()
-
-    def close(self) -> None:
-        self.cut()
-        if self._server is not None:
-            self._server.close()
+async def test_in_a_terminal_the_running_clock_ticks_on_the_bottom_row(server_port: int, tmp_path: Path) -> None:
+    async with PseudoTerminal.running_gomoku(server_port, tmp_path, "gina", rows=24, columns=80) as terminal:
+        terminal.type("create vs easy clock 1+0")
+        await terminal.expect(r"\x1b\[1;23r")  # the bottom row is taken out of the scrolling area
+        await terminal.expect(r"\x1b\[24;1H\x1b\[2Kblack (1:00|0:59) \| white 1:00 -- move 1, your move")
+        await terminal.expect(r"\x1b\[24;1H\x1b\[2Kblack 0:5[0-8] \| white 1:00 -- move 1, your move")
+        terminal.type("quit")
+        await terminal.expect(r"Quit\? \(yes/no\)")
+        terminal.type("yes")
+        await terminal.expect(re.escape(RESET_SCROLL_REGION))  # the terminal is left as it was found
+        assert await asyncio.wait_for(terminal.process.wait(), EXPECT_TIMEOUT_S) == 0

@@ -1,0 +1,178 @@
+"""`gomoku bots`, `rooms`, `games` and `export`: one request (or one list, page by page), plain text out.
+
+Lists print one line per item, fields separated by tabs, with `-` for an
+empty field and no header, so that `cut`, `awk` and `while read` take them
+apart; `--json` prints each item as the server sent it instead, one JSON
+object per line. The columns are named in `gomoku SUBCOMMAND --help`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from client.commands import RecordFormat
+from client.connection import Connection, ScriptError
+from client.render import format_clock_setting
+from client.state import clock_setting
+from server.protocol import (
+    PAGE_LIMIT,
+    Bots,
+    GameId,
+    GameMessage,
+    Games,
+    GameSummaryModel,
+    GetGame,
+    ListBots,
+    ListGames,
+    ListRooms,
+    PlayerInfoModel,
+    RoomId,
+    Rooms,
+    RoomSummaryModel,
+    SeatModel,
+    WireModel,
+)
+
+BOT_COLUMNS = ("level", "rating", "description")
+ROOM_COLUMNS = ("room", "status", "rule", "size", "clock", "black", "white", "spectators")
+GAME_COLUMNS = (
+    "game",
+    "status",
+    "winner",
+    "reason",
+    "black",
+    "white",
+    "rule",
+    "size",
+    "moves",
+    "started_at",
+    "ended_at",
+)
+"""The tab-separated fields of each list, in order (`winner` is black, white, draw or -)."""
+
+
+async def list_bots(connection: Connection, out: TextIO, as_json: bool = False) -> None:
+    """The bot levels: level, rating, description."""
+    answer = await connection.request(ListBots())
+    bots = answer.bots if isinstance(answer, Bots) else []
+    if as_json:
+        _json_lines(out, bots)
+        return
+    for bot in bots:
+        _row(out, bot.level, bot.rating, bot.description)
+
+
+async def list_rooms(connection: Connection, out: TextIO, as_json: bool = False, page_size: int = PAGE_LIMIT) -> None:
+    """Every listed room, page after page, in room id order."""
+    after: RoomId | None = None
+    while True:
+        answer = await connection.request(ListRooms(limit=page_size, after=after))
+        if not isinstance(answer, Rooms):
+            raise ScriptError(f"the server answered list_rooms with {answer.type!r}")
+        if as_json:
+            _json_lines(out, answer.rooms)
+        else:
+            for room in answer.rooms:
+                _room_row(out, room)
+        if answer.next is None or answer.next == after:
+            return
+        after = answer.next
+
+
+async def list_games(
+    connection: Connection,
+    out: TextIO,
+    player: str,
+    limit: int,
+    before: GameId | None = None,
+    as_json: bool = False,
+    page_size: int = PAGE_LIMIT,
+) -> None:
+    """A player's games, newest first (older than `before` if given), `limit` of them at most, in pages."""
+    left = limit
+    while left > 0:
+        request = ListGames(player=player, limit=min(left, page_size), before=before)
+        answer = await connection.request(request)
+        if not isinstance(answer, Games):
+            raise ScriptError(f"the server answered list_games with {answer.type!r}")
+        games = answer.games[:left]
+        if as_json:
+            _json_lines(out, games)
+        else:
+            for game in games:
+                _game_row(out, game)
+        left -= len(games)
+        if answer.next is None or answer.next == before or not games:
+            return
+        before = answer.next
+
+
+async def export_game(
+    connection: Connection, game_id: GameId, record_format: RecordFormat, out: TextIO, path: Path | None
+) -> None:
+    """A stored game's record in `record_format`, written to `path` (or to `out` when None)."""
+    answer = await connection.request(GetGame(game_id=game_id, format=record_format))
+    if not isinstance(answer, GameMessage):
+        raise ScriptError(f"the server answered get_game with {answer.type!r}")
+    record = answer.record
+    text = record if isinstance(record, str) else json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    if path is None:
+        out.write(text)
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ScriptError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _room_row(out: TextIO, room: RoomSummaryModel) -> None:
+    clock = format_clock_setting(clock_setting(room.clock)) if room.clock is not None else None
+    _row(
+        out,
+        room.room_id,
+        room.status,
+        room.rule.value,
+        room.size,
+        clock,
+        _name(room.black),
+        _name(room.white),
+        room.spectators,
+    )
+
+
+def _game_row(out: TextIO, game: GameSummaryModel) -> None:
+    result = game.result
+    winner = None if result is None else (result.winner or "draw")
+    _row(
+        out,
+        game.game_id,
+        game.status,
+        winner,
+        None if result is None else result.reason.value,
+        _name(game.black),
+        _name(game.white),
+        game.rule.value,
+        game.size,
+        game.moves,
+        game.started_at,
+        game.ended_at,
+    )
+
+
+def _name(seat: SeatModel | PlayerInfoModel | None) -> str | None:
+    """A seat as the name of who holds it (a bot's name is its level), None when open."""
+    return None if seat is None else seat.name
+
+
+def _row(out: TextIO, *fields: object) -> None:
+    """One line of tab-separated fields; None is `-`, and no field may break the line or the columns."""
+    cells = ("-" if field is None else " ".join(str(field).split()) or "-" for field in fields)
+    out.write("\t".join(cells) + "\n")
+
+
+def _json_lines(out: TextIO, items: Iterable[WireModel]) -> None:
+    for item in items:
+        out.write(item.model_dump_json() + "\n")
