@@ -75,6 +75,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--bot-pause-s", type=_seconds, default=1.0, help="the least time between the moves of two bots (default 1)")
     add("--bot-idle-s", type=_positive_seconds, default=600.0, help="a game between two bots that nobody watches "
         "pauses, and ends drawn after this many seconds (default 600)")
+    add("--compression", action="store_true", help="offer per-message deflate to clients: less traffic on a "
+        "slow network, more memory and CPU per connection (default off)")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -96,6 +98,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             bot_move_pause_s=arguments.bot_pause_s,
             bot_game_idle_s=arguments.bot_idle_s,
         ),
+        compression=arguments.compression,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

@@ -204,11 +204,11 @@ class Message(WireModel):
     id: RequestId | None = None
 
     def to_wire(self) -> str:
-        """The JSON text of the message; `id` is left out when there is none."""
-        data = self.model_dump(mode="json", by_alias=True)
-        if data.get("id") is None:
-            data.pop("id", None)
-        return json.dumps(data, separators=(",", ":"))
+        """The JSON text of the message (compact, UTF-8); `id` is left out when there is none."""
+        return self.model_dump_json(by_alias=True, exclude=_WITHOUT_ID if self.id is None else None)
+
+
+_WITHOUT_ID = {"id"}
 
 
 class ClientMessage(Message):
@@ -423,7 +423,13 @@ def parse_client_message(text: str) -> ClientRequest:
     Raises ProtocolError with `bad_json` (not JSON), `bad_request` (not an
     object, no string `type`, or a missing or mistyped field) or
     `unknown_type`; the error carries the request's `id` when it had one.
+    A valid frame is parsed once; only a refused one is read again, to say
+    precisely what is wrong with it.
     """
+    try:
+        return _CLIENT_ADAPTER.validate_json(text, strict=True)
+    except ValidationError as error:
+        failure = error
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):
@@ -436,10 +442,7 @@ def parse_client_message(text: str) -> ClientRequest:
         raise ProtocolError("bad_request", "a message needs a string 'type'", request_id)
     if kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id)
-    try:
-        return _CLIENT_ADAPTER.validate_json(text, strict=True)
-    except ValidationError as error:
-        raise ProtocolError("bad_request", f"{kind}: {_describe(error)}", request_id) from None
+    raise ProtocolError("bad_request", f"{kind}: {_describe(failure)}", request_id) from None
 
 
 # ------------------------------------------------------------ server -> client
