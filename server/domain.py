@@ -66,14 +66,22 @@ class Refusal(Exception):
         """A sentence for people."""
 
 
+def _token(size: int) -> str:
+    """Random URL-safe text of `size` bytes' worth, starting with a letter or digit (an id that
+    starts with `-` reads as an option to command-line tools)."""
+    while not (token := secrets.token_urlsafe(size))[0].isalnum():
+        pass
+    return token
+
+
 def new_room_id() -> RoomId:
     """A short random room id, hard to guess (private rooms rely on it)."""
-    return RoomId(secrets.token_urlsafe(9))
+    return RoomId(_token(9))
 
 
 def new_game_id() -> GameId:
     """A random game id."""
-    return GameId(secrets.token_urlsafe(12))
+    return GameId(_token(12))
 
 
 def utc_now() -> datetime:

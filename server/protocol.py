@@ -112,6 +112,17 @@ class SeatModel(WireModel):
     connected: bool
 
 
+class OffersModel(WireModel):
+    """Offers waiting for an answer in a room (an addition to the contract)."""
+
+    draw: ColorName | None = None
+    """Who offered a draw, if the offer stands."""
+    undo: ColorName | None = None
+    """Who asked to take back, if the request stands."""
+    rematch: list[ColorName] = []
+    """Who has asked for a rematch of the finished game."""
+
+
 class RoomStateModel(WireModel):
     """A full snapshot of a room: what a client needs to draw it from nothing."""
 
@@ -131,6 +142,11 @@ class RoomStateModel(WireModel):
     """Whether the room is left out of `list_rooms` (an addition to the contract)."""
     spectators: int = 0
     """How many spectators watch (an addition to the contract)."""
+    time_control: ClockSettingModel | None = None
+    """The clock's initial time and increment (an addition to the contract; null when untimed)."""
+    offers: OffersModel = OffersModel()
+    """Offers waiting for an answer (an addition to the contract), so that a client coming back
+    sees them."""
 
 
 class RoomSummaryModel(WireModel):

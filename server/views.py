@@ -21,6 +21,7 @@ from server.protocol import (
     ClockSettingModel,
     ColorName,
     GameSummaryModel,
+    OffersModel,
     PlayerInfoModel,
     ResultModel,
     RoomMessage,
@@ -102,6 +103,12 @@ def room_state(room: Room, now: float) -> RoomStateModel:
         seq=room.seq,
         private=room.private,
         spectators=room.spectator_count(),
+        time_control=clock_setting_model(room.clock_setting),
+        offers=OffersModel(
+            draw=None if room.draw_offer is None else color_name(room.draw_offer),
+            undo=None if room.undo_request is None else color_name(room.undo_request),
+            rematch=[color_name(color) for color in sorted(room.rematch_asks)],
+        ),
     )
 
 
