@@ -57,6 +57,7 @@ from server.domain import (
     new_game_id,
     utc_now,
 )
+from server.presence import Presence
 from server.protocol import (
     Declined,
     DrawOffered,
@@ -72,8 +73,6 @@ from server.protocol import (
 
 Role = Literal["black", "white", "spectator"]
 
-SPECTATOR_COUNT_EVERY_S = 1.0
-"""The most often members are told how many spectators watch."""
 
 # ------------------------------------------------------------------- values
 
@@ -156,8 +155,8 @@ class Room:
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
         self.created_by: str | None = None
         """The player who opened the room (None for a room restored from before this was kept)."""
-        self.members: dict[ConnectionId, str] = {}
-        """Connections in the room and the player signed in on each."""
+        self.presence = Presence()
+        """Who is in the room, who is away."""
         self.game_id = new_game_id()
         self.board = Board(size, rule)
         self.status: RoomStatus = "waiting"
@@ -171,17 +170,6 @@ class Room:
         self.seq = 0
         self.version = 0
         """Changes whenever the position or the game changes; a bot's answer is for one version."""
-        self.absent_since: dict[Color, float] = {}
-        """Seats of a playing game whose player is away, and since when it counts."""
-        self.empty_since: float | None = None
-        """When the room last had no connection left in it."""
-        self._emptied_by_leaving = False
-        """Whether the last connection left the room on purpose (rather than dropping)."""
-        self._spectators_told = 0
-        """The spectator count members were last told."""
-        self._spectators_told_at = -SPECTATOR_COUNT_EVERY_S
-        self._spectators_due: float | None = None
-        """When a changed spectator count is to be told, if one is waiting."""
 
     # ------------------------------------------------------------ creation
 
@@ -199,8 +187,8 @@ class Room:
                 self.seats[color] = PlayerInfo(caller.name)
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
-        self.members[caller.connection] = caller.name
-        self._spectators_told = self.spectator_count()
+        self.presence.arrive(caller.connection, caller.name)
+        self.presence.told_count(self.spectator_count())
         outcome = Outcome()
         if self._both_seated():
             self._start(now, outcome)
@@ -222,7 +210,7 @@ class Room:
         room.board = Board.from_moves(game.moves, game.size, game.rule)
         room.started_at = game.started_at
         room.turn_started = now
-        room.empty_since = now
+        room.presence.empty_since = now
         if game.clock is not None:
             black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
             room.clock = GameClock(game.clock, black_ms, white_ms)
@@ -235,18 +223,17 @@ class Room:
             room.clock.start(room.board.to_move, now)
         for color in Color:
             if not room.seat_connected(color):
-                room.absent_since[color] = now
+                room.presence.seat_away(color, now)
         return room
 
     def checkpoint(self) -> Room:
         """An independent copy of the room, to go back to if storing a change fails."""
         twin = copy.copy(self)
         twin.seats = dict(self.seats)
-        twin.members = dict(self.members)
+        twin.presence = self.presence.copy()
         twin.board = self.board.copy()
         twin.clock = None if self.clock is None else dataclasses.replace(self.clock)
         twin.rematch_asks = set(self.rematch_asks)
-        twin.absent_since = dict(self.absent_since)
         return twin
 
     # --------------------------------------------------------- membership
@@ -276,8 +263,7 @@ class Room:
         before = self._presence()
         if color is not None and self.status == "waiting":
             self.seats[color] = None
-        self._detach(caller.connection, now)
-        self._emptied_by_leaving = not self.members
+        self._detach(caller.connection, now, on_purpose=True)
         outcome.reply(caller.connection, Left(room_id=self.room_id))
         self._announce_presence(before, outcome, None, now)
         return outcome
@@ -288,7 +274,7 @@ class Room:
         if connection not in self.members:
             return outcome
         before = self._presence()
-        self._detach(connection, now)
+        self._detach(connection, now, on_purpose=False)
         self._announce_presence(before, outcome, None, now)
         return outcome
 
@@ -463,37 +449,37 @@ class Room:
     def next_deadline(self) -> float | None:
         """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry, a
         spectator count to tell)."""
-        moments: list[float] = [] if self._spectators_due is None else [self._spectators_due]
+        presence = self.presence
+        moments: list[float] = [] if presence.count_due is None else [presence.count_due]
         if self.status == "playing":
             if self.clock is not None and (flag := self.clock.flag_at()) is not None:
                 moments.append(flag)
-            for color, since in self.absent_since.items():
+            for color, since in presence.away_since.items():
                 if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
-            if self._bots_only() and self.empty_since is not None and not self.members:
-                moments.append(self.empty_since + self.settings.bot_game_idle_s)
-        elif self.empty_since is not None and not self.members:
-            moments.append(self.empty_since + self.settings.abandon_after_s)
+            if self._bots_only() and presence.empty_since is not None and not self.members:
+                moments.append(presence.empty_since + self.settings.bot_game_idle_s)
+        elif presence.empty_since is not None and not self.members:
+            moments.append(presence.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
 
     def on_timer(self, now: float) -> Outcome:
         """End the game when a clock has run out or a player has stayed away too long; tell a
         spectator count that had to wait."""
         outcome = Outcome()
-        if self._spectators_due is not None and now >= self._spectators_due:
+        if self.presence.count_due is not None and now >= self.presence.count_due:
             self._announce_spectators(outcome, now)
         if self.status != "playing":
             return outcome
         if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
             return outcome
-        for color, since in sorted(self.absent_since.items()):
+        for color, since in sorted(self.presence.away_since.items()):
             if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 return outcome
-        if self._bots_only() and not self.members and self.empty_since is not None:
-            if now >= self.empty_since + self.settings.bot_game_idle_s:
-                self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
+        if self._bots_only() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
         return outcome
 
     def is_disposable(self, now: float) -> bool:
@@ -501,15 +487,11 @@ class Room:
         if self.members:
             return False
         if self.status == "finished":
-            return self._emptied_by_leaving or self._empty_expired(now)
+            return self.presence.left_on_purpose or self.presence.empty_for(self.settings.abandon_after_s, now)
         if self.status == "waiting":
             nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
-            return nobody_seated or self._empty_expired(now)
+            return nobody_seated or self.presence.empty_for(self.settings.abandon_after_s, now)
         return False
-
-    def _empty_expired(self, now: float) -> bool:
-        """Whether the room has been empty for as long as a player may stay away."""
-        return self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
 
     def suspend(self, now: float) -> Outcome:
         """The server is stopping: store the clocks of a timed game as they are now, so that the
@@ -520,6 +502,11 @@ class Room:
         return outcome
 
     # ------------------------------------------------------------ queries
+
+    @property
+    def members(self) -> dict[ConnectionId, str]:
+        """Connections in the room and the player signed in on each."""
+        return self.presence.members
 
     def seat_of(self, name: str) -> Color | None:
         """The colour of the human seat `name` holds here, if any."""
@@ -548,7 +535,7 @@ class Room:
             return False
         if seat.kind == "bot":
             return True
-        return seat.name in self.members.values()
+        return self.presence.is_here(seat.name)
 
     def facts(self) -> RoomFacts:
         """What others may know of the room as it is now (see RoomFacts)."""
@@ -678,12 +665,12 @@ class Room:
         self.status = "playing"
         self.started_at = self._wall_clock()
         self.turn_started = now
-        self.empty_since = None
+        self.presence.empty_since = None
         self.version += 1
         if self.clock_setting is not None:
             self.clock = GameClock.fresh(self.clock_setting)
             self.clock.start(Color.BLACK, now)
-        self.absent_since = {color: now for color in Color if not self.seat_connected(color)}
+        self.presence.away_since = {color: now for color in Color if not self.seat_connected(color)}
         outcome.records.append(
             GameStarted(
                 self.game_id,
@@ -707,7 +694,7 @@ class Room:
         self.draw_offer = None
         self.undo_request = None
         self.rematch_asks = set()
-        self.absent_since = {}
+        self.presence.away_since = {}
         self.version += 1
         outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now)))
         self.seq += 1
@@ -738,24 +725,17 @@ class Room:
                 outcome.send(connection, message)
 
     def _attach(self, connection: ConnectionId, name: str, now: float) -> None:
-        was_connected = {color: self.seat_connected(color) for color in Color}
-        self.members[connection] = name
-        self.empty_since = None
-        self._emptied_by_leaving = False
+        was_here = self.presence.is_here(name)
+        self.presence.arrive(connection, name)
         color = self.seat_of(name)
-        if color is None or was_connected[color]:
-            return
-        self.absent_since.pop(color, None)
-        if color.other in self.absent_since:
-            self.absent_since[color.other] = now
+        if color is not None and not was_here:
+            self.presence.seat_back(color, now)
 
-    def _detach(self, connection: ConnectionId, now: float) -> None:
-        name = self.members.pop(connection, None)
-        if not self.members:
-            self.empty_since = now
+    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> None:
+        name = self.presence.depart(connection, now, on_purpose)
         color = None if name is None else self.seat_of(name)
         if color is not None and self.status == "playing" and not self.seat_connected(color):
-            self.absent_since[color] = now
+            self.presence.seat_away(color, now)
 
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""
@@ -780,16 +760,8 @@ class Room:
         SPECTATOR_COUNT_EVERY_S: a crowd joining costs a few messages, not one per join to each
         of them (a newcomer learns the count from its snapshot)."""
         count = self.spectator_count()
-        if count == self._spectators_told:
-            self._spectators_due = None
+        if not self.presence.count_to_tell(count, now):
             return
-        next_allowed = self._spectators_told_at + SPECTATOR_COUNT_EVERY_S
-        if now < next_allowed:
-            self._spectators_due = next_allowed
-            return
-        self._spectators_told = count
-        self._spectators_told_at = now
-        self._spectators_due = None
         message = Spectators(room_id=self.room_id, count=count)
         for connection in self.members:
             outcome.send(connection, message)

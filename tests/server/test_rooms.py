@@ -397,10 +397,10 @@ def test_a_seat_holder_acting_from_a_new_connection_enters_the_room_with_it() ->
     room.disconnect(BOB.connection, 1.0)
     bob_elsewhere = Caller(ConnectionId(40), "bob")
     refused("not_your_turn", lambda: room.move(bob_elsewhere, Point(1, 1), 2.0))
-    assert ConnectionId(40) not in room.members and room.absent_since.keys() == {Color.WHITE}
+    assert ConnectionId(40) not in room.members and room.presence.away_since.keys() == {Color.WHITE}
     play(room, [(7, 7)])
     outcome = room.move(bob_elsewhere, Point(8, 8), 3.0)
-    assert ConnectionId(40) in room.members and not room.absent_since
+    assert ConnectionId(40) in room.members and not room.presence.away_since
     assert types_for(outcome, ConnectionId(40)) == ["room", "moved"]
     assert as_dicts(outcome, ALICE.connection)[0]["room"]["white"]["connected"] is True
 
