@@ -117,6 +117,7 @@ async def run(settings: ServerSettings) -> None:
         loop.add_signal_handler(signum, stop.set)
     port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
     print(f"listening on ws://{settings.host}:{port}/ws", flush=True)
+    logging.getLogger(__name__).info("the web client is at http://%s:%d/", settings.host, port)
     await stop.wait()
     server.close()
     await server.wait_closed()
