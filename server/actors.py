@@ -16,6 +16,7 @@ parts of the server ask about rooms, from each room's last stored state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterator
@@ -144,7 +145,7 @@ class RoomActor:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _save_clocks(self) -> None:
-        records = self.room.suspend(asyncio.get_running_loop().time()).records
+        records = self.room.save_clocks(asyncio.get_running_loop().time()).records
         try:
             await self._store.apply(records)
         except StorageUnavailable as error:
@@ -383,6 +384,16 @@ class RoomRegistry:
             rooms.discard(room_id)
             if not rooms:
                 del self._rooms_of[connection]
+
+    async def save_clocks(self) -> None:
+        """Store the running clocks of every timed game (see `Room.save_clocks`); a room whose
+        write fails is left for the next time."""
+        for actor in list(self._actors.values()):
+            facts = self._facts.get(actor.room.room_id)
+            if facts is None or facts.status != "playing" or facts.clock is None:
+                continue
+            with contextlib.suppress(StorageUnavailable):
+                await actor.run(lambda room, now: room.save_clocks(now))
 
     async def close(self) -> None:
         """Stop every room's timers and bot searches, after their changes in progress are stored."""

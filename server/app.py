@@ -46,6 +46,9 @@ from server.storage import Storage, StorageSettings, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
+CLOCK_SAVE_EVERY_S = 5.0
+"""How often the running clocks are stored (see GameServer._save_clocks_now_and_then)."""
+
 LEAN_COMPRESSION = ServerPerMessageDeflateFactory(
     server_max_window_bits=11, client_max_window_bits=11, compress_settings={"memLevel": 4}
 )
@@ -95,7 +98,8 @@ class GameServer:
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
-        self._lag_watch: asyncio.Task[None] | None = None
+        self._chores: list[asyncio.Task[None]] = []
+        """Tasks that run for the server's whole life (lag probe, clock saving)."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -109,7 +113,8 @@ class GameServer:
             metrics.bot_queue.set_function(lambda: bots.waiting)
         app = cls(settings, storage, bots, metrics)
         await app.restore_rooms()
-        app._lag_watch = asyncio.get_running_loop().create_task(metrics.watch_event_loop())
+        loop = asyncio.get_running_loop()
+        app._chores = [loop.create_task(metrics.watch_event_loop()), loop.create_task(app._save_clocks_now_and_then())]
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -138,13 +143,21 @@ class GameServer:
 
     async def close(self) -> None:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
-        if self._lag_watch is not None:
-            self._lag_watch.cancel()
+        for chore in self._chores:
+            chore.cancel()
+        await asyncio.gather(*self._chores, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
             await self.bots.close()
         await self.storage.close()
+
+    async def _save_clocks_now_and_then(self) -> None:
+        """Store every running clock every CLOCK_SAVE_EVERY_S: a server killed outright gives back
+        at most that much thinking time after its restart (a clean stop gives back none)."""
+        while True:
+            await asyncio.sleep(CLOCK_SAVE_EVERY_S)
+            await self.rooms.save_clocks()
 
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
         """Hand messages to the connections' send queues (never waits).

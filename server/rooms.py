@@ -493,9 +493,10 @@ class Room:
             return nobody_seated or self.presence.empty_for(self.settings.abandon_after_s, now)
         return False
 
-    def suspend(self, now: float) -> Outcome:
-        """The server is stopping: store the clocks of a timed game as they are now, so that the
-        time the player to move has thought until now stays spent after the restart."""
+    def save_clocks(self, now: float) -> Outcome:
+        """Store the clocks of a timed game as they stand now (the game goes on unchanged), so that
+        the time the player to move has thought stays spent if the server stops: done when it
+        stops, and every few seconds in case it is killed."""
         outcome = Outcome()
         if self.status == "playing" and self.clock is not None:
             outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
