@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -53,6 +54,7 @@ from server.domain import (
     RoomFacts,
     RoomId,
     RoomStatus,
+    Standing,
     StoreRecord,
     new_game_id,
     utc_now,
@@ -64,6 +66,8 @@ from server.protocol import (
     GameOver,
     Left,
     Moved,
+    OpponentAway,
+    OpponentBack,
     RematchOffered,
     ServerMessage,
     Spectators,
@@ -117,6 +121,8 @@ class RoomSettings:
     """The most a bot may think per move (None: the level's own time, or its share of the clock)."""
     bot_move_pause_s: float = 1.0
     """In a game between two bots, the least time between two moves, so that people can follow it."""
+    claim_after_s: float = 30.0
+    """How long a seat's player must have been away before the opponent may claim the win."""
     bot_game_idle_s: float = 600.0
     """A game between two bots that nobody has watched for this long ends drawn (the bots agree)."""
 
@@ -144,15 +150,20 @@ class Room:
         private: bool,
         settings: RoomSettings,
         wall_clock: Callable[[], datetime] = utc_now,
+        rated: bool = False,
     ) -> None:
         self.room_id = room_id
         self.rule = rule
         self.size = size
         self.clock_setting = clock
         self.private = private
+        self.rated = rated
+        """Whether its games change the players' ratings."""
         self.settings = settings
         self._wall_clock = wall_clock
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
+        self.standings: dict[str, Standing] = {}
+        """The standings (ratings) of the players it has seen, for its snapshots."""
         self.created_by: str | None = None
         """The player who opened the room (None for a room restored from before this was kept)."""
         self.presence = Presence()
@@ -195,6 +206,24 @@ class Room:
         outcome.reply(caller.connection, views.room_message(self, caller.connection, now))
         return outcome
 
+    def open_paired(self, black: Caller, white: Caller, opener: str, answering: Caller | None, now: float) -> Outcome:
+        """Seat two players who agreed to play (an accepted seek, a quick pairing) and start the game:
+        each gets the room on the connection it asked from (the snapshot answering the request
+        goes to `answering`). `opener` is whoever offered the game."""
+        self.created_by = opener
+        outcome = Outcome()
+        for color, caller in ((Color.BLACK, black), (Color.WHITE, white)):
+            self.seats[color] = PlayerInfo(caller.name)
+            self.presence.arrive(caller.connection, caller.name)
+        self._start(now, outcome)
+        for caller in (black, white):
+            snapshot = views.room_message(self, caller.connection, now)
+            if caller == answering:
+                outcome.reply(caller.connection, snapshot)
+            else:
+                outcome.send(caller.connection, snapshot)
+        return outcome
+
     @classmethod
     def restore(cls, game: RestoredGame, settings: RoomSettings, now: float) -> Room:
         """The room of a game stored before the server stopped: playing if the game is unfinished,
@@ -203,7 +232,7 @@ class Room:
         Nobody is connected yet; the side to move's time runs from `now`, so
         the time the server was down is charged to no one.
         """
-        room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings)
+        room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings, rated=game.rated)
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
         room.created_by = game.created_by
@@ -234,6 +263,7 @@ class Room:
         twin.board = self.board.copy()
         twin.clock = None if self.clock is None else dataclasses.replace(self.clock)
         twin.rematch_asks = set(self.rematch_asks)
+        twin.standings = dict(self.standings)
         return twin
 
     # --------------------------------------------------------- membership
@@ -248,10 +278,11 @@ class Room:
             if self.status != "waiting" or not open_seats:
                 raise Refusal("room_full", "no seat is open in this room")
             self.seats[open_seats[0]] = PlayerInfo(caller.name)
-        self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller.connection, caller.name, now)
         if self.status == "waiting" and self._both_seated():
             self._start(now, outcome)
         self._announce_presence(before, outcome, caller, now)
+        self._announce_back(back, outcome)
         return outcome
 
     def leave(self, caller: Caller, now: float) -> Outcome:
@@ -274,8 +305,29 @@ class Room:
         if connection not in self.members:
             return outcome
         before = self._presence()
-        self._detach(connection, now, on_purpose=False)
+        away = self._detach(connection, now, on_purpose=False)
         self._announce_presence(before, outcome, None, now)
+        if away is not None:
+            claim_at_ms = round(self.settings.claim_after_s * 1000)
+            notice = OpponentAway(room_id=self.room_id, color=views.color_name(away), claim_at_ms=claim_at_ms)
+            for member in self.members:
+                outcome.send(member, notice)
+        return outcome
+
+    def claim_win(self, caller: Caller, now: float) -> Outcome:
+        """Win a game whose opponent has been away for `claim_after_s`; refused before then, and
+        while the opponent is connected."""
+        color = self._player_color(caller)
+        self._require_playing(caller)
+        since = self.presence.away_since.get(color.other)
+        if since is None or self.seat_connected(color.other):
+            raise Refusal("not_allowed", "your opponent is connected: there is nothing to claim")
+        wait_s = since + self.settings.claim_after_s - now
+        if wait_s > 0:
+            raise Refusal("not_allowed", f"your opponent may still come back: you can claim in {math.ceil(wait_s)} s")
+        outcome = Outcome()
+        self._enter(caller, now, outcome)
+        self._end(GameResult(color, EndReason.ABANDONED), now, outcome, caller)
         return outcome
 
     # --------------------------------------------------------------- play
@@ -351,6 +403,8 @@ class Room:
         """Ask to take back one's last move (and the reply to it). Bots accept at once."""
         color = self._player_color(caller)
         self._require_playing(caller)
+        if self.rated:
+            raise Refusal("not_allowed", "moves cannot be taken back in a rated game")
         if self.board.ply < (1 if color is Color.BLACK else 2):
             raise Refusal("not_allowed", "you have no move to take back")
         if self.undo_request is not None:
@@ -529,6 +583,16 @@ class Room:
         """Whether a bot holds one of the seats."""
         return any(seat is not None and seat.kind == "bot" for seat in self.seats.values())
 
+    def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
+        """Black's and white's seat, when both are taken."""
+        black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
+        return None if black is None or white is None else (black, white)
+
+    def know(self, standings: Iterable[Standing]) -> None:
+        """Remember players' standings (ratings), to show them in the seats."""
+        for standing in standings:
+            self.standings[standing.name] = standing
+
     def seat_connected(self, color: Color) -> bool:
         """Whether the seat's player is here: a bot always is, a human with any connection."""
         seat = self.seats[color]
@@ -554,6 +618,8 @@ class Room:
             moves=self.board.moves,
             decided=self.board.result is not None,
             created_by=self.created_by,
+            rated=self.rated,
+            game_id=self.game_id,
         )
 
     # ------------------------------------------------------------- helpers
@@ -574,10 +640,11 @@ class Room:
         if caller.connection in self.members:
             return
         before = self._presence()
-        self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller.connection, caller.name, now)
         if self._presence() != before:
             for connection in self.members:
                 outcome.send(connection, views.room_message(self, connection, now))
+        self._announce_back(back, outcome)
 
     def _require_playing(self, caller: Caller) -> None:
         if self.status == "waiting":
@@ -684,6 +751,7 @@ class Room:
                 self.started_at,
                 self.private,
                 self.created_by,
+                self.rated,
             )
         )
 
@@ -697,7 +765,8 @@ class Room:
         self.rematch_asks = set()
         self.presence.away_since = {}
         self.version += 1
-        outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now)))
+        rated = self.rated and self.board.ply >= 2  # an abort (a side that never moved) is not rated
+        outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now), rated))
         self.seq += 1
         over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=views.result_model(result))
         self._broadcast(over, outcome, caller)
@@ -725,18 +794,31 @@ class Room:
             else:
                 outcome.send(connection, message)
 
-    def _attach(self, connection: ConnectionId, name: str, now: float) -> None:
+    def _attach(self, connection: ConnectionId, name: str, now: float) -> Color | None:
+        """A connection enters; the seat whose player it brings back during a game, if any."""
+        was_away = self.seat_of(name) in self.presence.away_since
         was_here = self.presence.is_here(name)
         self.presence.arrive(connection, name)
         color = self.seat_of(name)
-        if color is not None and not was_here:
-            self.presence.seat_back(color, now)
+        if color is None or was_here:
+            return None
+        self.presence.seat_back(color, now)
+        return color if was_away and self.status == "playing" else None
 
-    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> None:
+    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> Color | None:
+        """A connection goes; the seat whose player it leaves with no connection during a game, if any."""
         name = self.presence.depart(connection, now, on_purpose)
         color = None if name is None else self.seat_of(name)
         if color is not None and self.status == "playing" and not self.seat_connected(color):
             self.presence.seat_away(color, now)
+            return color
+        return None
+
+    def _announce_back(self, color: Color | None, outcome: Outcome) -> None:
+        if color is not None:
+            notice = OpponentBack(room_id=self.room_id, color=views.color_name(color))
+            for member in self.members:
+                outcome.send(member, notice)
 
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""

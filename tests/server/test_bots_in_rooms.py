@@ -34,7 +34,14 @@ async def test_a_bot_answers_each_move_and_takes_back_on_request(
     alice = await client("alice", server=bot_server)
     created = await alice.request(type="create_room", black="me", white={"bot": "greedy"})
     assert created["you"] == "black" and created["room"]["status"] == "playing"
-    assert created["room"]["white"] == {"name": "greedy", "kind": "bot", "level": "greedy", "connected": True}
+    white = created["room"]["white"]
+    assert {key: white[key] for key in ("name", "kind", "level", "connected")} == {
+        "name": "greedy",
+        "kind": "bot",
+        "level": "greedy",
+        "connected": True,
+    }
+    assert white["rating"] > 0 and white["games"] == 0, "a bot's seat shows its standing in the pool"
     room_id = created["room"]["room_id"]
 
     assert (await alice.request(type="move", room_id=room_id, move="h8"))["ply"] == 1

@@ -401,7 +401,7 @@ def test_a_seat_holder_acting_from_a_new_connection_enters_the_room_with_it() ->
     play(room, [(7, 7)])
     outcome = room.move(bob_elsewhere, Point(8, 8), 3.0)
     assert ConnectionId(40) in room.members and not room.presence.away_since
-    assert types_for(outcome, ConnectionId(40)) == ["room", "moved"]
+    assert types_for(outcome, ConnectionId(40)) == ["room", "opponent_back", "moved"]
     assert as_dicts(outcome, ALICE.connection)[0]["room"]["white"]["connected"] is True
 
 
