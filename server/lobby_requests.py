@@ -31,6 +31,7 @@ from server.protocol import (
     OnlinePlayers,
     QuickPair,
     SeekCreated,
+    SeekRemoved,
     SeekRequest,
     ServerMessage,
     UnwatchLobby,
@@ -106,8 +107,12 @@ class LobbyRequests:
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
     def cancel(self, connection: Connection, request: CancelSeek) -> None:
+        """Withdraw one's seek: `seek_removed` to every watcher and to the owner, whose copy on this
+        connection answers the request."""
         deliveries = self._services.lobby.cancel(request.seek_id, signed_in(connection))
-        self._services.deliver(deliveries)
+        others = [(target, message) for target, message in deliveries if target != connection.id]
+        self._services.deliver(others)
+        connection.send(SeekRemoved(seek_id=request.seek_id, id=request.id))
 
     async def accept(self, connection: Connection, request: AcceptSeek) -> None:
         name = signed_in(connection)
