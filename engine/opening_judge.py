@@ -29,6 +29,7 @@ sooner, and the decision may differ.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -74,11 +75,17 @@ class Judge:
     @classmethod
     def for_level(cls, level: str, limits: SearchLimits, clock: Clock = time.monotonic) -> Judge:
         """The judge of bot `level` within `limits` (see the module docstring for how a time limit
-        becomes a node limit). Raises ValueError for an unknown level."""
-        default_time_ms(level)  # refuses an unknown level, naming the known ones
+        becomes a node limit; with no limit at all, the level's default time is the limit).
+        Raises ValueError for an unknown level."""
+        level_time_ms = default_time_ms(level)  # refuses an unknown level, naming the known ones
         settings = _engine_levels().get(level) or _engine_levels()[CLASSIC_JUDGE]
+        if limits.depth is not None:
+            search = dataclasses.replace(settings.search, max_depth=max(1, limits.depth))
+            settings = dataclasses.replace(settings, search=search)
         nodes = limits.nodes
         time_ms = limits.time_ms
+        if time_ms is None and nodes is None and limits.depth is None:
+            time_ms = level_time_ms
         if time_ms is not None:
             nodes = max(1, time_ms * NODES_PER_MS) if nodes is None else nodes
             time_ms = max(1, int(time_ms * TIME_SHARE))

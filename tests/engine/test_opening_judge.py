@@ -5,6 +5,7 @@ import pytest
 from engine import Board, Point, Rule, parse_point
 from engine.limits import SearchLimits
 from engine.opening_judge import CLASSIC_JUDGE, NODES_PER_MS, Judge
+from engine.registry import default_time_ms
 from engine.search.levels import LEVELS
 from engine.search.position import WON
 from engine.search.search import Searcher
@@ -68,6 +69,13 @@ def test_a_time_limit_becomes_a_node_budget_and_stays_the_deadline() -> None:
     judge = Judge.for_level("medium", SearchLimits(time_ms=500))
     assert judge.budget.max_nodes == 500 * NODES_PER_MS
     assert judge.budget.deadline is not None
+
+
+def test_a_depth_limit_ends_the_search_there_and_no_limit_means_the_levels_default_time() -> None:
+    assert Judge.for_level("master", SearchLimits(depth=2)).appraise(board("h8 h9 d7")).depth == 2
+    unlimited = Judge.for_level("hard", SearchLimits())
+    assert unlimited.budget.max_nodes == default_time_ms("hard") * NODES_PER_MS
+    assert unlimited.budget.deadline is not None
 
 
 def test_classic_bots_judge_with_an_engine_search_and_unknown_levels_are_refused() -> None:
