@@ -1,4 +1,4 @@
-"""A game's opening in its record: JSON round trips, PSQ and SGF show it, and a record that contradicts it is refused."""
+"""A game's opening in its record: JSON round trips, PSQ and SGF show it, a record that contradicts it is refused."""
 
 from __future__ import annotations
 
