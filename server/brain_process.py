@@ -45,6 +45,8 @@ LINE_LIMIT_BYTES = 64 * 1024
 """The longest line a brain may print; a longer one is garbage."""
 STDERR_TAIL_LINES = 20
 """How many of the brain's last stderr lines are kept, to go with the report of a failure."""
+MESSAGES_KEPT = 100
+"""How many MESSAGE and DEBUG lines of one answer are kept (a chatty brain may print thousands)."""
 CLOSE_TIMEOUT_S = 1.0
 """How long a brain told END may take to exit before it is killed."""
 
@@ -67,8 +69,8 @@ class BrainProcess:
         self._manager = BrainManager(name)
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._stderr_reader = asyncio.get_running_loop().create_task(self._read_stderr())
-        self.messages: list[str] = []
-        """The MESSAGE and DEBUG lines of the last answer, for people to read."""
+        self.messages: deque[str] = deque(maxlen=MESSAGES_KEPT)
+        """The last MESSAGE and DEBUG lines of the last answer, for people to read."""
         self.game: str | None = None
         """Whose game the brain holds now (a caller's label; None when it holds none)."""
 
@@ -137,7 +139,7 @@ class BrainProcess:
 
     async def _converse(self, lines: Sequence[str], timeout_s: float) -> BrainEvent:
         """Send the lines, then read until the answer; any failure kills the brain."""
-        self.messages = []
+        self.messages.clear()
         try:
             async with asyncio.timeout(timeout_s):
                 await self._send(lines)

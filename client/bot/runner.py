@@ -197,6 +197,7 @@ class BotRunner:
                 pass
 
     async def _welcome(self, welcome: Welcome) -> None:
+        self.name = welcome.player.name  # as the server writes it (names are compared ignoring case)
         self._token = welcome.token
         self.rating = welcome.player.rating
         if self._tokens is not None:

@@ -3,7 +3,10 @@ engine, and scripted brains that crash, hang, overrun, print garbage or play an 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -193,3 +196,24 @@ async def test_the_engine_allowed_to_analyse_answers_analyze(
     analysis = await alice.request(type="analyze", room_id=room_id, time_ms=300)
     assert analysis["type"] == "analysis", analysis
     assert analysis["best"]["move"] == "a15", "the scripted analyst plays the first free point in reading order"
+
+
+async def test_a_process_that_died_between_games_is_replaced_without_a_word(
+    start_server: ServerFactory, client: ClientFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="server.outside_engines")
+    server = await start_server(bot_workers=1, engines=(scripted("steady", "none"),))
+    alice = await client("alice", server=server)
+    room_id = (await alice.request(type="create_room", black="me", white={"bot": "steady"}))["room"]["room_id"]
+    await alice.request(type="move", room_id=room_id, move="h8")
+    await next_of(alice, "moved")
+    await alice.request(type="resign", room_id=room_id)
+    assert server.app.bots is not None and server.app.bots.engines is not None
+    (brain,) = server.app.bots.engines.stable("steady").processes
+    os.kill(brain.pid, signal.SIGKILL)
+    while brain.running:
+        await asyncio.sleep(0.01)
+
+    await alice.request(type="rematch", room_id=room_id)
+    assert (await next_of(alice, "moved"))["color"] == "black", "a fresh process plays the next game"
+    assert not caplog.records, "a process that died while idle is no fault of any game"
