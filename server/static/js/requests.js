@@ -19,7 +19,8 @@ export const RULES = ['freestyle', 'standard', 'renju'];
  * The `create_room` request for a choice of opponent and settings.
  *
  * options: {opponent: "bot" | "friend" | "anyone" | "bots", level, secondLevel,
- *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private}
+ *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private,
+ *   rated (1.1 ratings; sent only when true, so a server without ratings reads the same request)}
  * `coin()` answers true or false at random (for a random colour).
  * A friend's room is always private (it is reached by its link); an open room never is.
  */
@@ -27,6 +28,7 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   const size = options.rule === 'renju' ? 15 : options.size;
   const request = { type: 'create_room', rule: options.rule, size };
   if (options.clock !== null) request.clock = { ...options.clock };
+  if (options.rated === true) request.rated = true;
   if (options.opponent === 'bots') {
     return { ...request, black: { bot: options.level }, white: { bot: options.secondLevel }, private: options.private };
   }

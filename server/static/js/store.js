@@ -55,8 +55,8 @@ export function initialState(prefs, route = LOBBY) {
     connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
     signInError: null, // {code, message, name}
-    me: null, // {name, rating}
-    features: [], // the 1.1 features `welcome` lists (none today)
+    me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
+    features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
     route,
     lobby: { rooms: null, bots: null },
@@ -210,23 +210,50 @@ function roomFromSnapshot(message, at, previous = null) {
     seq: snapshot.seq,
     spectators: snapshot.spectators ?? 0,
     private: snapshot.private ?? false,
-    // Offers are not part of a snapshot: one stays shown only if nothing happened since.
-    offer: sameGame && previous.seq === snapshot.seq && previous.resync === null ? previous.offer : null,
+    rated: snapshot.rated ?? false,
+    timeControl: snapshot.time_control ?? null,
+    offer: snapshot.offers === undefined ? keptOffer(previous, sameGame, snapshot.seq) : offerFrom(snapshot.offers),
     declined: null,
     resync: null,
     analysis: sameGame && previous.moves.length === moves.length ? previous.analysis : null,
+    // The rating changes come only with `game_over`: a snapshot of the same finished game keeps them.
+    ratings: sameGame && snapshot.status === 'finished' ? previous.ratings : null,
   };
+}
+
+/** The offer waiting for an answer, from a snapshot's `offers` (a draw first, then an undo, then a rematch). */
+function offerFrom(offers) {
+  if (offers.draw) return { what: 'draw', by: offers.draw };
+  if (offers.undo) return { what: 'undo', by: offers.undo };
+  if (offers.rematch?.length > 0) return { what: 'rematch', by: offers.rematch[0] };
+  return null;
+}
+
+/** A server without `offers` in its snapshots: an offer stays shown only if nothing happened since. */
+function keptOffer(previous, sameGame, seq) {
+  return sameGame && previous.seq === seq && previous.resync === null ? previous.offer : null;
+}
+
+/** The signed-in player as a snapshot's seats show them (their rating changes with each rated game). */
+function meFromSeats(me, snapshot) {
+  if (me === null) return me;
+  const seat = [snapshot.black, snapshot.white].find((candidate) => candidate?.name === me.name && candidate.kind === 'human');
+  if (seat === undefined || typeof seat.rating !== 'number') return me;
+  if (seat.rating === me.rating && (seat.rd ?? me.rd) === me.rd) return me;
+  return { ...me, rating: seat.rating, rd: seat.rd ?? me.rd, games: seat.games ?? me.games };
 }
 
 function snapshotReceived(state, message, request, at) {
   const id = message.room.room_id;
   const seatedRooms = updatedSeats(state.seatedRooms, id, message.you !== 'spectator' && message.room.status !== 'finished');
+  const me = meFromSeats(state.me, message.room);
   const route = state.route;
   const wanted =
     route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'));
-  if (!wanted) return { ...state, seatedRooms };
+  if (!wanted) return { ...state, seatedRooms, me };
   return {
     ...state,
+    me,
     seatedRooms,
     route: { name: 'room', roomId: id, as: message.you === 'spectator' ? 'spectator' : 'player' },
     room: roomFromSnapshot(message, at, state.room),
@@ -249,7 +276,14 @@ function roomEventReceived(state, message, at) {
   if (room === null || room.id !== message.room_id || room.resync !== null || message.seq <= room.seq) return next;
   const applied = message.seq === room.seq + 1 ? applyEvent(room, message, at) : null;
   const changed = applied === null ? { ...room, resync: 'needed' } : { ...applied, seq: message.seq };
-  return { ...next, room: changed };
+  return { ...next, room: changed, me: applied === null ? next.me : meAfterGame(next.me, changed, message) };
+}
+
+/** The signed-in player's new rating, from the `game_over` of a rated game they played. */
+function meAfterGame(me, room, message) {
+  const change = message.type === 'game_over' && room.you !== 'spectator' ? message.ratings?.[room.you] : undefined;
+  if (me === null || change === undefined) return me;
+  return { ...me, rating: change.after };
 }
 
 const OTHER = { black: 'white', white: 'black' };
@@ -278,6 +312,7 @@ function applyEvent(room, message, at) {
         clock: stoppedClock(room.clock, at),
         offer: null,
         analysis: null,
+        ratings: message.ratings ?? null,
       };
     case 'draw_offered':
       return { ...room, offer: { what: 'draw', by: message.by }, declined: null };

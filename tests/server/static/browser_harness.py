@@ -232,20 +232,29 @@ class Page:
         self.click("Play")
         self.wait(lambda: name in self.text_of("header .me"), f"signed in as {name}")
 
-    def create_game(self, opponent: str, submit: str = "Create game", **choices: str) -> None:
-        """Fill the lobby's form (`opponent` is the radio's label; choices name selects by id) and create."""
+    def create_game(
+        self, opponent: str, submit: str = "Create game", checked: tuple[str, ...] = (), **choices: str
+    ) -> None:
+        """Fill the lobby's form and create: `opponent` is the radio's label, `checked` the ids of
+        checkboxes to tick, `choices` the values of selects and fields by id."""
         self.wait(lambda: self.visible(".create-form"), "the new game form")
         for radio in self.visible(".create-form label"):
             if radio.text == opponent:
                 radio.click()
-        for select_id, value in choices.items():
-            self.driver.execute_script(
-                "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
-                "s.dispatchEvent(new Event('change', {bubbles: true}));",
-                select_id,
-                value,
-            )
+        for box in checked:
+            self.driver.find_element("id", box).click()
+        for control_id, value in choices.items():
+            self.set_value(control_id, value)
         self.click(submit)
+
+    def set_value(self, control_id: str, value: str) -> None:
+        """Set a select's or a field's value as a person's choice would (a change event follows)."""
+        self.driver.execute_script(
+            "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
+            "s.dispatchEvent(new Event('change', {bubbles: true}));",
+            control_id,
+            value,
+        )
 
     # --------------------------------------------------------------- board
 

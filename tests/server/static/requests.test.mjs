@@ -33,3 +33,8 @@ test('the clock is sent as chosen, and renju is always 15x15', () => {
   assert.deepEqual(timed.clock, { initial_ms: 300_000, increment_ms: 3000 });
   assert.equal(createRoomRequest({ ...base, rule: 'renju', size: 19 }).size, 15);
 });
+
+test('a rated game says so; a casual one sends no rated field (a server without ratings reads the same request)', () => {
+  assert.equal(createRoomRequest({ ...base, rated: true }).rated, true);
+  assert.equal('rated' in createRoomRequest({ ...base, rated: false }), false);
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LANGUAGES, translate } from '../../../server/static/js/i18n.js';
-import { resultText, statusText } from '../../../server/static/js/views/room.js';
+import { ratingChanges, resultText, roomTitle, statusText } from '../../../server/static/js/views/room.js';
 
 const seats = {
   black: { name: 'alice', kind: 'human', level: null, connected: true },
@@ -37,4 +37,20 @@ test("the status says whose turn it is, from the viewer's side", () => {
   assert.equal(statusText({ ...room, you: 'white' }, t), 'Your turn.');
   assert.equal(statusText({ ...room, status: 'waiting', toMove: null }, t), 'Waiting for an opponent to join.');
   assert.equal(statusText({ ...room, status: 'waiting', toMove: null, you: 'spectator' }, t), 'Waiting for players.');
+});
+
+test('the title says the rule, the board, the time control as 5+3, and whether the game is rated or private', () => {
+  const t = (key, params) => translate('en', key, params);
+  const room = { rule: 'freestyle', size: 15, timeControl: null, clock: null, rated: false, private: false };
+  assert.equal(roomTitle(room, t), 'Freestyle · 15×15');
+  const timed = { ...room, timeControl: { initial_ms: 300_000, increment_ms: 3000 }, clock: { increment_ms: 3000 } };
+  assert.equal(roomTitle({ ...timed, rated: true, private: true }, t), 'Freestyle · 15×15 · 5+3 · rated · private');
+  assert.equal(roomTitle({ ...room, clock: { increment_ms: 3000 } }, t), 'Freestyle · 15×15 · +3 s a move', 'an older server');
+});
+
+test('rating changes name both players', () => {
+  const t = (key, params) => translate('en', key, params);
+  const ratings = { black: { before: 1500, after: 1662 }, white: { before: 1500, after: 1338 } };
+  assert.deepEqual(ratingChanges({ ...seats, ratings }, t), ['alice: 1500 → 1662 (+162)', 'greedy: 1500 → 1338 (−162)']);
+  assert.deepEqual(ratingChanges({ ...seats, ratings: null }, t), []);
 });

@@ -13,7 +13,7 @@ function server(state, message, request = null, at = 0) {
   return reduce(state, { type: 'server', message, request, at });
 }
 
-function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', gameId = 'g1', you = 'black', clock = null } = {}) {
+function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', gameId = 'g1', you = 'black', clock = null, extra = {} } = {}) {
   return {
     type: 'room',
     you,
@@ -32,6 +32,7 @@ function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', game
       seq,
       private: false,
       spectators: 0,
+      ...extra,
     },
   };
 }
@@ -134,6 +135,41 @@ test('offers come and go with their events; declined says what was declined', ()
   assert.equal(state.room.declined, 'draw');
   state = server(state, { type: 'rematch_offered', room_id: 'r1', by: 'black', seq: 4 });
   assert.deepEqual(state.room.offer, { what: 'rematch', by: 'black' });
+});
+
+test('a snapshot shows the offers waiting for an answer, so a page coming back sees them', () => {
+  const offers = (draw, undo, rematch) => ({ extra: { offers: { draw, undo, rematch } } });
+  assert.deepEqual(inRoom(offers('white', null, [])).room.offer, { what: 'draw', by: 'white' });
+  assert.deepEqual(inRoom(offers(null, 'black', [])).room.offer, { what: 'undo', by: 'black' });
+  assert.deepEqual(inRoom({ status: 'finished', ...offers(null, null, ['white']) }).room.offer, { what: 'rematch', by: 'white' });
+  let state = server(inRoom({ seq: 1 }), { type: 'draw_offered', room_id: 'r1', by: 'white', seq: 2 });
+  state = server(state, snapshot({ seq: 3, ...offers(null, null, []) }));
+  assert.equal(state.room.offer, null, 'the snapshot says the offer is gone');
+});
+
+test('a snapshot brings the time control and whether the game is rated', () => {
+  const state = inRoom({ extra: { rated: true, time_control: { initial_ms: 300_000, increment_ms: 3000 } } });
+  assert.equal(state.room.rated, true);
+  assert.deepEqual(state.room.timeControl, { initial_ms: 300_000, increment_ms: 3000 });
+  assert.deepEqual([inRoom().room.rated, inRoom().room.timeControl], [false, null]);
+});
+
+test("a rated game's end brings both rating changes and the player's new rating", () => {
+  const ratings = { black: { before: 1500, after: 1662 }, white: { before: 1500, after: 1338 } };
+  const over = { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 1, result: { winner: 'black', reason: 'five', line: [] }, ratings };
+  let state = server(inRoom({ extra: { rated: true } }), over);
+  assert.deepEqual(state.room.ratings, ratings);
+  assert.equal(state.me.rating, 1662);
+  state = server(state, snapshot({ status: 'finished', seq: 1 }));
+  assert.deepEqual(state.room.ratings, ratings, 'a snapshot of the same finished game keeps them');
+  state = server(state, snapshot({ gameId: 'g2', seq: 2 }));
+  assert.equal(state.room.ratings, null, 'a rematch starts without');
+});
+
+test("the signed-in player's rating follows their seat in any snapshot", () => {
+  const seats = { black: { name: 'alice', kind: 'human', level: null, connected: true, rating: 1620, rd: 200, games: 3 } };
+  const state = server(inRoom(), snapshot({ roomId: 'elsewhere', extra: seats }));
+  assert.deepEqual(state.me, { name: 'alice', rating: 1620, rd: 200, games: 3 });
 });
 
 test('undone takes the stones back and hands the turn over', () => {

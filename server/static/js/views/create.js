@@ -42,6 +42,9 @@ export function createCreateForm(intents) {
   const privateBox = h('input', { type: 'checkbox', id: 'create-private' });
   const privateLabel = h('label', { for: privateBox.id });
   const privateField = h('div', { class: 'option' }, privateBox, privateLabel);
+  const ratedBox = h('input', { type: 'checkbox', id: 'create-rated' });
+  const ratedLabel = h('label', { for: ratedBox.id });
+  const ratedField = h('div', { class: 'option' }, ratedBox, ratedLabel);
   const submit = h('button', { type: 'submit', class: 'primary' });
 
   const form = h(
@@ -52,6 +55,7 @@ export function createCreateForm(intents) {
     h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
     clockField.element,
     colorSet,
+    ratedField,
     privateField,
     submit,
   );
@@ -70,12 +74,16 @@ export function createCreateForm(intents) {
       clock: CLOCK_PRESETS[Number(clock.value)],
       color: colors.find((entry) => entry.input.checked).input.value,
       private: privateBox.checked,
+      rated: !ratedField.hidden && ratedBox.checked,
       ...overrides,
     };
   }
 
+  let ratings = false;
+
   function arrange() {
     const kind = opponent();
+    show(ratedField, ratings && kind !== 'bots');
     show(levelField.element, kind === 'bot' || kind === 'bots');
     show(secondField.element, kind === 'bots');
     show(colorSet, kind !== 'bots');
@@ -126,6 +134,8 @@ export function createCreateForm(intents) {
       setText(colorLegend, t('create.color'));
       colors.forEach((entry) => setText(entry.label, t(`create.color.${entry.input.value}`)));
       setText(privateLabel, t('create.private'));
+      setText(ratedLabel, t('create.rated'));
+      ratings = state.features.includes('ratings');
       setText(submit, t('create.submit'));
       submit.disabled = state.session !== 'ready';
       arrange();

@@ -4,6 +4,7 @@
 
 import { h, setText, show, svg } from '../dom.js';
 import { LANGUAGES } from '../i18n.js';
+import { formatRating } from '../ratings.js';
 
 export function createHeader(intents) {
   const brand = h('a', { href: '#lobby', class: 'brand' }, h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), h('span', { class: 'brand-name' }));
@@ -44,7 +45,7 @@ export function createHeader(intents) {
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;
-      setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: state.me.rating }));
+      setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: formatRating(state.me) }));
       show(switchPlayer, state.me !== null);
       setText(switchPlayer, t('header.switch'));
       setText(languageLabel, t('header.language'));

@@ -9,15 +9,18 @@
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
 import { createCreateForm } from './create.js';
+import { ratingBadge } from './names.js';
 
 function seatText(seat, t) {
   if (seat === null) return t('player.open');
   return seat.kind === 'bot' ? t('lobby.botSeat', { name: seat.name }) : seat.name;
 }
 
-function settingsText(summary, t) {
+/** "Freestyle · 15×15 · 5+3 · rated": what a room or a seek offers to play. */
+export function settingsText(summary, t) {
   const parts = [t(`rule.${summary.rule}`), t('size', { size: summary.size })];
   parts.push(summary.clock ? formatClockSetting(summary.clock) : t('create.untimed'));
+  if (summary.rated) parts.push(t('room.rated'));
   return parts.join(' · ');
 }
 
@@ -83,7 +86,7 @@ export function createLobbyView(intents) {
         const yourColor = room.black === null ? 'black' : 'white';
         return h('li', { 'data-room': room.room_id },
           h('div', { class: 'entry-text' },
-            h('strong', {}, hostName),
+            h('strong', {}, hostName, ' ', ratingBadge(host, t)),
             h('span', { class: 'detail' }, `${settingsText(room, t)} · ${t('lobby.youPlay', { color: t(`color.${yourColor}`) })}`)),
           h('button', {
             type: 'button',

@@ -6,10 +6,13 @@
 // of date (a lost connection, a skipped event), until a snapshot arrives.
 
 import { h, fill, setText, show } from '../dom.js';
+import { formatClockSetting } from '../clock.js';
 import { formatPoint, parsePoint } from '../notation.js';
+import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
 import { createBoard } from './board.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
+import { playerLink, ratingBadge } from './names.js';
 
 const OTHER = { black: 'white', white: 'black' };
 
@@ -36,7 +39,8 @@ export function createRoomView(intents) {
 
   // In the page's order the heading comes first, then the board, then the rest, which is
   // the order of the keyboard and of a screen reader; the grid places them side by side.
-  const head = h('div', { class: 'room-head' }, heading, status, spectators);
+  const changesLine = h('p', { class: 'rating-changes' });
+  const head = h('div', { class: 'room-head' }, heading, status, changesLine, spectators);
   const main = h('div', { class: 'room-main' }, bars.top.element, h('div', { class: 'board-frame' }, board.element, banner), bars.bottom.element);
   const side = h(
     'div',
@@ -108,6 +112,11 @@ export function createRoomView(intents) {
 
     setText(heading, roomTitle(room, t));
     setText(status, statusText(room, t));
+    const changes = ratingChanges(room, t);
+    if (changesLine.textContent !== changes.join(' · ')) {
+      fill(changesLine, changes.map((change, index) => [index > 0 ? ' · ' : null, h('span', {}, change)]));
+    }
+    show(changesLine, changes.length > 0);
     setText(spectators, t('room.spectators', { count: room.spectators }));
     show(banner, !current);
     setText(banner, next.connection === 'online' ? t('room.catchingUp') : t('connection.reconnecting'));
@@ -180,13 +189,21 @@ function createPlayerBar() {
   const clock = createClockFace();
   const element = h('div', { class: 'player-bar' }, stone, h('div', { class: 'player-text' }, name, tag), presence, turn, clock.element);
   let color = 'black';
+  let drawnName = null;
   return {
     element,
     update(room, barColor, mine, t) {
       color = barColor;
       const seat = room[color];
       stone.className = `stone-icon ${color}`;
-      setText(name, seat === null ? t('player.open') : seat.name);
+      const change = room.ratings?.[color] ?? null;
+      const key = JSON.stringify([seat?.name, seat?.rating, seat?.rd, change, t('player.open')]);
+      if (key !== drawnName) {
+        drawnName = key;
+        if (seat === null) fill(name, t('player.open'));
+        else if (change !== null) fill(name, playerLink(seat.name), ' ', h('span', { class: 'rating' }, `${change.after} (${formatDelta(change.after - change.before)})`));
+        else fill(name, playerLink(seat.name), ' ', ratingBadge(seat, t));
+      }
       const tags = [t(`color.${color}`)];
       if (seat?.kind === 'bot') tags.push(t('player.bot', { level: seat.level ?? seat.name }));
       if (color === mine) tags.push(t('player.you'));
@@ -340,14 +357,24 @@ function createOptions(intents) {
 
 // ------------------------------------------------------------ pure helpers
 
-/** "Freestyle · 15×15 · +3 s a move · private" */
-function roomTitle(room, t) {
+/** "Freestyle · 15×15 · 5+3 · rated · private" */
+export function roomTitle(room, t) {
   const parts = [t(`rule.${room.rule}`), t('size', { size: room.size })];
-  if (room.clock !== null && room.clock.increment_ms > 0) {
+  if (room.timeControl !== null) parts.push(formatClockSetting(room.timeControl));
+  else if (room.clock !== null && room.clock.increment_ms > 0) {
+    // A server whose snapshots carry no time control: the increment is all the room tells.
     parts.push(t('room.increment', { seconds: room.clock.increment_ms / 1000 }));
   }
+  if (room.rated) parts.push(t('room.rated'));
   if (room.private) parts.push(t('room.private'));
   return parts.join(' · ');
+}
+
+/** ["alice: 1500 → 1662 (+162)", "bob: 1500 → 1338 (−162)"] after a rated game, else []. */
+export function ratingChanges(room, t) {
+  if (room.ratings === null) return [];
+  return ['black', 'white'].map((color) =>
+    t('room.ratingChange', { name: seatName(room, color, t), change: formatChange(room.ratings[color]) }));
 }
 
 function seatName(room, color, t) {

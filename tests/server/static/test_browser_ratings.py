@@ -1,0 +1,32 @@
+"""Ratings in the browser: a rated game's changes for both players, the leaderboard, and a player's profile."""
+
+from __future__ import annotations
+
+from browser_harness import BrowserFactory, Page, ThreadedServer
+from test_browser_play import BLACK_WINS
+
+
+def play_a_rated_game(web_server: ThreadedServer, browser: BrowserFactory) -> tuple[Page, Page]:
+    """Alice opens a rated room for anyone, bob joins it, and alice wins with five."""
+    alice = browser(web_server, "alice")
+    alice.sign_in("alice")
+    alice.create_game("Anyone (open room)", checked=("create-rated",))
+    alice.wait_text(".room-title", "rated")
+    bob = browser(web_server, "bob")
+    bob.sign_in("bob")
+    bob.click("Join the game of alice")
+    bob.wait_text(".room-status", "Black (alice) to move.")
+    bob.wait_text(".room-screen .player-name", "1500?")
+    for ply, move in enumerate(BLACK_WINS, start=1):
+        (alice if ply % 2 else bob).play(move)
+    return alice, bob
+
+
+def test_a_rated_game_ends_with_both_rating_changes(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    alice, bob = play_a_rated_game(web_server, browser)
+    for page in (alice, bob):
+        page.wait_text(".room-status", "Black (alice) wins with five in a row.")
+        page.wait_text(".rating-changes", "alice: 1500 → 1662 (+162) · bob: 1500 → 1338 (−162)")
+    alice.wait_text("header .me", "alice (1662?)")
+    bob.wait_text("header .me", "bob (1338?)")
+    alice.screenshot("desktop-room-rated-game-over")
