@@ -20,8 +20,9 @@ import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 
 const LOBBY_REFRESH_MS = 5000;
 const ANALYSIS_TIME_MS = 1000;
+const LEADERBOARD_LENGTH = 100;
 
-export function createController({ store, connection, storage, sound, location, history, document }) {
+export function createController({ store, connection, storage, sound, location, history, document, fetch }) {
   const state = () => store.getState();
   const send = (message) => connection.send(message);
   const roomId = () => state().room?.id;
@@ -130,7 +131,24 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'list_games', player, limit: 50 });
     } else if (route.name === 'replay' && next.replay?.record === null) {
       send({ type: 'get_game', game_id: route.gameId, format: 'json' });
+    } else if (route.name === 'players') {
+      send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
+    } else if (route.name === 'profile') {
+      loadProfile(route.player);
     }
+  }
+
+  /** A profile is served over HTTP only (GET /api/players/NAME); its answer comes back as an action. */
+  async function loadProfile(name) {
+    let action;
+    try {
+      const response = await fetch(`/api/players/${encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } });
+      if (response.ok) action = { type: 'profile_loaded', name, profile: await response.json() };
+      else action = { type: 'profile_failed', name, error: response.status === 404 ? 'not_found' : 'unavailable' };
+    } catch {
+      action = { type: 'profile_failed', name, error: 'unavailable' };
+    }
+    store.dispatch(action);
   }
 
   function leaveIfDone(room) {

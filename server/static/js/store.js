@@ -48,9 +48,9 @@ export function createStore(reducer, state) {
   };
 }
 
-/** The state of a page that has just opened. */
+/** The state of a page that has just opened at `route` (what it shows is loaded once signed in). */
 export function initialState(prefs, route = LOBBY) {
-  return {
+  const blank = {
     prefs,
     connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
@@ -58,14 +58,17 @@ export function initialState(prefs, route = LOBBY) {
     me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
     features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
-    route,
+    route: LOBBY,
     lobby: { rooms: null, bots: null },
     room: null,
     roomError: null, // {code, message} when the routed room could not be joined
     games: { player: null, list: null },
     replay: null,
+    leaderboard: { kind: null, players: null }, // kind: null (everyone) | 'human' | 'bot'
+    profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
   };
+  return navigated(blank, route);
 }
 
 export function reduce(state, action) {
@@ -96,6 +99,10 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => startOrStop(replay, action.playing));
     case 'replay_tick':
       return withReplay(state, advance);
+    case 'profile_loaded':
+      return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, data: action.profile, error: null } } : state;
+    case 'profile_failed':
+      return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, error: action.error } } : state;
     default:
       return state;
   }
@@ -119,6 +126,9 @@ function navigated(state, route) {
   if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
     next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null };
   }
+  // A list or a profile shown again stays on screen until the fresh one replaces it.
+  if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
+  if (route.name === 'profile' && state.profile?.name !== route.player) next.profile = { name: route.player, data: null, error: null };
   return next;
 }
 
@@ -151,6 +161,8 @@ function fromServer(state, message, request, at) {
       return gameReceived(state, message);
     case 'analysis':
       return analysisReceived(state, message);
+    case 'leaderboard':
+      return leaderboardReceived(state, message, request);
     case 'moved':
     case 'game_over':
     case 'draw_offered':
@@ -349,6 +361,13 @@ function analysisReceived(state, message) {
   if (room.analysis.ply !== room.moves.length) return state;
   const { best, score, depth, nodes, pv } = message;
   return withRoom(state, { analysis: { pending: false, ply: room.moves.length, best, score, depth, nodes, pv } });
+}
+
+// ------------------------------------------------------------------ players
+
+function leaderboardReceived(state, message, request) {
+  if (request?.type !== 'leaderboard' || (request.kind ?? null) !== state.leaderboard.kind) return state;
+  return { ...state, leaderboard: { ...state.leaderboard, players: message.players } };
 }
 
 // ------------------------------------------------------------------ records

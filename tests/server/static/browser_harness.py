@@ -205,6 +205,16 @@ class Page:
     def click(self, text: str, within: str = "main") -> None:
         self.button(text, within).click()
 
+    def follow(self, text: str, within: str = "main") -> None:
+        """Click a shown link whose text is `text`."""
+        script = """
+            for (const link of document.querySelectorAll(arguments[0] + ' a')) {
+              if (link.checkVisibility() && link.textContent.trim() === arguments[1]) return link;
+            }
+            return null;"""
+        link: WebElement = self.wait(lambda: self.driver.execute_script(script, within, text), f"a link {text!r}")
+        link.click()
+
     def text_of(self, css: str) -> str:
         """The text shown in the elements matching `css`."""
         text: str = self.driver.execute_script(

@@ -260,3 +260,34 @@ test('the store lets listeners see each change in order, even one they dispatch'
   store.dispatch({ add: 1 });
   assert.deepEqual(seen, [[0, 1], 1, [1, 11], 11]);
 });
+
+test('a page opened at an address loads what it names once signed in', () => {
+  const replay = initialState(PREFS, { name: 'replay', gameId: 'g7' });
+  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null });
+  assert.deepEqual(initialState(PREFS, { name: 'players', kind: 'bot' }).leaderboard, { kind: 'bot', players: null });
+  assert.deepEqual(initialState(PREFS, { name: 'profile', player: 'bob' }).profile, { name: 'bob', data: null, error: null });
+});
+
+test('the leaderboard shown is the one asked for the kind on screen', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'players', kind: 'human' } });
+  const players = [{ name: 'alice', kind: 'human', rating: 1662, rd: 290, games: 1 }];
+  state = server(state, { type: 'leaderboard', players: [] }, { type: 'leaderboard', limit: 100 });
+  assert.equal(state.leaderboard.players, null, 'an answer for everyone, while people only are shown');
+  state = server(state, { type: 'leaderboard', players }, { type: 'leaderboard', limit: 100, kind: 'human' });
+  assert.deepEqual(state.leaderboard, { kind: 'human', players });
+  state = reduce(state, { type: 'navigate', route: { name: 'players', kind: 'human' } });
+  assert.equal(state.leaderboard.players, players, 'shown again, the list stays until the fresh one comes');
+  state = reduce(state, { type: 'navigate', route: { name: 'players', kind: 'bot' } });
+  assert.equal(state.leaderboard.players, null);
+});
+
+test('a profile is the one for the name on screen; a failure says why', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'profile', player: 'bob' } });
+  state = reduce(state, { type: 'profile_loaded', name: 'carol', profile: { name: 'carol' } });
+  assert.equal(state.profile.data, null, 'a late answer for another player');
+  state = reduce(state, { type: 'profile_loaded', name: 'bob', profile: { name: 'bob', rating: 1338 } });
+  assert.deepEqual(state.profile, { name: 'bob', data: { name: 'bob', rating: 1338 }, error: null });
+  state = reduce(state, { type: 'navigate', route: { name: 'profile', player: 'nobody' } });
+  state = reduce(state, { type: 'profile_failed', name: 'nobody', error: 'not_found' });
+  assert.deepEqual(state.profile, { name: 'nobody', data: null, error: 'not_found' });
+});

@@ -30,3 +30,32 @@ def test_a_rated_game_ends_with_both_rating_changes(web_server: ThreadedServer, 
     alice.wait_text("header .me", "alice (1662?)")
     bob.wait_text("header .me", "bob (1338?)")
     alice.screenshot("desktop-room-rated-game-over")
+
+
+def test_the_leaderboard_and_the_profiles_show_the_new_ratings(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = play_a_rated_game(web_server, browser)
+    bob.wait_text(".rating-changes", "bob: 1500 → 1338 (−162)")
+
+    alice.follow("Players", within="header")
+    alice.follow("People")
+    alice.wait(lambda: alice.driver.current_url.endswith("#players/human"), "the people's leaderboard")
+    alice.wait_text(".leaderboard tbody tr:first-child", "alice")
+    assert "1662?" in alice.text_of(".leaderboard tr[data-player=alice]")
+    assert "1338?" in alice.text_of(".leaderboard tr[data-player=bob]")
+    alice.screenshot("desktop-leaderboard")
+
+    alice.follow("bob", within=".leaderboard")
+    alice.wait_text(".profile-screen h1", "bob")
+    alice.wait_text(".profile-rating", "1338?")
+    alice.wait_text(".profile-record", "1 rated game · won 0, lost 1, drawn 0")
+    chart = alice.wait(lambda: next(iter(alice.visible(".rating-chart")), None), "the rating history")
+    assert chart.accessible_name == "Rating after one rated game: 1338."
+    alice.wait_text(".profile-screen .games-list", "alice vs bob")
+    assert "Black won (five in a row)" in alice.text_of(".profile-screen .games-list")
+
+    bob.follow("alice", within=".room-screen .player-bar")
+    bob.wait_text(".profile-rating", "1662?")
+    bob.wait_text(".profile-record", "won 1, lost 0, drawn 0")
+    bob.screenshot("desktop-profile")

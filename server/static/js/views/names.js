@@ -1,11 +1,12 @@
-// A player's name and rating, the same way on every screen.
+// A player's name and rating, the same way on every screen: the name links
+// to the player's profile (#player/NAME), the rating is a small badge.
 
 import { h } from '../dom.js';
 import { formatRating, isProvisional } from '../ratings.js';
 
-/** A player's name. */
+/** A player's name, as a link to their profile. */
 export function playerLink(name) {
-  return h('span', { class: 'player-link' }, name);
+  return h('a', { href: `#player/${encodeURIComponent(name)}`, class: 'player-link' }, name);
 }
 
 /**

@@ -41,7 +41,10 @@ export function createRoomView(intents) {
   // the order of the keyboard and of a screen reader; the grid places them side by side.
   const changesLine = h('p', { class: 'rating-changes' });
   const head = h('div', { class: 'room-head' }, heading, status, changesLine, spectators);
-  const main = h('div', { class: 'room-main' }, bars.top.element, h('div', { class: 'board-frame' }, board.element, banner), bars.bottom.element);
+  // The board comes before both players' bars (whose names link to profiles), so that Tab goes
+  // from the heading to the board; the style draws the opponent's bar above it.
+  bars.top.element.classList.add('top-bar');
+  const main = h('div', { class: 'room-main' }, h('div', { class: 'board-frame' }, board.element, banner), bars.top.element, bars.bottom.element);
   const side = h(
     'div',
     { class: 'room-side' },
