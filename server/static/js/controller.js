@@ -7,7 +7,9 @@
 // each change of state (previous -> next) and do what it calls for:
 //
 // * once signed in on a connection, or when the route changes, load what
-//   the route shows (join the room, list rooms, fetch a game);
+//   the route shows (join the room, list rooms and watch the lobby, fetch a
+//   game, the leaderboard or a profile), and stop watching the lobby when
+//   the page leaves it;
 // * a room marked `resync: "needed"` is joined again, which answers with a
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
@@ -15,7 +17,7 @@
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
-import { createRoomRequest } from './requests.js';
+import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 
 const LOBBY_REFRESH_MS = 5000;
@@ -112,6 +114,11 @@ export function createController({ store, connection, storage, sound, location, 
       roomRequest('analyze', { time_ms: ANALYSIS_TIME_MS });
     },
     clearAnalysis: () => store.dispatch({ type: 'analysis_cleared' }),
+    postSeek: (options) => send(seekRequest(options)),
+    quickPair: (terms) => send(quickPairRequest(terms)),
+    cancelSeek: (seekId) => send({ type: 'cancel_seek', seek_id: seekId }),
+    acceptSeek: (seekId) => send({ type: 'accept_seek', seek_id: seekId }),
+    say: (roomId, text) => send({ type: 'chat', room_id: roomId, text }),
     showGames: (player) => navigate({ name: 'games', player }),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
@@ -124,6 +131,10 @@ export function createController({ store, connection, storage, sound, location, 
     const route = next.route;
     if (route.name === 'lobby') {
       send({ type: 'list_rooms' });
+      if (next.features.includes('lobby')) {
+        send({ type: 'watch_lobby' });
+        send({ type: 'who_is_online' });
+      }
     } else if (route.name === 'room' && route.roomId !== null && next.room === null) {
       send({ type: 'join_room', room_id: route.roomId, as: route.as });
     } else if (route.name === 'games') {
@@ -159,6 +170,7 @@ export function createController({ store, connection, storage, sound, location, 
     const ready = next.session === 'ready';
     const routeChanged = !sameRoute(next.route, previous.route);
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
+    if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
     if (ready && next.room?.resync === 'needed') {
@@ -184,7 +196,9 @@ export function createController({ store, connection, storage, sound, location, 
   function keepLobbyFresh(wanted) {
     if (wanted && lobbyTimer === null) {
       lobbyTimer = setInterval(() => {
-        if (!document.hidden) send({ type: 'list_rooms' });
+        if (document.hidden) return;
+        send({ type: 'list_rooms' });
+        if (state().features.includes('lobby')) send({ type: 'who_is_online' });
       }, LOBBY_REFRESH_MS);
     } else if (!wanted && lobbyTimer !== null) {
       clearInterval(lobbyTimer);

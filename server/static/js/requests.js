@@ -37,3 +37,30 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   const isPrivate = options.opponent === 'friend' || (options.opponent === 'bot' && options.private);
   return { ...request, black: color === 'black' ? 'me' : other, white: color === 'white' ? 'me' : other, private: isPrivate };
 }
+
+/**
+ * The `seek` request (1.1 lobby) for the form's choice: the game offered to
+ * anyone in the lobby, and the ratings it is open to (null: no bound).
+ *
+ * options: {rule, size, clock, color: "black" | "white" | "random", rated, ratingMin, ratingMax}
+ */
+export function seekRequest(options) {
+  const request = {
+    type: 'seek',
+    rule: options.rule,
+    size: options.rule === 'renju' ? 15 : options.size,
+    rated: options.rated === true,
+    color: options.color,
+    rating_min: options.ratingMin ?? null,
+    rating_max: options.ratingMax ?? null,
+  };
+  if (options.clock !== null) request.clock = { ...options.clock };
+  return request;
+}
+
+/** The `quick_pair` request: a 15×15 game of `rule` with `clock` (a CLOCK_PRESETS entry), rated or not. */
+export function quickPairRequest({ rule, clock, rated }) {
+  const request = { type: 'quick_pair', rule, size: 15, rated };
+  if (clock !== null) request.clock = { ...clock };
+  return request;
+}

@@ -14,6 +14,7 @@
 // it might not be.
 
 import { receivedClock, stoppedClock } from './clock.js';
+import { initialLobby, lobbyReceived, unwatched, withLine } from './lobbystate.js';
 import { LOBBY } from './routes.js';
 
 /**
@@ -59,7 +60,7 @@ export function initialState(prefs, route = LOBBY) {
     features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
     route: LOBBY,
-    lobby: { rooms: null, bots: null },
+    lobby: initialLobby(), // rooms, bots, and from a 1.1 server seeks, who is online, chat: see lobbystate.js
     room: null,
     roomError: null, // {code, message} when the routed room could not be joined
     games: { player: null, list: null },
@@ -67,6 +68,7 @@ export function initialState(prefs, route = LOBBY) {
     leaderboard: { kind: null, players: null }, // kind: null (everyone) | 'human' | 'bot'
     profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
+    chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
   };
   return navigated(blank, route);
 }
@@ -115,11 +117,13 @@ function connectionChanged(state, status) {
   const room = state.room === null ? null : { ...state.room, resync: 'needed', analysis: null };
   // A room being created when the line dropped may or may not exist: start again from the lobby.
   const creating = state.route.name === 'room' && state.route.roomId === null;
-  return { ...state, connection: status, session: 'none', room, route: creating ? LOBBY : state.route };
+  const lobby = unwatched(state.lobby); // the server forgets a closed connection's watching
+  return { ...state, connection: status, session: 'none', room, lobby, route: creating ? LOBBY : state.route };
 }
 
 function navigated(state, route) {
   const next = { ...state, route, roomError: null };
+  if (route.name !== 'lobby') next.lobby = unwatched(state.lobby);
   const keepsRoom = route.name === 'room' && state.room !== null && route.roomId === state.room.id;
   if (!keepsRoom) next.room = null;
   if (route.name === 'games') next.games = { player: route.player, list: null };
@@ -163,6 +167,15 @@ function fromServer(state, message, request, at) {
       return analysisReceived(state, message);
     case 'leaderboard':
       return leaderboardReceived(state, message, request);
+    case 'lobby':
+    case 'seek_added':
+    case 'seek_created':
+    case 'seek_removed':
+    case 'online':
+    case 'online_players':
+      return withLobby(state, lobbyReceived(state.lobby, message));
+    case 'chat':
+      return chatReceived(state, message);
     case 'moved':
     case 'game_over':
     case 'draw_offered':
@@ -190,6 +203,10 @@ function errorReceived(state, message, request) {
   }
   if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
     return { ...state, replay: { ...state.replay, error: refusal } };
+  }
+  if (kind === 'chat') {
+    const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
+    return { ...state, chatRefused, notice: notice(state, refusal, kind) };
   }
   if (kind === 'analyze' && state.room !== null) {
     return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
@@ -230,6 +247,7 @@ function roomFromSnapshot(message, at, previous = null) {
     analysis: sameGame && previous.moves.length === moves.length ? previous.analysis : null,
     // The rating changes come only with `game_over`: a snapshot of the same finished game keeps them.
     ratings: sameGame && snapshot.status === 'finished' ? previous.ratings : null,
+    chat: previous !== null && previous.id === snapshot.room_id ? previous.chat : [],
   };
 }
 
@@ -261,7 +279,8 @@ function snapshotReceived(state, message, request, at) {
   const me = meFromSeats(state.me, message.room);
   const route = state.route;
   const wanted =
-    route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'));
+    (route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'))) ||
+    pairedFromLobby(state, message, request);
   if (!wanted) return { ...state, seatedRooms, me };
   return {
     ...state,
@@ -271,6 +290,30 @@ function snapshotReceived(state, message, request, at) {
     room: roomFromSnapshot(message, at, state.room),
     roomError: null,
   };
+}
+
+/**
+ * Whether a snapshot is a game the lobby has just started for me: the answer to
+ * my `accept_seek` or `quick_pair`, or one of my seeks taken by someone else
+ * (the server then sends the room unasked). The page goes to it, unless I am
+ * playing another game on screen or creating a room (the lobby then offers
+ * the way to it).
+ */
+function pairedFromLobby(state, message, request) {
+  if (request?.type === 'accept_seek' || request?.type === 'quick_pair') return true;
+  const snapshot = message.room;
+  const creating = state.route.name === 'room' && state.route.roomId === null;
+  const playingHere = state.room !== null && state.room.you !== 'spectator' && state.room.status === 'playing';
+  return (
+    request === null &&
+    message.you !== 'spectator' &&
+    snapshot.status === 'playing' &&
+    snapshot.moves.length === 0 &&
+    snapshot.room_id !== state.room?.id &&
+    !state.seatedRooms.includes(snapshot.room_id) &&
+    !playingHere &&
+    !creating
+  );
 }
 
 function updatedSeats(rooms, id, seated) {
@@ -361,6 +404,18 @@ function analysisReceived(state, message) {
   if (room.analysis.ply !== room.moves.length) return state;
   const { best, score, depth, nodes, pv } = message;
   return withRoom(state, { analysis: { pending: false, ply: room.moves.length, best, score, depth, nodes, pv } });
+}
+
+// ------------------------------------------------------------------ lobby, chat
+
+function withLobby(state, lobby) {
+  return lobby === state.lobby ? state : { ...state, lobby };
+}
+
+function chatReceived(state, message) {
+  if (message.room_id === null) return withLobby(state, lobbyReceived(state.lobby, message));
+  if (state.room?.id !== message.room_id) return state;
+  return withRoom(state, { chat: withLine(state.room.chat, message) });
 }
 
 // ------------------------------------------------------------------ players

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { LOBBY } from '../../../server/static/js/routes.js';
 import { initialState, reduce, createStore } from '../../../server/static/js/store.js';
 
 const PREFS = { name: 'alice', language: 'en', muted: false, moveNumbers: false, confirmTaps: false, replaySpeedMs: 1000 };
@@ -290,4 +291,40 @@ test('a profile is the one for the name on screen; a failure says why', () => {
   state = reduce(state, { type: 'navigate', route: { name: 'profile', player: 'nobody' } });
   state = reduce(state, { type: 'profile_failed', name: 'nobody', error: 'not_found' });
   assert.deepEqual(state.profile, { name: 'nobody', data: null, error: 'not_found' });
+});
+
+test('a game the lobby starts for me is shown: my acceptance, my quick pairing, or my seek taken', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: LOBBY });
+  const fresh = snapshot({ roomId: 'paired', gameId: 'g9', you: 'white' });
+  const accepted = server(state, fresh, { type: 'accept_seek', seek_id: 's1' });
+  assert.deepEqual(accepted.route, { name: 'room', roomId: 'paired', as: 'player' });
+  assert.equal(server(state, fresh, { type: 'quick_pair' }).room.id, 'paired');
+  const taken = server(state, fresh);
+  assert.equal(taken.room.id, 'paired', 'the server sends the seek owner the room unasked');
+  assert.deepEqual(taken.seatedRooms, ['r1', 'paired']);
+
+  state = inRoom();
+  assert.equal(server(state, fresh).room.id, 'r1', 'a player in a game on screen stays in it');
+  assert.deepEqual(server(state, fresh).seatedRooms, ['r1', 'paired'], 'and the lobby offers the way back');
+  const watching = reduce(inRoom({ you: 'spectator' }), { type: 'navigate', route: LOBBY });
+  assert.equal(server(watching, snapshot({ roomId: 'r1', you: 'spectator' })).room, null, 'a spectator is never paired');
+});
+
+test('the seeks stop being kept when the page leaves the lobby or the connection drops', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: LOBBY });
+  state = server(state, { type: 'lobby', online: 1, seeks: [] });
+  assert.deepEqual(state.lobby.seeks, []);
+  assert.equal(reduce(state, { type: 'navigate', route: { name: 'games', player: null } }).lobby.seeks, null);
+  assert.equal(reduce(state, { type: 'connection', status: 'reconnecting' }).lobby.seeks, null);
+});
+
+test("a room's chat is the room's, kept across its snapshots; a refused line is given back", () => {
+  let state = server(inRoom(), { type: 'chat', room_id: 'r1', from: 'bob', text: '<b>gg</b>', at: 'T' });
+  state = server(state, { type: 'chat', room_id: 'elsewhere', from: 'carol', text: 'hi', at: 'T' });
+  assert.deepEqual(state.room.chat, [{ from: 'bob', text: '<b>gg</b>', at: 'T' }]);
+  state = server(state, snapshot({ seq: 1 }));
+  assert.equal(state.room.chat.length, 1, 'a snapshot of the same room keeps what was said');
+  const refused = server(state, { type: 'error', code: 'rate_limited', message: 'slow down' }, { type: 'chat', room_id: 'r1', text: 'again' });
+  assert.deepEqual(refused.chatRefused, { roomId: 'r1', text: 'again', serial: 1 });
+  assert.equal(refused.notice.code, 'rate_limited');
 });

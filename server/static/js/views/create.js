@@ -1,12 +1,16 @@
 // The form that opens a new room: who to play (a bot, a friend by a link,
 // anyone, or two bots to watch), the rule, the board, the clock and the
 // colour. The inputs hold the choice until it is sent.
+//
+// With a 1.1 server, the form can also post a seek to the lobby (open to a
+// range of ratings) instead of opening a room, and make a game rated.
 
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
 import { CLOCK_PRESETS, RULES, SIZES } from '../requests.js';
 
-const OPPONENTS = ['bot', 'friend', 'anyone', 'bots'];
+const OPPONENTS = ['bot', 'friend', 'seek', 'anyone', 'bots'];
+const RATING_BOUNDS = { min: 0, max: 5000 };
 const COLORS = ['black', 'white', 'random'];
 
 function radio(name, value, checked) {
@@ -45,6 +49,13 @@ export function createCreateForm(intents) {
   const ratedBox = h('input', { type: 'checkbox', id: 'create-rated' });
   const ratedLabel = h('label', { for: ratedBox.id });
   const ratedField = h('div', { class: 'option' }, ratedBox, ratedLabel);
+  const ratingBox = (id) => h('input', { type: 'number', id, min: RATING_BOUNDS.min, max: RATING_BOUNDS.max, step: 1, inputMode: 'numeric' });
+  const ratingMin = ratingBox('create-rating-min');
+  const ratingMax = ratingBox('create-rating-max');
+  const ratingMinField = labelled(ratingMin.id, ratingMin);
+  const ratingMaxField = labelled(ratingMax.id, ratingMax);
+  const rangeLegend = h('legend');
+  const rangeSet = h('fieldset', { class: 'choices range' }, rangeLegend, h('div', { class: 'field-row' }, ratingMinField.element, ratingMaxField.element));
   const submit = h('button', { type: 'submit', class: 'primary' });
 
   const form = h(
@@ -55,6 +66,7 @@ export function createCreateForm(intents) {
     h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
     clockField.element,
     colorSet,
+    rangeSet,
     ratedField,
     privateField,
     submit,
@@ -75,15 +87,26 @@ export function createCreateForm(intents) {
       color: colors.find((entry) => entry.input.checked).input.value,
       private: privateBox.checked,
       rated: !ratedField.hidden && ratedBox.checked,
+      ratingMin: ratingMin.value === '' ? null : Number(ratingMin.value),
+      ratingMax: ratingMax.value === '' ? null : Number(ratingMax.value),
       ...overrides,
     };
   }
 
   let ratings = false;
+  let seeks = false;
 
   function arrange() {
+    const seekChoice = opponents.find((entry) => entry.input.value === 'seek');
+    show(seekChoice.element, seeks);
+    if (!seeks && seekChoice.input.checked) opponents[1].input.checked = true;
     const kind = opponent();
     show(ratedField, ratings && kind !== 'bots');
+    show(rangeSet, kind === 'seek');
+    ratingMin.disabled = ratingMax.disabled = kind !== 'seek'; // a hidden field is left out of the form's checks
+    const backwards = ratingMin.value !== '' && ratingMax.value !== '' && Number(ratingMin.value) > Number(ratingMax.value);
+    ratingMax.setCustomValidity(backwards ? words.rangeBackwards : '');
+    setText(submit, kind === 'seek' ? words.seek : words.room);
     show(levelField.element, kind === 'bot' || kind === 'bots');
     show(secondField.element, kind === 'bots');
     show(colorSet, kind !== 'bots');
@@ -92,10 +115,13 @@ export function createCreateForm(intents) {
     if (rule.value === 'renju') size.value = '15';
   }
 
+  let words = { rangeBackwards: '', seek: '', room: '' }; // the sentences arrange() needs, in the page's language
   form.addEventListener('change', arrange);
+  form.addEventListener('input', arrange);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    intents.createRoom(choice());
+    if (opponent() === 'seek') intents.postSeek(choice());
+    else intents.createRoom(choice());
   });
   let botsShown = null;
 
@@ -136,7 +162,12 @@ export function createCreateForm(intents) {
       setText(privateLabel, t('create.private'));
       setText(ratedLabel, t('create.rated'));
       ratings = state.features.includes('ratings');
-      setText(submit, t('create.submit'));
+      seeks = state.features.includes('lobby');
+      setText(rangeLegend, t('create.range'));
+      setText(ratingMinField.label, t('create.ratingMin'));
+      setText(ratingMaxField.label, t('create.ratingMax'));
+      ratingMin.placeholder = ratingMax.placeholder = t('create.anyRating');
+      words = { rangeBackwards: t('create.rangeBackwards'), seek: t('create.postSeek'), room: t('create.submit') };
       submit.disabled = state.session !== 'ready';
       arrange();
     },
