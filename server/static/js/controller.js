@@ -104,6 +104,7 @@ export function createController({ store, connection, storage, sound, location, 
     offerDraw: () => roomRequest('offer_draw'),
     requestUndo: () => roomRequest('request_undo'),
     rematch: () => roomRequest('rematch'),
+    claimWin: () => roomRequest('claim_win'),
     answer(what, accept) {
       if (what === 'draw') roomRequest('answer_draw', { accept });
       else if (what === 'undo') roomRequest('answer_undo', { accept });

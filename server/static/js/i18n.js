@@ -172,6 +172,10 @@ const en = {
   'reason.full_board': 'full board',
   'reason.abandoned': 'abandoned',
 
+  'claim.wait': '{name} has left the game. If they do not come back, you may claim the win in {seconds} s.',
+  'claim.ready': '{name} has left the game. You may claim the win, or wait for them to come back.',
+  'claim.button': 'Claim the win',
+
   'offer.sent.draw': 'You offered a draw. Waiting for an answer…',
   'offer.sent.undo': 'You asked to take back your move. Waiting for an answer…',
   'offer.sent.rematch': 'You asked for a rematch. Waiting for an answer…',
@@ -281,6 +285,7 @@ const en = {
   'error.internal': 'The server failed on this request.',
   'error.unavailable': 'The server cannot save that now. Try again.',
   'error.limit_reached': 'You have reached a limit of this server.',
+  'error.claim_not_yet': 'Not yet: your opponent may still come back.',
 };
 
 const zh = {
@@ -446,6 +451,10 @@ const zh = {
   'reason.full_board': '满盘',
   'reason.abandoned': '弃局',
 
+  'claim.wait': '{name} 离开了对局。如果对方不回来，{seconds} 秒后你可以要求判胜。',
+  'claim.ready': '{name} 离开了对局。你可以要求判胜，也可以等对方回来。',
+  'claim.button': '要求判胜',
+
   'offer.sent.draw': '你提出了和棋，等待对方回应…',
   'offer.sent.undo': '你请求悔棋，等待对方回应…',
   'offer.sent.rematch': '你请求再下一局，等待对方回应…',
@@ -553,6 +562,7 @@ const zh = {
   'error.internal': '服务器处理这个请求时出错。',
   'error.unavailable': '服务器暂时无法保存，请重试。',
   'error.limit_reached': '你已达到这台服务器的限制。',
+  'error.claim_not_yet': '还不行：对方可能还会回来。',
 };
 
 export const STRINGS = { en, zh };

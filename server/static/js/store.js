@@ -12,9 +12,12 @@
 // until a fresh snapshot (`room`) replaces everything. A lost connection
 // marks the room the same way: the board is never shown as current when
 // it might not be.
+//
+// What one room becomes from its snapshot and events is in roomstate.js;
+// the lobby's seeks, online list and chat are in lobbystate.js.
 
-import { receivedClock, stoppedClock } from './clock.js';
 import { initialLobby, lobbyReceived, unwatched, withLine } from './lobbystate.js';
+import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
 
 /**
@@ -176,6 +179,9 @@ function fromServer(state, message, request, at) {
       return withLobby(state, lobbyReceived(state.lobby, message));
     case 'chat':
       return chatReceived(state, message);
+    case 'opponent_away':
+    case 'opponent_back':
+      return awayReceived(state, message, at);
     case 'moved':
     case 'game_over':
     case 'draw_offered':
@@ -204,6 +210,9 @@ function errorReceived(state, message, request) {
   if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
     return { ...state, replay: { ...state.replay, error: refusal } };
   }
+  if (kind === 'claim_win' && message.code === 'not_allowed') {
+    return { ...state, notice: notice(state, { code: 'claim_not_yet', message: message.message }, kind) };
+  }
   if (kind === 'chat') {
     const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
     return { ...state, chatRefused, notice: notice(state, refusal, kind) };
@@ -216,52 +225,6 @@ function errorReceived(state, message, request) {
 
 function notice(state, refusal, request) {
   return { ...refusal, request, serial: (state.notice?.serial ?? 0) + 1 };
-}
-
-/** The room as a full snapshot describes it; what the snapshot cannot know is kept from `previous`. */
-function roomFromSnapshot(message, at, previous = null) {
-  const snapshot = message.room;
-  const sameGame = previous !== null && previous.id === snapshot.room_id && previous.gameId === snapshot.game_id;
-  const moves = snapshot.moves.map(({ x, y, color }) => ({ x, y, color }));
-  return {
-    id: snapshot.room_id,
-    gameId: snapshot.game_id,
-    rule: snapshot.rule,
-    size: snapshot.size,
-    status: snapshot.status,
-    black: snapshot.black,
-    white: snapshot.white,
-    you: message.you,
-    toMove: snapshot.to_move,
-    moves,
-    clock: receivedClock(snapshot.clock, at),
-    result: snapshot.result,
-    seq: snapshot.seq,
-    spectators: snapshot.spectators ?? 0,
-    private: snapshot.private ?? false,
-    rated: snapshot.rated ?? false,
-    timeControl: snapshot.time_control ?? null,
-    offer: snapshot.offers === undefined ? keptOffer(previous, sameGame, snapshot.seq) : offerFrom(snapshot.offers),
-    declined: null,
-    resync: null,
-    analysis: sameGame && previous.moves.length === moves.length ? previous.analysis : null,
-    // The rating changes come only with `game_over`: a snapshot of the same finished game keeps them.
-    ratings: sameGame && snapshot.status === 'finished' ? previous.ratings : null,
-    chat: previous !== null && previous.id === snapshot.room_id ? previous.chat : [],
-  };
-}
-
-/** The offer waiting for an answer, from a snapshot's `offers` (a draw first, then an undo, then a rematch). */
-function offerFrom(offers) {
-  if (offers.draw) return { what: 'draw', by: offers.draw };
-  if (offers.undo) return { what: 'undo', by: offers.undo };
-  if (offers.rematch?.length > 0) return { what: 'rematch', by: offers.rematch[0] };
-  return null;
-}
-
-/** A server without `offers` in its snapshots: an offer stays shown only if nothing happened since. */
-function keptOffer(previous, sameGame, seq) {
-  return sameGame && previous.seq === seq && previous.resync === null ? previous.offer : null;
 }
 
 /** The signed-in player as a snapshot's seats show them (their rating changes with each rated game). */
@@ -341,57 +304,11 @@ function meAfterGame(me, room, message) {
   return { ...me, rating: change.after };
 }
 
-const OTHER = { black: 'white', white: 'black' };
-
-/** The room after one event that follows it directly, or null if the event does not fit the room. */
-function applyEvent(room, message, at) {
-  switch (message.type) {
-    case 'moved': {
-      if (message.ply !== room.moves.length + 1 || room.status !== 'playing') return null;
-      const stone = { x: message.x, y: message.y, color: message.color };
-      return {
-        ...room,
-        moves: [...room.moves, stone],
-        toMove: OTHER[message.color],
-        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
-        analysis: null,
-        declined: null,
-      };
-    }
-    case 'game_over':
-      return {
-        ...room,
-        status: 'finished',
-        result: message.result,
-        toMove: null,
-        clock: stoppedClock(room.clock, at),
-        offer: null,
-        analysis: null,
-        ratings: message.ratings ?? null,
-      };
-    case 'draw_offered':
-      return { ...room, offer: { what: 'draw', by: message.by }, declined: null };
-    case 'undo_requested':
-      return { ...room, offer: { what: 'undo', by: message.by }, declined: null };
-    case 'rematch_offered':
-      return { ...room, offer: { what: 'rematch', by: message.by }, declined: null };
-    case 'declined':
-      return { ...room, offer: null, declined: message.what };
-    case 'undone': {
-      const kept = room.moves.length - message.removed.length;
-      if (kept < 0) return null;
-      return {
-        ...room,
-        moves: room.moves.slice(0, kept),
-        toMove: message.to_move,
-        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
-        offer: null,
-        analysis: null,
-      };
-    }
-    default:
-      return room;
-  }
+/** A seat's player gone or back, in the room on screen while its game is played. */
+function awayReceived(state, message, at) {
+  const room = state.room;
+  if (room === null || room.id !== message.room_id || room.status !== 'playing') return state;
+  return { ...state, room: awayChanged(room, message, at) };
 }
 
 function withRoom(state, changes) {

@@ -85,13 +85,13 @@ def chromium_paths() -> tuple[str, str]:
 class ThreadedServer:
     """A real GameServer on 127.0.0.1, served by an event loop in a thread of its own."""
 
-    def __init__(self, db_path: Path, bot_workers: int = 0) -> None:
+    def __init__(self, db_path: Path, bot_workers: int = 0, claim_after_s: float = 30.0) -> None:
         self.settings = ServerSettings(
             port=0,
             db_path=str(db_path),
             bot_workers=bot_workers,
             analysis_level="greedy",
-            room=RoomSettings(abandon_after_s=120.0, bot_move_pause_s=0.1),
+            room=RoomSettings(abandon_after_s=120.0, bot_move_pause_s=0.1, claim_after_s=claim_after_s),
         )
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="game-server", daemon=True)

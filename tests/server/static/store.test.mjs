@@ -328,3 +328,19 @@ test("a room's chat is the room's, kept across its snapshots; a refused line is 
   assert.deepEqual(refused.chatRefused, { roomId: 'r1', text: 'again', serial: 1 });
   assert.equal(refused.notice.code, 'rate_limited');
 });
+
+test('an opponent who leaves may be claimed against from the moment the server gives; coming back ends it', () => {
+  const away = { extra: { white: { name: 'bob', kind: 'human', level: null, connected: false } } };
+  let state = server(inRoom({ seq: 2 }), snapshot({ seq: 2, ...away }), null, 1000);
+  assert.deepEqual(state.room.away, { white: { claimAt: null } }, 'a snapshot alone does not know when');
+  state = server(state, { type: 'opponent_away', room_id: 'r1', color: 'white', claim_at_ms: 30_000 }, null, 1500);
+  assert.deepEqual(state.room.away, { white: { claimAt: 31_500 } });
+  state = server(state, snapshot({ seq: 3, ...away }), null, 2000);
+  assert.deepEqual(state.room.away, { white: { claimAt: 31_500 } }, 'a later snapshot keeps the moment');
+  const back = server(state, { type: 'opponent_back', room_id: 'r1', color: 'white' });
+  assert.deepEqual(back.room.away, {});
+  const over = server(state, { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 4, result: { winner: 'black', reason: 'abandoned' } });
+  assert.deepEqual(over.room.away, {});
+  const early = server(state, { type: 'error', code: 'not_allowed', message: 'you can claim in 12 s' }, { type: 'claim_win', room_id: 'r1' });
+  assert.equal(early.notice.code, 'claim_not_yet');
+});

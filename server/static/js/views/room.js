@@ -11,6 +11,7 @@ import { formatPoint, parsePoint } from '../notation.js';
 import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
 import { createBoard } from './board.js';
+import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
 import { playerLink, ratingBadge } from './names.js';
 
@@ -28,6 +29,8 @@ export function createRoomView(intents) {
 
   const share = createShareBox();
   const offers = h('div', { class: 'offers', role: 'group', hidden: true });
+  const claim = createClaimBox(intents);
+  const chat = createChatBox(intents, 'room');
   const actions = createActions(intents);
   const hint = createHintBox(intents);
   const options = createOptions(intents);
@@ -49,10 +52,12 @@ export function createRoomView(intents) {
     'div',
     { class: 'room-side' },
     share.element,
+    claim.element,
     offers,
     actions.element,
     hint.element,
     movesBox,
+    chat.element,
     options.element,
     back,
     announcer,
@@ -145,6 +150,7 @@ export function createRoomView(intents) {
     });
 
     share.update(room, mine, t);
+    claim.update(room, mine, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
     hint.update(room, mine, current, (next.lobby.bots ?? []).length > 0, t);
@@ -152,6 +158,8 @@ export function createRoomView(intents) {
     setText(movesHeading, t('room.moves'));
     show(movesBox, room.moves.length > 0);
     drawMoveList(moves, room);
+    show(chat.element, next.features.includes('chat'));
+    chat.update(room.chat, room.id, current, next);
     setText(announcer, announcement(room, mine, t));
   }
 
@@ -220,6 +228,44 @@ function createPlayerBar() {
     },
     drawClock(clockState, now, t) {
       clock.update(clockState, color, now, t);
+    },
+  };
+}
+
+/**
+ * When the opponent has gone during the game: how long until the win may be
+ * claimed, counted down, then the button to claim it (the server refuses a
+ * claim that comes early, and a page that came back after the opponent left
+ * does not know the moment: its button is ready, the server answers).
+ */
+function createClaimBox(intents) {
+  const text = h('p', {});
+  const button = h('button', { type: 'button', class: 'primary', onClick: () => intents.claimWin() });
+  const element = h('section', { class: 'claim', role: 'status', hidden: true }, text, button);
+  let shown = null;
+  const ticker = createTicker(() => draw());
+
+  function draw() {
+    if (shown === null || element.hidden) {
+      ticker.update(false);
+      return;
+    }
+    const { room, current, t, name } = shown;
+    const claimAt = room.away[OTHER[room.you]].claimAt;
+    const waitMs = claimAt === null ? 0 : claimAt - performance.now();
+    setText(text, waitMs > 0 ? t('claim.wait', { name, seconds: Math.ceil(waitMs / 1000) }) : t('claim.ready', { name }));
+    button.disabled = !current || waitMs > 0;
+    ticker.update(waitMs > 0);
+  }
+
+  return {
+    element,
+    update(room, mine, current, t) {
+      const gone = mine !== null && room.status === 'playing' ? room.away[OTHER[mine]] : undefined;
+      show(element, gone !== undefined);
+      shown = gone === undefined ? null : { room, current, t, name: seatName(room, OTHER[mine], t) };
+      setText(button, t('claim.button'));
+      draw();
     },
   };
 }
