@@ -115,6 +115,13 @@ export function createController({ store, connection, storage, sound, location, 
       roomRequest('analyze', { time_ms: ANALYSIS_TIME_MS });
     },
     clearAnalysis: () => store.dispatch({ type: 'analysis_cleared' }),
+    analyzeReplay() {
+      const replay = state().replay;
+      if (replay?.record == null) return;
+      store.dispatch({ type: 'replay_analysis_requested' });
+      send({ type: 'analyze', game_id: replay.gameId, ply: replay.ply, time_ms: ANALYSIS_TIME_MS });
+    },
+    clearReplayAnalysis: () => store.dispatch({ type: 'replay_analysis_cleared' }),
     postSeek: (options) => send(seekRequest(options)),
     quickPair: (terms) => send(quickPairRequest(terms)),
     cancelSeek: (seekId) => send({ type: 'cancel_seek', seek_id: seekId }),

@@ -104,6 +104,10 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => startOrStop(replay, action.playing));
     case 'replay_tick':
       return withReplay(state, advance);
+    case 'replay_analysis_requested':
+      return withReplay(state, (replay) => ({ analysis: { pending: true, ply: replay.ply } }));
+    case 'replay_analysis_cleared':
+      return withReplay(state, () => ({ analysis: null }));
     case 'profile_loaded':
       return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, data: action.profile, error: null } } : state;
     case 'profile_failed':
@@ -131,7 +135,7 @@ function navigated(state, route) {
   if (!keepsRoom) next.room = null;
   if (route.name === 'games') next.games = { player: route.player, list: null };
   if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
-    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null };
+    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null };
   }
   // A list or a profile shown again stays on screen until the fresh one replaces it.
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
@@ -216,6 +220,9 @@ function errorReceived(state, message, request) {
   if (kind === 'chat') {
     const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
     return { ...state, chatRefused, notice: notice(state, refusal, kind) };
+  }
+  if (kind === 'analyze' && request.game_id != null && state.replay?.gameId === request.game_id) {
+    return { ...state, replay: { ...state.replay, analysis: null }, notice: notice(state, refusal, kind) };
   }
   if (kind === 'analyze' && state.room !== null) {
     return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
@@ -316,6 +323,7 @@ function withRoom(state, changes) {
 }
 
 function analysisReceived(state, message) {
+  if (message.room_id == null && message.game_id != null) return replayAnalysisReceived(state, message);
   const room = state.room;
   if (room === null || room.id !== message.room_id || !room.analysis?.pending) return state;
   if (room.analysis.ply !== room.moves.length) return state;
@@ -358,9 +366,20 @@ function gameReceived(state, message) {
   return { ...state, replay: { ...replay, record, ply: record.moves.length, playing: false, error: null } };
 }
 
+/** The engine's answer about the position on screen (1.1 `analyze` with `game_id` and `ply`). */
+function replayAnalysisReceived(state, message) {
+  const analysis = state.replay?.analysis;
+  if (!analysis?.pending || state.replay.gameId !== message.game_id || analysis.ply !== message.ply) return state;
+  const { best, score, depth, nodes, pv } = message;
+  return withReplay(state, () => ({ analysis: { pending: false, ply: message.ply, best, score, depth, nodes, pv } }));
+}
+
+/** The replay changed by `change(replay)`; a hint about another position than the one shown goes. */
 function withReplay(state, change) {
   if (state.replay?.record == null) return state;
-  return { ...state, replay: { ...state.replay, ...change(state.replay) } };
+  const replay = { ...state.replay, ...change(state.replay) };
+  if (replay.analysis !== null && replay.analysis.ply !== replay.ply) replay.analysis = null;
+  return { ...state, replay };
 }
 
 function clampPly(replay, ply) {

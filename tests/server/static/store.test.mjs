@@ -264,7 +264,7 @@ test('the store lets listeners see each change in order, even one they dispatch'
 
 test('a page opened at an address loads what it names once signed in', () => {
   const replay = initialState(PREFS, { name: 'replay', gameId: 'g7' });
-  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null });
+  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null, analysis: null });
   assert.deepEqual(initialState(PREFS, { name: 'players', kind: 'bot' }).leaderboard, { kind: 'bot', players: null });
   assert.deepEqual(initialState(PREFS, { name: 'profile', player: 'bob' }).profile, { name: 'bob', data: null, error: null });
 });
@@ -343,4 +343,21 @@ test('an opponent who leaves may be claimed against from the moment the server g
   assert.deepEqual(over.room.away, {});
   const early = server(state, { type: 'error', code: 'not_allowed', message: 'you can claim in 12 s' }, { type: 'claim_win', room_id: 'r1' });
   assert.equal(early.notice.code, 'claim_not_yet');
+});
+
+test("a replay's hint is about the move on screen, and goes when another move is shown", () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'replay', gameId: 'g1' } });
+  const record = { game_id: 'g1', moves: [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }], result: null };
+  state = server(state, { type: 'game', game_id: 'g1', format: 'json', record });
+  state = reduce(state, { type: 'replay_seek', ply: 1 });
+  state = reduce(state, { type: 'replay_analysis_requested' });
+  assert.deepEqual(state.replay.analysis, { pending: true, ply: 1 });
+  const answer = { type: 'analysis', room_id: null, game_id: 'g1', ply: 1, best: { x: 8, y: 7, move: 'i8' }, score: 30, depth: 4, nodes: 900, pv: ['i8'] };
+  assert.equal(server(state, { ...answer, ply: 0 }).replay.analysis.pending, true, 'an answer about another move');
+  state = server(state, answer);
+  assert.deepEqual(state.replay.analysis, { pending: false, ply: 1, best: answer.best, score: 30, depth: 4, nodes: 900, pv: ['i8'] });
+  assert.equal(reduce(state, { type: 'replay_seek', ply: 2 }).replay.analysis, null);
+  state = reduce(state, { type: 'replay_analysis_requested' });
+  const refused = server(state, { type: 'error', code: 'busy', message: 'busy' }, { type: 'analyze', game_id: 'g1', ply: 1 });
+  assert.deepEqual([refused.replay.analysis, refused.notice.code], [null, 'busy']);
 });

@@ -7,12 +7,13 @@
 
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
-import { formatPoint, parsePoint } from '../notation.js';
+import { formatPoint } from '../notation.js';
 import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
 import { createBoard } from './board.js';
 import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
+import { createHintBox, hintMarks } from './hint.js';
 import { playerLink, ratingBadge } from './names.js';
 
 const OTHER = { black: 'white', white: 'black' };
@@ -32,7 +33,7 @@ export function createRoomView(intents) {
   const claim = createClaimBox(intents);
   const chat = createChatBox(intents, 'room');
   const actions = createActions(intents);
-  const hint = createHintBox(intents);
+  const hint = createHintBox({ ask: () => intents.analyze(), hide: () => intents.clearAnalysis() });
   const options = createOptions(intents);
   const moves = h('ol', { class: 'move-list' });
   const movesHeading = h('h2');
@@ -141,7 +142,7 @@ export function createRoomView(intents) {
       moves: room.moves,
       winLine: room.result?.line ?? null,
       forbidden: room.rule === 'renju' && myTurn && mine === 'black' ? forbiddenFor(room) : [],
-      hint: hintMarks(room),
+      hint: hintMarks(room.analysis, room.moves, room.size),
       playable: myTurn ? mine : null,
       moveNumbers: next.prefs.moveNumbers,
       confirmTaps: next.prefs.confirmTaps,
@@ -153,7 +154,7 @@ export function createRoomView(intents) {
     claim.update(room, mine, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
-    hint.update(room, mine, current, (next.lobby.bots ?? []).length > 0, t);
+    hint.update(room.analysis, analysisAllowed(room, mine, (next.lobby.bots ?? []).length > 0), current, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
     show(movesBox, room.moves.length > 0);
@@ -357,33 +358,6 @@ function analysisAllowed(room, mine, serverHasBots) {
   return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
 }
 
-function createHintBox(intents) {
-  const ask = h('button', { type: 'button', onClick: () => intents.analyze() });
-  const hide = h('button', { type: 'button', class: 'link-button', onClick: () => intents.clearAnalysis() });
-  const result = h('div', { class: 'hint-result', 'aria-live': 'polite' });
-  const element = h('section', { class: 'panel hint', hidden: true }, h('div', { class: 'button-row' }, ask, hide), result);
-  return {
-    element,
-    update(room, mine, current, serverHasBots, t) {
-      show(element, analysisAllowed(room, mine, serverHasBots));
-      setText(ask, t('hint.ask'));
-      setText(hide, t('hint.hide'));
-      const analysis = room.analysis;
-      ask.disabled = !current || analysis?.pending === true;
-      show(hide, analysis !== null && !analysis.pending);
-      if (analysis === null) fill(result);
-      else if (analysis.pending) fill(result, h('p', {}, t('hint.thinking')));
-      else {
-        fill(
-          result,
-          h('p', { class: 'hint-best' }, t('hint.best', { move: analysis.best.move, score: analysis.score, depth: analysis.depth })),
-          h('p', { class: 'hint-pv' }, t('hint.pv', { line: analysis.pv.join(' ') })),
-        );
-      }
-    },
-  };
-}
-
 function createOptions(intents) {
   const toggle = (key) => {
     const input = h('input', { type: 'checkbox', id: `option-${key}`, onChange: () => intents.setPref(key, input.checked) });
@@ -457,23 +431,6 @@ function announcement(room, mine, t) {
   if (room.status === 'finished') parts.push(resultText(room, t));
   else if (room.status === 'playing' && room.toMove === mine) parts.push(t('status.yourTurn'));
   return parts.join(' ');
-}
-
-/** The hint drawn on the board: the best point and the principal variation as numbered ghost stones. */
-function hintMarks(room) {
-  const analysis = room.analysis;
-  if (analysis === null || analysis.pending) return null;
-  let color = analysis.ply % 2 === 0 ? 'black' : 'white';
-  const taken = new Set(room.moves.map((stone) => stone.y * room.size + stone.x));
-  const pv = [];
-  for (const move of analysis.pv) {
-    const point = parsePoint(move, room.size);
-    if (point === null || taken.has(point.y * room.size + point.x)) break;
-    taken.add(point.y * room.size + point.x);
-    pv.push({ ...point, color });
-    color = OTHER[color];
-  }
-  return { best: { x: analysis.best.x, y: analysis.best.y }, pv };
 }
 
 function drawMoveList(list, room) {
