@@ -17,6 +17,8 @@ def play_a_rated_game(web_server: ThreadedServer, browser: BrowserFactory) -> tu
     bob.click("Join the game of alice")
     bob.wait_text(".room-status", "Black (alice) to move.")
     bob.wait_text(".room-screen .player-name", "1500?")
+    alice.wait_text(".actions", "Offer a draw")
+    assert "Take back" not in alice.text_of(".actions"), "a rated game allows no take-backs"
     for ply, move in enumerate(BLACK_WINS, start=1):
         (alice if ply % 2 else bob).play(move)
     return alice, bob

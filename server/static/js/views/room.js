@@ -151,7 +151,7 @@ export function createRoomView(intents) {
     });
 
     share.update(room, mine, t);
-    claim.update(room, mine, current, t);
+    claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
     hint.update(room.analysis, analysisAllowed(room, mine, (next.lobby.bots ?? []).length > 0), current, t);
@@ -339,7 +339,7 @@ function createActions(intents) {
       setText(yes, t('action.resignConfirm'));
       setText(no, t('action.resignCancel'));
       show(draw, playing);
-      show(undo, playing);
+      show(undo, playing && !room.rated); // a rated game allows no take-backs
       show(resign, playing);
       show(rematch, finished);
       const myMoves = room.moves.filter((stone) => stone.color === mine).length;
