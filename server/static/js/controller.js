@@ -185,8 +185,9 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'join_room', room_id: next.room.id, as: next.room.you === 'spectator' ? 'spectator' : 'player' });
       store.dispatch({ type: 'resync_sent' });
     }
-    const hash = formatRoute(next.route);
-    if (hash !== null && hash !== location.hash) history.replaceState(null, '', hash);
+    // The address bar follows the page's own moves only: a link just clicked changes the hash
+    // before its hashchange event comes, and any other change of state meanwhile must not undo it.
+    if (routeChanged) showAddress(next.route);
     if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
     if (next.prefs.language !== previous.prefs.language) showLanguage();
     playSounds(next, previous);
@@ -226,9 +227,15 @@ export function createController({ store, connection, storage, sound, location, 
     document.title = intents.t('app.name');
   }
 
-  /** Begin: the page's language, then the connection. */
+  function showAddress(route) {
+    const hash = formatRoute(route);
+    if (hash !== null && hash !== location.hash) history.replaceState(null, '', hash);
+  }
+
+  /** Begin: the page's language and address (an unreadable one reads as the lobby), then the connection. */
   function start() {
     showLanguage();
+    showAddress(state().route);
     connection.start();
   }
 
