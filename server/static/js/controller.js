@@ -105,6 +105,9 @@ export function createController({ store, connection, storage, sound, location, 
     requestUndo: () => roomRequest('request_undo'),
     rematch: () => roomRequest('rematch'),
     claimWin: () => roomRequest('claim_win'),
+    openingPick: (x, y) => store.dispatch({ type: 'opening_pick', x, y }),
+    openingClear: () => store.dispatch({ type: 'opening_clear' }),
+    openingStep: (step) => roomRequest('opening_step', { step }),
     answer(what, accept) {
       if (what === 'draw') roomRequest('answer_draw', { accept });
       else if (what === 'undo') roomRequest('answer_undo', { accept });

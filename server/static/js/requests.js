@@ -20,7 +20,8 @@ export const RULES = ['freestyle', 'standard', 'renju'];
  *
  * options: {opponent: "bot" | "friend" | "anyone" | "bots", level, secondLevel,
  *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private,
- *   rated (1.1 ratings; sent only when true, so a server without ratings reads the same request)}
+ *   rated (1.1 ratings; sent only when true, so a server without ratings reads the same request),
+ *   opening (1.1 openings: "none" | "swap" | "swap2" | "soosorv8"; sent only when not "none")}
  * `coin()` answers true or false at random (for a random colour).
  * A friend's room is always private (it is reached by its link); an open room never is.
  */
@@ -29,6 +30,7 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   const request = { type: 'create_room', rule: options.rule, size };
   if (options.clock !== null) request.clock = { ...options.clock };
   if (options.rated === true) request.rated = true;
+  if (withOpening(options)) request.opening = options.opening;
   if (options.opponent === 'bots') {
     return { ...request, black: { bot: options.level }, white: { bot: options.secondLevel }, private: options.private };
   }
@@ -42,7 +44,7 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
  * The `seek` request (1.1 lobby) for the form's choice: the game offered to
  * anyone in the lobby, and the ratings it is open to (null: no bound).
  *
- * options: {rule, size, clock, color: "black" | "white" | "random", rated, ratingMin, ratingMax}
+ * options: {rule, size, clock, color: "black" | "white" | "random", rated, ratingMin, ratingMax, opening}
  */
 export function seekRequest(options) {
   const request = {
@@ -55,7 +57,13 @@ export function seekRequest(options) {
     rating_max: options.ratingMax ?? null,
   };
   if (options.clock !== null) request.clock = { ...options.clock };
+  if (withOpening(options)) request.opening = options.opening;
   return request;
+}
+
+/** Whether a request names an opening rule (with none, it leaves the field out as an older client does). */
+function withOpening(options) {
+  return options.opening !== undefined && options.opening !== 'none';
 }
 
 /** The `quick_pair` request: a 15×15 game of `rule` with `clock` (a CLOCK_PRESETS entry), rated or not. */

@@ -36,7 +36,15 @@ export function roomFromSnapshot(message, at, previous = null) {
     ratings: sameGame && snapshot.status === 'finished' ? previous.ratings : null,
     chat: previous !== null && previous.id === snapshot.room_id ? previous.chat : [],
     away: awayFrom(snapshot, sameGame ? previous.away : {}),
+    opening: snapshot.opening ?? null,
+    // The points picked for an opening step not sent yet: kept while the same decision is open.
+    draft: sameGame && sameDecision(previous.opening, snapshot.opening) ? previous.draft : [],
   };
+}
+
+/** Whether two states of an opening wait for the same decision (no step taken in between). */
+function sameDecision(before, after) {
+  return before != null && after != null && before.steps.length === after.steps.length && before.decider === after.decider;
 }
 
 /**

@@ -17,6 +17,7 @@
 // the lobby's seeks, online list and chat are in lobbystate.js.
 
 import { initialLobby, lobbyReceived, unwatched, withLine } from './lobbystate.js';
+import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
 
@@ -96,6 +97,10 @@ export function reduce(state, action) {
       return state.room === null ? state : withRoom(state, { analysis: { pending: true, ply: state.room.moves.length } });
     case 'analysis_cleared':
       return state.room === null ? state : withRoom(state, { analysis: null });
+    case 'opening_pick':
+      return openingPicked(state, action.x, action.y);
+    case 'opening_clear':
+      return state.room === null || state.room.draft.length === 0 ? state : withRoom(state, { draft: [] });
     case 'dismiss_notice':
       return state.notice === null ? state : { ...state, notice: null };
     case 'replay_seek':
@@ -316,6 +321,14 @@ function awayReceived(state, message, at) {
   const room = state.room;
   if (room === null || room.id !== message.room_id || room.status !== 'playing') return state;
   return { ...state, room: awayChanged(room, message, at) };
+}
+
+/** A point picked on the board for the opening step I am to take (picked again, it is taken back). */
+function openingPicked(state, x, y) {
+  const room = state.room;
+  if (room === null || room.status !== 'opening' || room.opening?.decider !== state.me?.name) return state;
+  const draft = pickPoint(room.draft, boardChoice(room.opening), room.moves, x, y);
+  return draft === room.draft ? state : withRoom(state, { draft });
 }
 
 function withRoom(state, changes) {

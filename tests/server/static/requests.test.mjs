@@ -53,3 +53,10 @@ test('quick pairing asks for a 15×15 game of a rule and a clock, rated or not',
     type: 'quick_pair', rule: 'standard', size: 15, rated: false, clock: { initial_ms: 60_000, increment_ms: 0 },
   });
 });
+
+test('an opening rule is sent when one is chosen, with a room or a seek', () => {
+  assert.equal(createRoomRequest({ ...base, opening: 'swap2' }).opening, 'swap2');
+  assert.equal('opening' in createRoomRequest({ ...base, opening: 'none' }), false);
+  const seek = seekRequest({ rule: 'renju', size: 15, clock: null, color: 'random', rated: false, opening: 'soosorv8' });
+  assert.equal(seek.opening, 'soosorv8');
+});

@@ -361,3 +361,19 @@ test("a replay's hint is about the move on screen, and goes when another move is
   const refused = server(state, { type: 'error', code: 'busy', message: 'busy' }, { type: 'analyze', game_id: 'g1', ply: 1 });
   assert.deepEqual([refused.replay.analysis, refused.notice.code], [null, 'busy']);
 });
+
+test('stones picked for an opening step are mine to pick, kept while the decision is open, gone after it', () => {
+  const place = { kind: 'place', colors: ['black', 'white', 'black'], least: null, most: null, count: null, offers: null };
+  const opening = (decider, steps = []) => ({ rule: 'swap2', to_decide: 'black', decider, choices: [place], steps });
+  let state = inRoom({ status: 'opening', extra: { opening: opening('alice') } });
+  state = reduce(state, { type: 'opening_pick', x: 7, y: 7 });
+  state = reduce(state, { type: 'opening_pick', x: 8, y: 8 });
+  assert.deepEqual(state.room.draft, [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }]);
+  state = server(state, snapshot({ status: 'opening', seq: 1, extra: { opening: opening('alice') } }));
+  assert.equal(state.room.draft.length, 2, 'a snapshot of the same decision (someone came or went) keeps them');
+  assert.deepEqual(reduce(state, { type: 'opening_clear' }).room.draft, []);
+  const taken = [{ by: 'alice', step: { kind: 'place', points: [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 9, y: 9 }] } }];
+  state = server(state, snapshot({ status: 'opening', seq: 2, extra: { opening: opening('bob', taken) } }));
+  assert.deepEqual(state.room.draft, [], 'the step was taken');
+  assert.equal(reduce(state, { type: 'opening_pick', x: 1, y: 1 }), state, "bob's decision now: alice picks nothing");
+});

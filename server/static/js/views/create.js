@@ -7,6 +7,7 @@
 
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
+import { OPENINGS, openingFits } from '../opening.js';
 import { CLOCK_PRESETS, RULES, SIZES } from '../requests.js';
 
 const OPPONENTS = ['bot', 'friend', 'seek', 'anyone', 'bots'];
@@ -39,6 +40,10 @@ export function createCreateForm(intents) {
   const ruleField = labelled(rule.id, rule);
   const sizeField = labelled(size.id, size);
   const clockField = labelled(clock.id, clock);
+  const opening = h('select', { id: 'create-opening' }, OPENINGS.map((value) => h('option', { value })));
+  const openingField = labelled(opening.id, opening);
+  const openingHelp = h('p', { class: 'detail field-help' });
+  const openingBox = h('div', {}, openingField.element, openingHelp);
 
   const colorLegend = h('legend');
   const colors = COLORS.map((value) => radio('color', value, value === 'black'));
@@ -65,6 +70,7 @@ export function createCreateForm(intents) {
     h('div', { class: 'field-row' }, levelField.element, secondField.element),
     h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
     clockField.element,
+    openingBox,
     colorSet,
     rangeSet,
     ratedField,
@@ -89,12 +95,14 @@ export function createCreateForm(intents) {
       rated: !ratedField.hidden && ratedBox.checked,
       ratingMin: ratingMin.value === '' ? null : Number(ratingMin.value),
       ratingMax: ratingMax.value === '' ? null : Number(ratingMax.value),
+      opening: openingShown ? opening.value : 'none',
       ...overrides,
     };
   }
 
   let ratings = false;
   let seeks = false;
+  let openingShown = false;
 
   function arrange() {
     const seekChoice = opponents.find((entry) => entry.input.value === 'seek');
@@ -113,9 +121,14 @@ export function createCreateForm(intents) {
     show(privateField, kind === 'bot' || kind === 'bots');
     size.disabled = rule.value === 'renju';
     if (rule.value === 'renju') size.value = '15';
+    show(openingBox, openingShown);
+    for (const option of opening.options) option.disabled = !openingFits(option.value, rule.value);
+    if (!openingFits(opening.value, rule.value)) opening.value = 'none';
+    setText(openingHelp, words.openings[opening.value] ?? '');
   }
 
-  let words = { rangeBackwards: '', seek: '', room: '' }; // the sentences arrange() needs, in the page's language
+  // The sentences arrange() needs, in the page's language.
+  let words = { rangeBackwards: '', seek: '', room: '', openings: {} };
   form.addEventListener('change', arrange);
   form.addEventListener('input', arrange);
   form.addEventListener('submit', (event) => {
@@ -167,7 +180,15 @@ export function createCreateForm(intents) {
       setText(ratingMinField.label, t('create.ratingMin'));
       setText(ratingMaxField.label, t('create.ratingMax'));
       ratingMin.placeholder = ratingMax.placeholder = t('create.anyRating');
-      words = { rangeBackwards: t('create.rangeBackwards'), seek: t('create.postSeek'), room: t('create.submit') };
+      openingShown = state.features.includes('openings');
+      setText(openingField.label, t('create.opening'));
+      [...opening.options].forEach((option) => setText(option, option.value === 'none' ? t('create.noOpening') : t(`opening.${option.value}`)));
+      words = {
+        rangeBackwards: t('create.rangeBackwards'),
+        seek: t('create.postSeek'),
+        room: t('create.submit'),
+        openings: Object.fromEntries(OPENINGS.map((name) => [name, t(`opening.about.${name}`)])),
+      };
       submit.disabled = state.session !== 'ready';
       arrange();
     },

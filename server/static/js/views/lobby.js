@@ -94,7 +94,7 @@ export function createLobbyView(intents) {
   });
 
   const liveGames = listPanel('live-games', (state, t) => {
-    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'playing');
+    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'playing' || room.status === 'opening');
     return {
       title: t('lobby.liveGames'),
       emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noLiveGames'),

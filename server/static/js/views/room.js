@@ -8,12 +8,14 @@
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
 import { formatPoint } from '../notation.js';
+import { boardChoice, draftColors, selectedFifth } from '../opening.js';
 import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
 import { createBoard } from './board.js';
 import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
 import { createHintBox, hintMarks } from './hint.js';
+import { createOpeningPanel } from './opening.js';
 import { playerLink, ratingBadge } from './names.js';
 
 const OTHER = { black: 'white', white: 'black' };
@@ -24,13 +26,14 @@ export function createRoomView(intents) {
   const announcer = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-role': 'announcer' });
   const clockAnnouncer = h('p', { class: 'visually-hidden', 'aria-live': 'assertive' });
   const banner = h('p', { class: 'room-banner', role: 'status', hidden: true });
-  const board = createBoard({ onPlay: (x, y) => intents.play(x, y) });
+  const board = createBoard({ onPlay: (x, y) => boardClicked(x, y) });
   const bars = { top: createPlayerBar(), bottom: createPlayerBar() };
   const waiting = h('p', { class: 'room-waiting' });
 
   const share = createShareBox();
   const offers = h('div', { class: 'offers', role: 'group', hidden: true });
   const claim = createClaimBox(intents);
+  const opening = createOpeningPanel(intents);
   const chat = createChatBox(intents, 'room');
   const actions = createActions(intents);
   const hint = createHintBox({ ask: () => intents.analyze(), hide: () => intents.clearAnalysis() });
@@ -53,6 +56,7 @@ export function createRoomView(intents) {
     'div',
     { class: 'room-side' },
     share.element,
+    opening.element,
     claim.element,
     offers,
     actions.element,
@@ -69,6 +73,18 @@ export function createRoomView(intents) {
 
   let state = null;
   let shownRoom = null;
+
+  /** A click on the board: a move, or during the opening a point for the step I am to take. */
+  function boardClicked(x, y) {
+    const room = state.room;
+    if (room?.status !== 'opening') {
+      intents.play(x, y);
+      return;
+    }
+    const fifth = selectedFifth(boardChoice(room.opening), x, y);
+    if (fifth !== null) intents.openingStep(fifth);
+    else intents.openingPick(x, y);
+  }
   let forbiddenCache = { key: '', points: [] };
   let lastWarning = null;
 
@@ -118,9 +134,10 @@ export function createRoomView(intents) {
     const mine = room.you === 'spectator' ? null : room.you;
     const current = room.resync === null && next.connection === 'online';
     const myTurn = current && room.status === 'playing' && mine !== null && room.toMove === mine;
+    const myDecision = current && room.status === 'opening' && mine !== null && room.opening?.decider === next.me?.name;
 
     setText(heading, roomTitle(room, t));
-    setText(status, statusText(room, t));
+    setText(status, statusText(room, t, next.me?.name ?? null));
     const changes = ratingChanges(room, t);
     if (changesLine.textContent !== changes.join(' · ')) {
       fill(changesLine, changes.map((change, index) => [index > 0 ? ' · ' : null, h('span', {}, change)]));
@@ -143,7 +160,9 @@ export function createRoomView(intents) {
       winLine: room.result?.line ?? null,
       forbidden: room.rule === 'renju' && myTurn && mine === 'black' ? forbiddenFor(room) : [],
       hint: hintMarks(room.analysis, room.moves, room.size),
-      playable: myTurn ? mine : null,
+      playable: myTurn ? mine : myDecision ? openingPlayable(room) : null,
+      draft: room.draft,
+      offers: boardChoice(room.opening)?.offers ?? [],
       moveNumbers: next.prefs.moveNumbers,
       confirmTaps: next.prefs.confirmTaps,
       label: t('board.label', { size: room.size }),
@@ -151,6 +170,7 @@ export function createRoomView(intents) {
     });
 
     share.update(room, mine, t);
+    opening.update(room, next.me?.name, current, t);
     claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
@@ -224,8 +244,9 @@ function createPlayerBar() {
       setText(presence, away ? t('player.away') : '');
       show(presence, away);
       const toMove = room.status === 'playing' && room.toMove === color;
-      setText(turn, toMove ? t('player.toMove') : '');
-      element.classList.toggle('to-move', toMove);
+      const deciding = room.status === 'opening' && room.opening?.to_decide === color;
+      setText(turn, toMove ? t('player.toMove') : deciding ? t('player.deciding') : '');
+      element.classList.toggle('to-move', toMove || deciding);
     },
     drawClock(clockState, now, t) {
       clock.update(clockState, color, now, t);
@@ -329,8 +350,9 @@ function createActions(intents) {
     update(room, mine, current, t) {
       const playing = mine !== null && room.status === 'playing';
       const finished = mine !== null && room.status === 'finished';
-      show(element, playing || finished);
-      if (!playing && !confirm.hidden) confirming(false);
+      const opening = mine !== null && room.status === 'opening'; // an opening may be resigned, nothing else
+      show(element, playing || finished || opening);
+      if (!playing && !opening && !confirm.hidden) confirming(false);
       setText(draw, t('action.draw'));
       setText(undo, t('action.undo'));
       setText(resign, t('action.resign'));
@@ -340,7 +362,7 @@ function createActions(intents) {
       setText(no, t('action.resignCancel'));
       show(draw, playing);
       show(undo, playing && !room.rated); // a rated game allows no take-backs
-      show(resign, playing);
+      show(resign, playing || opening);
       show(rematch, finished);
       const myMoves = room.moves.filter((stone) => stone.color === mine).length;
       draw.disabled = !current || room.offer?.what === 'draw';
@@ -380,7 +402,7 @@ function createOptions(intents) {
 
 // ------------------------------------------------------------ pure helpers
 
-/** "Freestyle · 15×15 · 5+3 · rated · private" */
+/** "Freestyle · 15×15 · 5+3 · rated · swap2 · private" */
 export function roomTitle(room, t) {
   const parts = [t(`rule.${room.rule}`), t('size', { size: room.size })];
   if (room.timeControl !== null) parts.push(formatClockSetting(room.timeControl));
@@ -389,6 +411,7 @@ export function roomTitle(room, t) {
     parts.push(t('room.increment', { seconds: room.clock.increment_ms / 1000 }));
   }
   if (room.rated) parts.push(t('room.rated'));
+  if (room.opening != null && room.opening.rule !== 'none') parts.push(t(`opening.${room.opening.rule}`));
   if (room.private) parts.push(t('room.private'));
   return parts.join(' · ');
 }
@@ -404,9 +427,20 @@ function seatName(room, color, t) {
   return room[color]?.name ?? t(`color.${color}`);
 }
 
+/** The colour a click on the board picks during the opening, or null when no more stones are due. */
+function openingPlayable(room) {
+  const choice = boardChoice(room.opening);
+  if (choice?.kind === 'select_fifth') return 'black';
+  return draftColors(choice)[room.draft.length] ?? null;
+}
+
 /** The one line saying where the game stands. */
-export function statusText(room, t) {
+export function statusText(room, t, me = null) {
   if (room.status === 'waiting') return room.you === 'spectator' ? t('status.waiting') : t('status.waitingForOpponent');
+  if (room.status === 'opening') {
+    const yours = room.opening.decider === me && room.you !== 'spectator';
+    return yours ? t('status.openingYours') : t('status.opening', { name: room.opening.decider });
+  }
   if (room.status === 'finished') return resultText(room, t);
   if (room.toMove === room.you) return t('status.yourTurn');
   return t('status.toMove', { color: t(`color.${room.toMove}`), name: seatName(room, room.toMove, t) });

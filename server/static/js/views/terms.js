@@ -6,11 +6,12 @@ import { formatClockSetting } from '../clock.js';
 
 const OTHER = { black: 'white', white: 'black' };
 
-/** "Freestyle · 15×15 · 5+3 · rated": what a room or a seek offers to play. */
+/** "Freestyle · 15×15 · 5+3 · rated · swap2": what a room or a seek offers to play. */
 export function settingsText(summary, t) {
   const parts = [t(`rule.${summary.rule}`), t('size', { size: summary.size })];
   parts.push(summary.clock ? formatClockSetting(summary.clock) : t('create.untimed'));
   if (summary.rated) parts.push(t('room.rated'));
+  if (summary.opening && summary.opening !== 'none') parts.push(t(`opening.${summary.opening}`));
   return parts.join(' · ');
 }
 
