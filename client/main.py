@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from client import commands as cmd
-from client import subcommands
+from client import subcommands, values
 from client.connection import Connection, ScriptError
 from client.core import ClientCore
 from client.lines import StdinLines
@@ -150,8 +150,8 @@ def _board_size(text: str) -> int:
 
 def _clock(text: str) -> tuple[int, int]:
     try:
-        return cmd.parse_clock(text)
-    except cmd.CommandError as error:
+        return values.parse_clock(text)
+    except values.CommandError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
