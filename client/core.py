@@ -349,9 +349,7 @@ class ClientCore:
     @property
     def _ready(self) -> bool:
         """Whether a typed line can be acted on now rather than deferred."""
-        return (
-            self._signed_in and self._entering is None and self._turn_wait is None and self._awaiting_game is None
-        )
+        return self._signed_in and self._entering is None and self._turn_wait is None and self._awaiting_game is None
 
     def _hold_for_opponent(self) -> bool:
         """Whether a scripted move must wait for the opponent's move first (after the wait has timed
