@@ -129,6 +129,89 @@ class OffersModel(WireModel):
     """Who has asked for a rematch of the finished game."""
 
 
+OpeningName = Literal["none", "swap", "swap2", "soosorv8"]
+"""An opening rule (1.1 openings): `soosorv8` is renju's."""
+
+
+class PlaceStonesModel(WireModel):
+    """Put stones on the board in this order (their colours go on alternating, black first)."""
+
+    kind: Literal["place"] = "place"
+    points: list[PointModel] = Field(min_length=1, max_length=3)
+
+
+class ChooseColorModel(WireModel):
+    """Take a colour for the rest of the game; the opponent gets the other."""
+
+    kind: Literal["choose_color"] = "choose_color"
+    color: ColorName
+
+
+class DeclareOffersModel(WireModel):
+    """Soosõrv-8: how many fifth moves black must offer (1 to 8)."""
+
+    kind: Literal["declare_offers"] = "declare_offers"
+    count: int = Field(ge=1, le=8)
+
+
+class OfferFifthsModel(WireModel):
+    """Soosõrv-8: the fifth moves black offers, none a mirror image of another."""
+
+    kind: Literal["offer_fifths"] = "offer_fifths"
+    points: list[PointModel] = Field(min_length=1, max_length=8)
+
+
+class SelectFifthModel(WireModel):
+    """Soosõrv-8: the offered fifth move white chooses."""
+
+    kind: Literal["select_fifth"] = "select_fifth"
+    point: PointModel
+
+
+OpeningStepModel = Annotated[
+    PlaceStonesModel | ChooseColorModel | DeclareOffersModel | OfferFifthsModel | SelectFifthModel,
+    Field(discriminator="kind"),
+]
+"""One decision of the opening phase."""
+
+
+class OpeningChoiceModel(WireModel):
+    """A kind of step open to the player whose decision it is, with what it must satisfy."""
+
+    kind: Literal["place", "choose_color", "declare_offers", "offer_fifths", "select_fifth"]
+    colors: list[ColorName] | None = None
+    """`place`: the colours of the stones due, in order."""
+    least: int | None = None
+    """`declare_offers`: the smallest count allowed."""
+    most: int | None = None
+    """`declare_offers`: the largest count allowed."""
+    count: int | None = None
+    """`offer_fifths`: how many fifth moves are due."""
+    offers: list[PointModel] | None = None
+    """`select_fifth`: the fifth moves on offer."""
+
+
+class TakenOpeningStepModel(WireModel):
+    """A step of the opening as it was taken."""
+
+    by: str
+    """The player who took it."""
+    step: OpeningStepModel
+
+
+class OpeningStateModel(WireModel):
+    """The opening phase of a room's game: whose decision it is and what they may do."""
+
+    rule: OpeningName
+    to_decide: ColorName | None
+    """The (tentative) colour of the player whose decision it is; null once the opening is over."""
+    decider: str | None
+    """That player's name."""
+    choices: list[OpeningChoiceModel]
+    steps: list[TakenOpeningStepModel]
+    """Every step taken so far, in order."""
+
+
 class RoomStateModel(WireModel):
     """A full snapshot of a room: what a client needs to draw it from nothing."""
 
@@ -136,7 +219,7 @@ class RoomStateModel(WireModel):
     game_id: GameId | None
     rule: Rule
     size: int
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "opening", "playing", "finished"]
     black: SeatModel | None
     white: SeatModel | None
     to_move: ColorName | None
@@ -155,6 +238,8 @@ class RoomStateModel(WireModel):
     sees them."""
     rated: bool = False
     """Whether the room's games are rated (1.1 ratings)."""
+    opening: OpeningStateModel | None = None
+    """The opening phase (1.1 openings): while status is `opening`, and after, the steps taken."""
 
 
 class RoomSummaryModel(WireModel):
@@ -163,12 +248,13 @@ class RoomSummaryModel(WireModel):
     room_id: RoomId
     rule: Rule
     size: int
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "opening", "playing", "finished"]
     black: SeatModel | None
     white: SeatModel | None
     spectators: int
     clock: ClockSettingModel | None = None
     rated: bool = False
+    opening: OpeningName = "none"
 
 
 class PlayerInfoModel(WireModel):
@@ -290,6 +376,8 @@ class SeekModel(WireModel):
     created_at: str
     quick: bool = False
     """Whether it waits from a `quick_pair` (an addition to the contract)."""
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the seek's owner is the first player."""
 
 
 class OnlinePlayerModel(WireModel):
@@ -353,14 +441,30 @@ class CreateRoom(ClientMessage):
     private: bool = False
     rated: bool = False
     """A rated game (1.1 ratings): both seats filled by two different players; no undo."""
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the black seat is the first player, who places the first stones."""
 
     @model_validator(mode="after")
     def _check_rule_and_seats(self) -> CreateRoom:
-        if self.rule is Rule.RENJU and self.size != 15:
-            raise ValueError("renju is played on 15x15 only")
+        _check_rule(self.rule, self.size, self.opening)
         if self.black == "me" and self.white == "me":
             raise ValueError("only one seat can be 'me'")
         return self
+
+
+def _check_rule(rule: Rule, size: int, opening: OpeningName) -> None:
+    if rule is Rule.RENJU and size != 15:
+        raise ValueError("renju is played on 15x15 only")
+    if opening == "soosorv8" and rule is not Rule.RENJU:
+        raise ValueError("soosorv8 is an opening of renju")
+
+
+class OpeningStep(ClientMessage):
+    """Take one decision of the opening phase (1.1 openings)."""
+
+    type: Literal["opening_step"] = "opening_step"
+    room_id: RoomId
+    step: OpeningStepModel
 
 
 class ListRooms(ClientMessage):
@@ -498,11 +602,12 @@ class SeekRequest(ClientMessage):
     color: Literal["black", "white", "random"] = "random"
     rating_min: int | None = Field(default=None, ge=0, le=5000)
     rating_max: int | None = Field(default=None, ge=0, le=5000)
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the seek's owner is the first player."""
 
     @model_validator(mode="after")
     def _check_seek(self) -> SeekRequest:
-        if self.rule is Rule.RENJU and self.size != 15:
-            raise ValueError("renju is played on 15x15 only")
+        _check_rule(self.rule, self.size, self.opening)
         if self.rating_min is not None and self.rating_max is not None and self.rating_min > self.rating_max:
             raise ValueError("rating_min is above rating_max")
         return self
@@ -584,7 +689,8 @@ ClientRequest = Annotated[
     | QuickPair
     | WhoIsOnline
     | ChatRequest
-    | ClaimWin,
+    | ClaimWin
+    | OpeningStep,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -842,6 +948,16 @@ class ChatMessage(ServerMessage):
     """When it was said (ISO 8601, UTC)."""
 
 
+class OpeningStepped(ServerMessage):
+    """A step of the opening was taken (a fresh `room` follows with the new state and seats)."""
+
+    type: Literal["opening_step"] = "opening_step"
+    room_id: RoomId
+    seq: int
+    by: str
+    step: OpeningStepModel
+
+
 class OpponentAway(ServerMessage):
     """A seat's player has lost their last connection during a game (1.1 claims)."""
 
@@ -885,7 +1001,8 @@ ServerEvent = Annotated[
     | OnlinePlayers
     | ChatMessage
     | OpponentAway
-    | OpponentBack,
+    | OpponentBack
+    | OpeningStepped,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""
