@@ -7,27 +7,28 @@ arguments, listed in `HELP`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from client import opening_commands as opening
 from client import player_commands as players
+from client.opening_commands import OpeningCommand
 from client.player_commands import PlayerCommand
 from client.values import (
     PLAYER_NAME,
     GameTerms,
+    TypedPoint,
     positive_number,
     read_colour,
     read_count,
+    read_point,
     value_of,
 )
 from client.values import CommandError as CommandError
-from engine.errors import NotationError
-from engine.notation import looks_like_point, parse_point
 from engine.types import Color, Point, Rule
-from server.protocol import GameId, RoomId
+from server.protocol import GameId, OpeningName, RoomId
 
 HELP = """\
 rooms and games:
@@ -35,7 +36,9 @@ rooms and games:
   bots                          list the bot levels
   create [vs LEVEL | bots LEVEL LEVEL] [as black|white] [rule freestyle|standard|renju]
          [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private] [rated]
-                                open a room (default: you black, white seat open)
+         [opening swap|swap2|soosorv8]
+                                open a room (default: you black, white seat open; with an opening,
+                                black's player places the first stones and the colours are decided)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
   leave                         leave the room (resigns a game you are playing: asks first)
@@ -48,8 +51,14 @@ rooms and games:
   clock                         show the clocks and whose turn it is (at a terminal, the running
                                 clock also ticks on the bottom row)
   hint [SECONDS]                the engine's view of the position (spectators, bot games, replays)
+openings (the room shows whose decision it is and the steps open to them):
+  place POINT...                place the stones due, in order (a single stone: just type it)
+  choose black|white            take a colour for the rest of the game
+  declare N                     (soosorv8) how many fifth moves black must offer
+  offer POINT...                (soosorv8) the fifth moves you offer as black
+  select POINT                  (soosorv8) the offered fifth move you take as white
 finding an opponent:
-  seek [rule R] [size N] [clock M+S] [rated] [as black|white] [rating MIN-MAX]
+  seek [rule R] [size N] [clock M+S] [rated] [as black|white] [rating MIN-MAX] [opening O]
                                 offer a game in the lobby; you go into its room once accepted
   pair [rule R] [size N] [clock M+S] [rated]
                                 play the nearest-rated player asking for the same game (waits for one)
@@ -115,6 +124,7 @@ class CreateRoomCommand:
     """(initial_ms, increment_ms), or None for an untimed game."""
     private: bool
     rated: bool = False
+    opening: OpeningName = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,22 +140,11 @@ class LeaveRoomCommand:
 
 @dataclass(frozen=True, slots=True)
 class PlayMove:
-    point: Point | None
-    """The point, when it was typed as x,y (needs no board size)."""
-    text: str | None
-    """The point in human notation, read once the board size is known."""
+    where: TypedPoint
 
     def resolve(self, size: int) -> Point:
         """The point on a board of `size`. Raises CommandError when it is off the board."""
-        if self.point is not None:
-            if not (0 <= self.point.x < size and 0 <= self.point.y < size):
-                raise CommandError(f"{self.point.x},{self.point.y} is outside the {size}x{size} board")
-            return self.point
-        assert self.text is not None
-        try:
-            return parse_point(self.text, size)
-        except NotationError as error:
-            raise CommandError(str(error)) from None
+        return self.where.resolve(size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +248,7 @@ Command = (
     | ExportGameCommand
     | ReplayCommand
     | PlayerCommand
+    | OpeningCommand
 )
 
 LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
@@ -257,7 +257,6 @@ LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
 
 QUIT_WORDS = ("quit", "exit")
 
-_XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
 
 _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "help": ShowHelp(),
@@ -298,11 +297,9 @@ def parse_command(line: str) -> Command | None:
     text = line.strip()
     if not text:
         return None
-    if looks_like_point(text):
-        return PlayMove(None, text.lower())
-    xy = _XY_POINT.fullmatch(text)
-    if xy:
-        return PlayMove(Point(int(xy.group(1)), int(xy.group(2))), None)
+    point = read_point(text)
+    if point is not None:
+        return PlayMove(point)
     word, *arguments = text.split()
     word = word.lower()
     if word == "say":
@@ -328,6 +325,11 @@ def parse_command(line: str) -> Command | None:
         "cancel": players.parse_cancel,
         "top": players.parse_top,
         "profile": players.parse_profile,
+        "place": opening.parse_place,
+        "choose": opening.parse_choose,
+        "declare": opening.parse_declare,
+        "offer": opening.parse_offer,
+        "select": opening.parse_select,
     }
     if word not in parsers:
         raise CommandError(f"unknown command {word!r}: type 'help' for the list")
@@ -409,7 +411,8 @@ def _parse_replay(arguments: list[str]) -> Command:
 
 
 def _parse_create(arguments: list[str]) -> Command:
-    """`create [vs LEVEL | bots LEVEL LEVEL] [as COLOUR] [rule R] [size N] [clock M+S] [private] [rated]`."""
+    """`create [vs LEVEL | bots LEVEL LEVEL] [as COLOUR] [rule R] [size N] [clock M+S] [private] [rated]
+    [opening O]`."""
     terms = GameTerms()
     opponent: Seat = "open"
     my_colour: Color | None = None
@@ -442,4 +445,4 @@ def _parse_create(arguments: list[str]) -> Command:
     else:
         black, white = "me", opponent
     terms = terms.checked()
-    return CreateRoomCommand(terms.rule, terms.size, black, white, terms.clock, private, terms.rated)
+    return CreateRoomCommand(terms.rule, terms.size, black, white, terms.clock, private, terms.rated, terms.opening)

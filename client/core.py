@@ -28,9 +28,11 @@ from typing import Literal
 from pydantic import ValidationError
 
 from client import commands as cmd
+from client import opening_commands as opening
 from client import player_commands as players
 from client.actions import Action, Fetch, Quit, RememberToken, SaveFile, Send, Show, Status
 from client.lobby import LobbyView
+from client.opening_text import describe_decision, describe_step
 from client.players_text import describe_chat, describe_leaderboard, describe_online, describe_profile
 from client.replay import REPLAY_HELP, Replay
 from client.screens import analysis_text, event_screen, room_screen, seat_names, status_line
@@ -83,6 +85,8 @@ from server.protocol import (
     OfferDraw,
     OnlineCount,
     OnlinePlayers,
+    OpeningStep,
+    OpeningStepped,
     OpponentAway,
     OpponentBack,
     ProfileModel,
@@ -340,7 +344,9 @@ class ClientCore:
         """The status line while a clock is running in the room, else None (also while the connection
         is down: the clocks are the server's, and it may not be counting)."""
         room = self.room
-        if room is None or room.clock is None or room.clock.running is None or room.status != "playing":
+        if room is None or room.clock is None or room.clock.running is None:
+            return None
+        if room.status not in ("playing", "opening"):
             return None
         if not self._signed_in:
             return None
@@ -454,6 +460,8 @@ class ClientCore:
                 return [Show(analysis_text(message))]
             case OpponentAway() | OpponentBack():
                 return self._presence(message)
+            case OpeningStepped():
+                return self._opening_stepped(message)
             case Lobby() | SeekAdded() | SeekRemoved() | SeekCreated() | OnlineCount():
                 return self._lobby_message(message)
             case OnlinePlayers():
@@ -581,6 +589,16 @@ class ClientCore:
                 if self._playing():
                     return self._ask("leave", _QUESTIONS["leave"])
                 return self._send(LeaveRoom(room_id=room_id))
+            case cmd.PlayMove() if room.status == "opening":
+                return self._opening_move(room, command)
+            case (
+                opening.PlaceStones()
+                | opening.ChooseColour()
+                | opening.DeclareOffers()
+                | opening.OfferFifths()
+                | opening.SelectFifth()
+            ):
+                return self._send(OpeningStep(room_id=room_id, step=opening.step_of(command, room.size)))
             case cmd.PlayMove():
                 point = command.resolve(room.size)
                 actions = self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
@@ -688,10 +706,28 @@ class ClientCore:
             actions.append(Show(f"room {room.room_id}: you are {role}"))
         elif previous.game_id != room.game_id:
             actions.append(Show(f"new game in room {room.room_id}: you are {role}"))
+        elif previous.status == "opening" and room.status != "opening":
+            actions.append(Show(f"the opening is decided: you are {role}"))
         return actions + [Show(self._room_screen(room))]
 
     def _room_screen(self, room: RoomView) -> str:
         return room_screen(room, self._clock())
+
+    def _opening_stepped(self, message: OpeningStepped) -> list[Action]:
+        """A step of the opening was taken: say what it did (the room's fresh snapshot follows)."""
+        room = self.room
+        if room is None or room.room_id != message.room_id:
+            return []
+        room.seq = max(room.seq, message.seq)
+        return [Show(describe_step(message.by, message.step, room.size))]
+
+    def _opening_move(self, room: RoomView, move: cmd.PlayMove) -> list[Action]:
+        """A point typed during the opening: the stone due, when one alone is; else what to type."""
+        places = [choice for choice in room.opening.choices if choice.kind == "place"] if room.opening else []
+        if len(places) == 1 and len(places[0].colors or []) == 1:
+            return self._room_command(opening.PlaceStones((move.where,)))
+        decision = describe_decision(room.opening, room.my_decision, room.size) if room.opening else ""
+        return [Show(f"the opening is being decided, not played: {decision}")]
 
     def _presence(self, message: OpponentAway | OpponentBack) -> list[Action]:
         """A player of the room has gone away (the win may be claimed from them later), or come back."""
@@ -821,6 +857,7 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
         clock=clock,
         private=command.private,
         rated=command.rated,
+        opening=command.opening,
     )
 
 
@@ -834,6 +871,7 @@ def _seek(command: players.SeekCommand) -> SeekRequest:
         color=command.colour,
         rating_min=command.rating_min,
         rating_max=command.rating_max,
+        opening=terms.opening,
     )
 
 

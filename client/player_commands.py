@@ -115,7 +115,7 @@ _KINDS: dict[str, Literal["human", "bot"] | None] = {
 
 
 def parse_seek(arguments: list[str]) -> SeekCommand:
-    """`seek [rule R] [size N] [clock M+S] [rated] [as black|white] [rating MIN-MAX]`."""
+    """`seek [rule R] [size N] [clock M+S] [rated] [as black|white] [rating MIN-MAX] [opening O]`."""
     terms = GameTerms()
     colour: SeekColour = "random"
     rating_min: int | None = None
@@ -140,7 +140,7 @@ def parse_pair(arguments: list[str]) -> QuickPairCommand:
     terms = GameTerms()
     words = iter(arguments)
     for word in words:
-        changed = terms.with_option(word.lower(), words)
+        changed = terms.with_option(word.lower(), words) if word.lower() != "opening" else None
         if changed is None:
             raise CommandError(f"unknown pair option {word!r}: pair takes rule, size, clock and rated")
         terms = changed

@@ -21,6 +21,8 @@ def describe_seek(seek: SeekModel) -> str:
     if seek.clock is not None:
         terms.append(f"clock {describe_clock_setting(seek.clock)}")
     terms.append("rated" if seek.rated else "casual")
+    if seek.opening != "none":
+        terms.append(f"opening {seek.opening} ({seek.by.name} places the first stones)")
     if seek.color != "random":
         terms.append(f"{seek.by.name} plays {seek.color}")
     if seek.rating_min is not None or seek.rating_max is not None:

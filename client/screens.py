@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from client.opening_text import describe_decision
 from client.render import format_clock, format_clock_setting, render_board
 from client.state import PendingOffer, RoomView
 from client.text import describe_rated_seat, describe_result, seat_name
@@ -37,12 +38,15 @@ def room_screen(room: RoomView, now: float) -> str:
     clocks, whose turn or the result, and an offer waiting for an answer."""
     clock = f", clock {format_clock_setting(room.time_control)}" if room.time_control else ""
     rated = ", rated" if room.rated else ""
+    opening = f", opening {room.opening.rule}" if room.opening is not None and room.opening.rule != "none" else ""
     title = (
-        f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}{rated}: "
+        f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}{rated}{opening}: "
         f"black {describe_rated_seat(room.black)}, white {describe_rated_seat(room.white)}, "
         f"{room.spectators} watching"
     )
     screen = board_screen(room, title, now)
+    if room.status == "opening" and room.opening is not None:
+        screen += "\n" + describe_decision(room.opening, room.my_decision, room.size)
     if room.pending is not None and room.status != "waiting":
         screen += "\n" + offer_text(room, room.pending)
     return screen
@@ -64,6 +68,9 @@ def status_line(room: RoomView, now: float) -> str:
         )
     if room.status == "waiting":
         parts.append("waiting for an opponent")
+    elif room.status == "opening" and room.opening is not None and room.opening.to_decide is not None:
+        who = "your decision" if room.my_decision else f"{room.opening.to_decide} ({room.opening.decider}) to decide"
+        parts.append(f"opening {room.opening.rule}, {who}")
     elif room.status == "finished" and room.result is not None:
         winner = Color.parse(room.result.winner) if room.result.winner else None
         parts.append(describe_result(winner, room.result.reason.value, seat_names(room)))

@@ -23,6 +23,7 @@ from server.protocol import (
     GameOver,
     Moved,
     OffersModel,
+    OpeningStateModel,
     RatingsModel,
     RematchOffered,
     ResultModel,
@@ -110,6 +111,8 @@ class RoomView:
     """The clock's initial time and increment; None when untimed."""
     rated: bool = False
     pending: PendingOffer | None = None
+    opening: OpeningStateModel | None = None
+    """The game's opening rule, whose decision it is and the steps open to them (1.1 openings)."""
     claim_at: dict[Color, float] = field(default_factory=dict)
     """When (by the client's monotonic clock) the win may be claimed from each absent player whose
     absence was announced, until the player is told or the absent one comes back."""
@@ -138,6 +141,7 @@ class RoomView:
             spectators=room.spectators,
             time_control=clock_setting(room.time_control) if room.time_control is not None else None,
             rated=room.rated,
+            opening=room.opening,
             pending=_pending_offer(room.offers, None if you == "spectator" else Color.parse(you)),
         )
 
@@ -150,6 +154,13 @@ class RoomView:
             seat = self.seat(colour)
             if seat is not None and not seat.connected:
                 self.claim_at[colour] = claim_at
+
+    @property
+    def my_decision(self) -> bool:
+        """Whether the opening waits for a decision of the player's."""
+        opening = self.opening
+        mine = self.my_colour
+        return self.status == "opening" and opening is not None and mine is not None and opening.to_decide == str(mine)
 
     @property
     def my_colour(self) -> Color | None:

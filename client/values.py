@@ -1,4 +1,5 @@
-"""Reading the values that commands take (pure): clocks, rules, board sizes, colours, names, numbers.
+"""Reading the values that commands take (pure): points, clocks, rules, openings, board sizes, colours,
+names, numbers.
 
 Each reader raises `CommandError` with a message saying what was expected,
 and refuses what the server would refuse, so that the player hears of a
@@ -11,8 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import get_args
 
-from engine.types import Color, Rule
+from engine.errors import NotationError
+from engine.notation import looks_like_point, parse_point
+from engine.types import Color, Point, Rule
+from server.protocol import OpeningName
 
 
 class CommandError(ValueError):
@@ -26,8 +31,56 @@ MAX_INITIAL_MS = 24 * 3600 * 1000
 MAX_INCREMENT_MS = 3600 * 1000
 """The longest time control the server accepts."""
 
+_XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
+OPENINGS: tuple[OpeningName, ...] = get_args(OpeningName)
+"""The opening rules: `none`, `swap`, `swap2`, and `soosorv8` (renju's)."""
+
 _CLOCK = re.compile(r"(?:(\d+):([0-5]\d(?:\.\d+)?)|(\d+(?:\.\d+)?))(?:\+(\d+(?:\.\d+)?))?")
 """`MINUTES[+SECONDS]` or `MINUTES:SS[+SECONDS]`, as `client.render.format_clock_setting` writes them."""
+
+
+@dataclass(frozen=True, slots=True)
+class TypedPoint:
+    """A point as the player typed it: `7,7` (wire coordinates, which need no board size) or `h8`
+    (notation, read once the board size is known)."""
+
+    point: Point | None
+    """The point, when it was typed as x,y."""
+    text: str | None
+    """The point in human notation, lower case."""
+
+    def resolve(self, size: int) -> Point:
+        """The point on a board of `size`. Raises CommandError when it is off the board."""
+        if self.point is not None:
+            if not (0 <= self.point.x < size and 0 <= self.point.y < size):
+                raise CommandError(f"{self.point.x},{self.point.y} is outside the {size}x{size} board")
+            return self.point
+        assert self.text is not None
+        try:
+            return parse_point(self.text, size)
+        except NotationError as error:
+            raise CommandError(str(error)) from None
+
+
+def read_point(text: str) -> TypedPoint | None:
+    """The point `text` names (`h8` or `7,7`), or None when it names none."""
+    if looks_like_point(text):
+        return TypedPoint(None, text.lower())
+    xy = _XY_POINT.fullmatch(text)
+    if xy:
+        return TypedPoint(Point(int(xy.group(1)), int(xy.group(2))), None)
+    return None
+
+
+def read_points(words: list[str], what: str) -> tuple[TypedPoint, ...]:
+    """The points named by `words` (`h8 j9` or `7,7 8,8`). Raises CommandError for a word that names none."""
+    points = []
+    for word in words:
+        point = read_point(word)
+        if point is None:
+            raise CommandError(f"{what} takes points like h8 or 7,7, not {word!r}")
+        points.append(point)
+    return tuple(points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +92,9 @@ class GameTerms:
     clock: tuple[int, int] | None = None
     """(initial_ms, increment_ms), or None for an untimed game."""
     rated: bool = False
+    opening: OpeningName = "none"
+    """How the first stones and the colours are decided (1.1 openings): `none`, `swap`, `swap2` or,
+    in renju, `soosorv8`."""
 
     def with_option(self, option: str, words: Iterator[str]) -> GameTerms | None:
         """These terms changed by `option` (reading its value from `words`), or None when `option`
@@ -52,12 +108,16 @@ class GameTerms:
                 return replace(self, clock=parse_clock(value_of(option, words)))
             case "rated":
                 return replace(self, rated=True)
+            case "opening":
+                return replace(self, opening=read_opening(value_of(option, words)))
         return None
 
     def checked(self) -> GameTerms:
         """These terms, if the server can play them. Raises CommandError."""
         if self.rule is Rule.RENJU and self.size != 15:
             raise CommandError("renju is played on 15x15 only")
+        if self.opening == "soosorv8" and self.rule is not Rule.RENJU:
+            raise CommandError("soosorv8 is an opening of renju: add 'rule renju'")
         return self
 
 
@@ -83,6 +143,13 @@ def read_rule(text: str) -> Rule:
         return Rule.parse(text)
     except ValueError as error:
         raise CommandError(str(error)) from None
+
+
+def read_opening(text: str) -> OpeningName:
+    for opening in OPENINGS:
+        if text.lower() == opening:
+            return opening
+    raise CommandError(f"unknown opening {text!r}: {', '.join(OPENINGS)}")
 
 
 def read_size(text: str) -> int:

@@ -151,3 +151,32 @@ async def test_a_finished_games_positions_are_analysed_by_move_number(launcher: 
     game_id = (await alice.expect(r"^(\S+) .*alice vs bot greedy, freestyle 9x9, 2 moves")).group(1)
     alice.type(f"analyze {game_id} 1 0.2")
     await alice.expect(rf"^engine \(game {game_id} after 1 moves\): best [a-i]\d, score -?\d+")
+
+
+async def test_a_swap2_opening_is_decided_at_the_prompt_and_the_colours_follow(launcher: Launcher) -> None:
+    alice = await signed_in(launcher, "alice")
+    alice.type("create opening swap2")
+    room_id = (await alice.expect(r"^room (\S+): you are playing black$")).group(1)
+    bob = await signed_in(launcher, "bob")
+    bob.type(f"join {room_id}")
+    await bob.expect(r"^alice \(black for now\) decides: place three stones, black, then white, then black$")
+    await alice.expect(
+        r"^your decision \(black for now\): place three stones, black, then white, then black: "
+        r"'place POINT POINT POINT'$"
+    )
+    alice.type("h8")
+    await alice.expect(r"^the opening is being decided, not played: your decision")
+    alice.type("place h8 a1 i8")
+    for player in (alice, bob):
+        await player.expect(r"^alice placed h8 a1 i8$")
+    await bob.expect(
+        r"^your decision \(white for now\): choose a colour: 'choose black' or 'choose white'; "
+        r"or place two stones, white, then black: 'place POINT POINT'$"
+    )
+    bob.type("choose black")
+    await bob.expect(r"^bob chose black$")
+    await bob.expect(r"^the opening is decided: you are playing black$")
+    await alice.expect(r"^the opening is decided: you are playing white$")
+    await alice.expect(r"^move 4, your move$")
+    alice.type("a2")
+    await bob.expect(r"^4\. white \(alice\) a2$")
