@@ -16,7 +16,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
 
+
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and every bot move's limits crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
     """How much a bot may think. None means no limit of that kind."""

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.board import Board
 from engine.limits import Budget, OutOfBudget
 from engine.search.movegen import moves_in_order, ordered_moves, threat_replies
@@ -41,6 +43,9 @@ REDUCTION_DEPTH = 3
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and each level's settings crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
     """How a level searches: widths, threat-search depths, and how far to deepen."""
@@ -69,6 +74,9 @@ class SearchSettings:
     """How the best root moves are checked for the opponent's threat wins after each iteration."""
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and a search's result crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What one finished depth (or a root threat search) found."""
@@ -95,6 +103,8 @@ class SearchResult:
         return int(self.nodes / self.seconds) if self.seconds > 0 else self.nodes
 
 
+# Compiled, it may still be subclassed in Python (a test records what each iteration searches).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Searcher:
     """One search of one position; not reusable across positions."""
 
