@@ -13,6 +13,23 @@ continuous game's winning line, which is not on the board), INFO key
 value, TAKEBACK x,y, END and ABOUT. Answers are `OK`, a move `x,y`,
 `ERROR message`, `UNKNOWN message`, `MESSAGE text` and `DEBUG text`.
 Coordinates are `x,y` from the top-left corner, like Point.
+
+Swap2 tournaments add SWAP2BOARD ... DONE (Gomocup's extension of 2020, as
+its manager documents it), listing the stones placed so far, one `x,y` a
+line in the order played, and the brain decides as `engine.opening_bot`
+does:
+
+* no stones: the brain is the first player; it answers its three opening
+  stones on one line, `x,y x,y x,y`;
+* three stones: it is the second player, and answers `SWAP` (it takes
+  black, and the opponent plays the 4th stone as white), one move (it
+  stays white and this is its 4th stone, found by its ordinary search) or
+  two moves `x,y x,y` (the 4th and 5th stones; the opponent chooses);
+* five stones: it is the first player again, and answers `SWAP` (it takes
+  black; the opponent plays the 6th stone as white) or one move (it takes
+  white and this is the 6th stone).
+
+The manager then carries on with BOARD or TURN, as in any game.
 """
 
 from __future__ import annotations
@@ -23,9 +40,11 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.bots import Decision
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, OpeningError
 from engine.limits import Clock, SearchLimits, move_time_ms
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
+from engine.opening_bot import decide_opening
+from engine.openings import ChooseColor, OpeningRule, OpeningState, PlaceStones, Player, apply, start_opening
 from engine.registry import default_time_ms, make_bot
 from engine.search.levels import EngineBot
 from engine.search.search import SearchResult
@@ -102,8 +121,9 @@ class BrainSession:
         self.time = TimeControl()
         self.finished = False
         """True after END: the caller should stop reading."""
-        self._board_lines: list[tuple[Point, int]] | None = None
-        self._board_error: str | None = None
+        self._listing: str | None = None
+        """BOARD or SWAP2BOARD while their lines are being read, up to DONE."""
+        self._listed: list[str] = []
 
     # ------------------------------------------------------------ dispatch
 
@@ -112,8 +132,8 @@ class BrainSession:
         text = line.strip()
         if not text:
             return
-        if self._board_lines is not None:
-            yield from self._board_line(text)
+        if self._listing is not None:
+            yield from self._listing_line(text)
             return
         command, _, argument = text.partition(" ")
         handler = self._handlers().get(command.upper())
@@ -129,7 +149,8 @@ class BrainSession:
             "RESTART": self._restart,
             "BEGIN": self._begin,
             "TURN": self._turn,
-            "BOARD": self._board_start,
+            "BOARD": self._start_board,
+            "SWAP2BOARD": self._start_swap2_board,
             "INFO": self._info,
             "TAKEBACK": self._takeback,
             "END": self._end,
@@ -202,34 +223,78 @@ class BrainSession:
             return
         yield from self._think(board)
 
-    def _board_start(self, argument: str) -> Iterator[str]:
-        """Start collecting a BOARD listing (always read up to DONE, so no line is taken for a command)."""
-        self._board_lines = []
-        self._board_error = None if self.board is not None else "BOARD before START"
+    def _start_board(self, argument: str) -> Iterator[str]:
+        return self._start_listing("BOARD")
+
+    def _start_swap2_board(self, argument: str) -> Iterator[str]:
+        return self._start_listing("SWAP2BOARD")
+
+    def _start_listing(self, command: str) -> Iterator[str]:
+        """Start reading a listing (always up to DONE, so that no line of it is taken for a command)."""
+        self._listing = command
+        self._listed = []
         return iter(())
 
-    def _board_line(self, text: str) -> Iterator[str]:
-        """One line of a BOARD listing; a bad line spoils the whole listing, reported at DONE."""
-        assert self._board_lines is not None
-        if text.upper() == "DONE":
-            stones = self._board_lines
-            error = self._board_error
-            self._board_lines = None
-            self._board_error = None
-            if error is not None:
-                yield f"ERROR BOARD refused: {error}"
-            else:
-                yield from self._set_up(stones)
+    def _listing_line(self, text: str) -> Iterator[str]:
+        """One line of a listing; at DONE, the whole listing is read and answered."""
+        if text.upper() != "DONE":
+            self._listed.append(text)
             return
+        command, lines = self._listing, self._listed
+        self._listing, self._listed = None, []
+        if self.board is None:
+            yield f"ERROR {command} before START"
+        elif command == "BOARD":
+            yield from self._board_listing(lines)
+        else:
+            yield from self._swap2_listing(lines)
+
+    def _board_listing(self, lines: list[str]) -> Iterator[str]:
+        """Read `x,y,field` lines; a bad line spoils the whole listing."""
+        stones: list[tuple[Point, int]] = []
+        for text in lines:
+            try:
+                x, y, field = (int(part) for part in text.split(","))
+            except ValueError:
+                yield f"ERROR BOARD refused: a line must be x,y,field, not {text!r}"
+                return
+            if field not in (1, 2, 3):
+                yield f"ERROR BOARD refused: a field must be 1, 2 or 3, not {field}"
+                return
+            stones.append((Point(x, y), field))
+        yield from self._set_up(stones)
+
+    def _swap2_listing(self, lines: list[str]) -> Iterator[str]:
+        """Answer a swap2 decision for the stones listed (see the module docstring)."""
+        board = self.board
+        assert board is not None
+        stones = []
+        for text in lines:
+            point = self._parse_point(text, board.size)
+            if point is None:
+                yield f"ERROR SWAP2BOARD refused: a line must be x,y on the board, not {text!r}"
+                return
+            stones.append(point)
         try:
-            x, y, field = (int(part) for part in text.split(","))
-        except ValueError:
-            self._board_error = self._board_error or f"a line must be x,y,field, not {text!r}"
+            state = _swap2_state(stones, board.size, board.rule)
+        except (ValueError, OpeningError) as error:  # IllegalMoveError is a ValueError
+            yield f"ERROR SWAP2BOARD refused: {error}"
             return
-        if field not in (1, 2, 3):
-            self._board_error = self._board_error or f"a field must be 1, 2 or 3, not {field}"
-            return
-        self._board_lines.append((Point(x, y), field))
+        started = self._clock()
+        thinking = self.thinking_ms()
+        player = state.to_decide
+        assert player is not None
+        step = decide_opening(state, self.level, SearchLimits(time_ms=max(1, thinking // 2)), self.seed + len(stones))
+        after = apply(state, player, step)
+        self.board = after.board()
+        match step:
+            case PlaceStones(points):
+                yield " ".join(f"{point.x},{point.y}" for point in points)
+            case ChooseColor(color) if color is self.board.to_move:
+                used_ms = int((self._clock() - started) * 1000)
+                yield from self._think(self.board, max(1, thinking - used_ms))
+            case _:
+                yield "SWAP"
 
     def _set_up(self, stones: list[tuple[Point, int]]) -> Iterator[str]:
         """Rebuild the board from a BOARD listing, then answer with a move."""
@@ -310,10 +375,11 @@ class BrainSession:
 
     # ------------------------------------------------------------- thinking
 
-    def _think(self, board: Board) -> Iterator[str]:
-        """Search the position, reporting each depth, then answer with the move and play it."""
+    def _think(self, board: Board, time_ms: int | None = None) -> Iterator[str]:
+        """Search the position, reporting each depth, then answer with the move and play it;
+        within `time_ms`, or without it the time `thinking_ms` gives."""
         bot = make_bot(self.level)
-        limits = SearchLimits(time_ms=self.thinking_ms())
+        limits = SearchLimits(time_ms=self.thinking_ms() if time_ms is None else time_ms)
         seed = self.seed + board.ply
         if isinstance(bot, EngineBot):
             last: SearchResult | None = None
@@ -347,3 +413,17 @@ class BrainSession:
         if not (0 <= x < size and 0 <= y < size):
             return None
         return Point(x, y)
+
+
+def _swap2_state(stones: Sequence[Point], size: int, rule: Rule) -> OpeningState:
+    """The swap2 opening after the listed stones: the first three placed by the first player,
+    the next two by the second. Raises ValueError for another count or an illegal stone (an
+    IllegalMoveError)."""
+    if len(stones) not in (0, 3, 5):
+        raise ValueError(f"0, 3 or 5 stones are listed at the decisions of swap2, not {len(stones)}")
+    state = start_opening(OpeningRule.SWAP2, size, rule)
+    if stones:
+        state = apply(state, Player.FIRST, PlaceStones(tuple(stones[:3])))
+    if len(stones) == 5:
+        state = apply(state, Player.SECOND, PlaceStones(tuple(stones[3:])))
+    return state

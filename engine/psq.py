@@ -17,7 +17,9 @@ What Piskvork does, from its source (plastovicka/Piskvork, `savePsq` and
   makes that slot human, any other line is taken as a brain.
 * The last line is a code: -1 when the game was saved by hand ("not
   available"), 0 when a tournament game ended normally, others for
-  timeouts and crashed brains. Piskvork ignores it when reading.
+  timeouts and crashed brains. Piskvork ignores it when reading, and
+  everything after it: a game played under an opening rule adds there a
+  line `opening RULE` and one `opening NAME (SIDE) ACTION` per step.
 
 So `write_psq` writes the header with slot 0 moving first (`h` = 0, black
 in slot 0), `a`/`b` as 0 for a human and 11 for a bot, the moves, a
@@ -42,6 +44,7 @@ import re
 from engine.board import Board
 from engine.errors import IllegalMoveError, RecordFormatError
 from engine.notation import MAX_SIZE, MIN_SIZE
+from engine.opening_record import describe
 from engine.record import GameRecord, PlayerInfo, RecordedMove
 from engine.types import Point, Rule
 
@@ -55,6 +58,8 @@ BOT_LEVEL = 11
 """The header value written for a bot slot (Piskvork's longest time level + 1)."""
 CODE_FINISHED = 0
 CODE_UNFINISHED = -1
+OPENING_PREFIX = "opening "
+"""Lines after the code that tell a game's opening rule and steps (Piskvork ignores them)."""
 
 
 def write_psq(record: GameRecord) -> str:
@@ -69,6 +74,9 @@ def write_psq(record: GameRecord) -> str:
     lines.append(_player_line(record.black))
     lines.append(_player_line(record.white))
     lines.append(str(CODE_UNFINISHED if record.result is None else CODE_FINISHED))
+    if record.opening is not None:
+        lines.append(f"{OPENING_PREFIX}{record.opening.rule.value}")
+        lines.extend(f"{OPENING_PREFIX}{line}" for line in describe(record.opening, record.size))
     return "\n".join(lines) + "\n"
 
 

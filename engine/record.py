@@ -22,6 +22,7 @@ from typing import Any, Literal, TypeVar, cast
 from engine.board import Board
 from engine.errors import IllegalMoveError, NotationError, RecordFormatError
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
+from engine.opening_record import OpeningRecord, check_opening, opening_from_dict, opening_to_dict
 from engine.types import Color, EndReason, GameResult, Point, Rule
 
 _T = TypeVar("_T")
@@ -91,6 +92,8 @@ class GameRecord:
     """The server's id for the game, if it has one."""
     clock: ClockSetting | None = None
     """The clock the game was played with, or None for an untimed game."""
+    opening: OpeningRecord | None = None
+    """How the first stones and the colours were decided, for a game with an opening rule."""
 
     def __post_init__(self) -> None:
         for name in ("started_at", "ended_at"):
@@ -180,6 +183,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "result": None if record.result is None else result_to_dict(record.result),
         "started_at": None if record.started_at is None else format_timestamp(record.started_at),
         "ended_at": None if record.ended_at is None else format_timestamp(record.ended_at),
+        "opening": None if record.opening is None else opening_to_dict(record.opening),
     }
 
 
@@ -278,7 +282,7 @@ def _describe(value: object) -> str:
 def record_from_dict(data: object) -> GameRecord:
     """Read the wire's GameRecord object, checking every field and every move.
 
-    `game_id`, `clock`, `result`, `started_at`, `ended_at`, a move's
+    `game_id`, `clock`, `result`, `started_at`, `ended_at`, `opening`, a move's
     `time_ms` and `move`, a player's `level`, and a result's `winner` and
     `line` may be missing (read as null); everything else is required. Unknown fields are ignored. Raises
     RecordFormatError with the path of the first bad field, or the ply of
@@ -300,6 +304,7 @@ def record_from_dict(data: object) -> GameRecord:
         ended_at=fields.optional_parsed("ended_at", parse_timestamp),
         game_id=fields.optional_string("game_id"),
         clock=_read_clock(fields.optional_child("clock")),
+        opening=None if fields.raw("opening") is None else opening_from_dict(fields.raw("opening")),
     )
     check_record(record)
     return record
@@ -376,6 +381,8 @@ def check_record(record: GameRecord) -> Board:
     before it starts. Raises RecordFormatError saying what disagrees.
     """
     board = record.to_board()
+    if record.opening is not None:
+        check_opening(record.opening, record.size, record.rule, tuple(move.point for move in record.moves))
     _check_result(record.result, board)
     if record.started_at is not None and record.ended_at is not None and record.ended_at < record.started_at:
         raise RecordFormatError(

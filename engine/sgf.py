@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from engine.board import Board
 from engine.errors import IllegalMoveError, RecordFormatError
 from engine.notation import MAX_SIZE, MIN_SIZE
+from engine.opening_record import describe
 from engine.record import GameRecord, PlayerInfo, RecordedMove, check_record
 from engine.types import Color, EndReason, GameResult, Point, Rule
 
@@ -77,6 +78,9 @@ def write_sgf(record: GameRecord) -> str:
         root.append(("RE", _result_text(record.result)))
     if record.game_id is not None:
         root.append(("GN", record.game_id))
+    if record.opening is not None:
+        steps = describe(record.opening, record.size)
+        root.append(("C", "\n".join([f"opening: {record.opening.rule.value}", *steps])))
     lines = ["(;" + "".join(f"{name}[{_escape(value)}]" for name, value in root)]
     moves = [f";{_MOVE_PROPERTY[move.color]}[{_point_text(move.point)}]" for move in record.moves]
     lines.extend("".join(moves[start : start + _MOVES_PER_LINE]) for start in range(0, len(moves), _MOVES_PER_LINE))

@@ -16,16 +16,18 @@ parts of the server ask about rooms, from each room's last stored state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from engine.bots import Decision
+from engine.record import PlayerInfo
 from engine.types import Point
 from server.bot_pool import BotBusyError, BotError, BotRequest
 from server.bots import search_request
-from server.domain import BotTurn, ConnectionId, RoomFacts, RoomId, StoreRecord
+from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing
 from server.protocol import ServerMessage
 from server.rooms import Outcome, Room
 from server.writer import StorageUnavailable
@@ -49,19 +51,21 @@ it doubles with each failure in a row, up to STORE_RETRY_LONGEST_S."""
 STORE_RETRY_LONGEST_S = 4.0
 
 
-class RecordStore(Protocol):
-    """Where a room's records go (the server's Storage)."""
-
-    async def apply(self, records: list[StoreRecord]) -> None:
-        """Store one change's records durably, all or none; raise StorageUnavailable when the
-        database cannot take them now (anything else it raises is a bug)."""
-
-
 class MoveChooser(Protocol):
     """Who chooses a bot's moves (the server's BotPool)."""
 
     async def choose(self, request: BotRequest) -> Decision:
         """The bot's decision; raises BotBusyError when full and BotError when it fails."""
+
+
+class RatingKeeper(Protocol):
+    """Who rates finished rated games (the server's RatingBook)."""
+
+    async def store(
+        self, outcome: Outcome, seats: tuple[PlayerInfo, PlayerInfo], store: RecordStore
+    ) -> tuple[Standing, Standing] | None:
+        """Store the outcome's records, with the rating changes of a rated game it finishes (also
+        put in its `game_over` messages), in one transaction; the new standings, if any."""
 
 
 class RoomListener(Protocol):
@@ -84,9 +88,11 @@ class RoomActor:
         deliver: Deliver,
         bots: MoveChooser | None,
         listener: RoomListener,
+        ratings: RatingKeeper | None = None,
     ) -> None:
         self.room = room
         self._store = store
+        self._ratings = ratings
         self._deliver = deliver
         self._bots = bots
         self._listener = listener
@@ -113,7 +119,7 @@ class RoomActor:
             before = self.room.checkpoint()
             try:
                 outcome = action(self.room, asyncio.get_running_loop().time())
-                await self._store.apply(outcome.records)
+                await self._save(outcome)
             except BaseException as error:
                 self.room = before
                 if isinstance(error, StorageUnavailable):
@@ -122,6 +128,16 @@ class RoomActor:
             self._write_succeeded()
             self._deliver(outcome.stamped(request_id))
             self._after_change()
+
+    async def _save(self, outcome: Outcome) -> None:
+        """Store the outcome's records; a rated game it finishes is rated in the same transaction."""
+        seats = self.room.seats_taken()
+        if self._ratings is None or not self.room.rated or seats is None:
+            await self._store.apply(outcome.records)
+            return
+        settled = await self._ratings.store(outcome, seats, self._store)
+        if settled is not None:
+            self.room.know(settled)
 
     def start(self) -> None:
         """Arm the timer and any bot search for a room that was just created or restored."""
@@ -144,7 +160,7 @@ class RoomActor:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _save_clocks(self) -> None:
-        records = self.room.suspend(asyncio.get_running_loop().time()).records
+        records = self.room.save_clocks(asyncio.get_running_loop().time()).records
         try:
             await self._store.apply(records)
         except StorageUnavailable as error:
@@ -281,18 +297,22 @@ class RoomRegistry:
     closing connection finds its rooms.
     """
 
-    def __init__(self, store: RecordStore, deliver: Deliver, bots: MoveChooser | None) -> None:
-        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`."""
+    def __init__(
+        self, store: RecordStore, deliver: Deliver, bots: MoveChooser | None, ratings: RatingKeeper | None = None
+    ) -> None:
+        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`,
+        and whose rated games `ratings` rates."""
         self._store = store
         self._deliver = deliver
         self._bots = bots
+        self._ratings = ratings
         self._actors: dict[RoomId, RoomActor] = {}
         self._facts: dict[RoomId, RoomFacts] = {}
         self._rooms_of: dict[ConnectionId, set[RoomId]] = {}
 
     def actor_for(self, room: Room) -> RoomActor:
         """An actor for a new or restored room, not yet held (see `add`)."""
-        return RoomActor(room, self._store, self._deliver, self._bots, self)
+        return RoomActor(room, self._store, self._deliver, self._bots, self, self._ratings)
 
     def add(self, actor: RoomActor) -> None:
         """Hold a room's actor and start its timers."""
@@ -340,6 +360,22 @@ class RoomRegistry:
             and (facts.bots_only or not bots_only)
         )
 
+    def playing(self, game_id: str) -> RoomFacts | None:
+        """The room where the game `game_id` is being played, if it is."""
+        return next(
+            (facts for facts in self._facts.values() if facts.game_id == game_id and facts.status == "playing"), None
+        )
+
+    def playing_names(self) -> set[str]:
+        """The people seated in an unfinished game (their status is `playing`)."""
+        return {
+            seat.name
+            for facts in self._facts.values()
+            if facts.status != "finished"
+            for seat in facts.seats
+            if seat is not None and seat.kind == "human"
+        }
+
     def count_by_status(self) -> dict[str, int]:
         """How many live rooms are waiting, playing and finished."""
         counts: dict[str, int] = {}
@@ -383,6 +419,16 @@ class RoomRegistry:
             rooms.discard(room_id)
             if not rooms:
                 del self._rooms_of[connection]
+
+    async def save_clocks(self) -> None:
+        """Store the running clocks of every timed game (see `Room.save_clocks`); a room whose
+        write fails is left for the next time."""
+        for actor in list(self._actors.values()):
+            facts = self._facts.get(actor.room.room_id)
+            if facts is None or facts.status != "playing" or facts.clock is None:
+                continue
+            with contextlib.suppress(StorageUnavailable):
+                await actor.run(lambda room, now: room.save_clocks(now))
 
     async def close(self) -> None:
         """Stop every room's timers and bot searches, after their changes in progress are stored."""

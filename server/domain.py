@@ -11,9 +11,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, NewType
+from typing import Literal, NewType, Protocol
 
-from engine.record import ClockSetting, PlayerInfo
+from engine.glicko2 import Rating
+from engine.record import ClockSetting, PlayerInfo, PlayerKind
 from engine.types import Color, GameResult, Point, Rule
 
 RoomId = NewType("RoomId", str)
@@ -66,14 +67,22 @@ class Refusal(Exception):
         """A sentence for people."""
 
 
+def _token(size: int) -> str:
+    """Random URL-safe text of `size` bytes' worth, starting with a letter or digit (an id that
+    starts with `-` reads as an option to command-line tools)."""
+    while not (token := secrets.token_urlsafe(size))[0].isalnum():
+        pass
+    return token
+
+
 def new_room_id() -> RoomId:
     """A short random room id, hard to guess (private rooms rely on it)."""
-    return RoomId(secrets.token_urlsafe(9))
+    return RoomId(_token(9))
 
 
 def new_game_id() -> GameId:
     """A random game id."""
-    return GameId(secrets.token_urlsafe(12))
+    return GameId(_token(12))
 
 
 def utc_now() -> datetime:
@@ -109,6 +118,8 @@ class GameStarted:
     private: bool
     created_by: str | None = None
     """The player who created the room (None for games stored before this was kept)."""
+    rated: bool = False
+    """Whether the game is rated (its result will change both players' ratings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +152,39 @@ class GameFinished:
     result: GameResult
     ended_at: datetime
     clock_ms: tuple[int, int] | None
+    rated: bool = False
+    """Whether this result changes ratings: a rated game in which each side has moved."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's place in the rating pool: Glicko-2 rating and how many rated games played."""
+
+    name: str
+    kind: PlayerKind
+    rating: Rating
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still too unsure to rank (RD over PROVISIONAL_RD)."""
+        return self.rating.rd > PROVISIONAL_RD
+
+
+PROVISIONAL_RD = 110.0
+"""A rating whose deviation is above this is provisional: the leaderboard lists it after the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsChanged:
+    """Store both players' new ratings after a rated game, with the rating history."""
+
+    game_id: GameId
+    before: tuple[Standing, Standing]
+    """Black's and white's standing before the game."""
+    after: tuple[Standing, Standing]
+    """Black's and white's standing after it."""
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +204,24 @@ class PlayerAdded:
     created_at: datetime
 
 
-StoreRecord = GameStarted | MovePlayed | MovesTakenBack | GameFinished | ClocksSaved | PlayerAdded
+@dataclass(frozen=True, slots=True)
+class BotsEnrolled:
+    """Make sure every bot level has a player row, starting from its arena rating."""
+
+    bots: tuple[Standing, ...]
+
+
+StoreRecord = (
+    GameStarted | MovePlayed | MovesTakenBack | GameFinished | ClocksSaved | PlayerAdded | RatingsChanged | BotsEnrolled
+)
+
+
+class RecordStore(Protocol):
+    """Where records go: the server's Storage (tests script their own)."""
+
+    async def apply(self, records: list[StoreRecord]) -> None:
+        """Store one change's records durably, all or none; raise StorageUnavailable when the
+        database cannot take them now (anything else it raises is a bug)."""
 """A change to store; one request's records are written in one transaction, all or none."""
 
 
@@ -194,6 +255,9 @@ class RoomFacts:
     """Whether the moves on the board end the game (a five or a full board)."""
     created_by: str | None = None
     """The player who opened the room."""
+    rated: bool = False
+    game_id: GameId | None = None
+    """The room's current game."""
 
     @property
     def bots_only(self) -> bool:
@@ -236,6 +300,7 @@ class RestoredGame:
     created_by: str | None = None
     result: GameResult | None = None
     """How the game ended, for a finished one."""
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +320,30 @@ class GameSummary:
     started_at: datetime
     ended_at: datetime | None
     private: bool
+    rated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one rated game, for the history a profile shows."""
+
+    game_id: GameId
+    at: datetime
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a player's page shows: standing, record, recent games and rating history."""
+
+    standing: Standing
+    wins: int
+    losses: int
+    draws: int
+    recent: tuple[GameSummary, ...]
+    """The last games, newest first (public ones only)."""
+    history: tuple[RatingPoint, ...]
+    """The rating after each rated game, oldest first (the most recent ones)."""
 
 
 @dataclass(frozen=True, slots=True)

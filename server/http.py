@@ -54,6 +54,8 @@ class HttpApi:
                 Rule("/api/games", endpoint=self._list_games),
                 Rule("/api/games/<game_id>", endpoint=self._game_json),
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
+                Rule("/api/players", endpoint=self._leaderboard),
+                Rule("/api/players/<name>", endpoint=self._profile),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -89,6 +91,23 @@ class HttpApi:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
         body = json.dumps([views.game_summary(game).model_dump(mode="json") for game in page.games])
         return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _leaderboard(self, connection: ServerConnection, query: Query) -> Response:
+        limit = _page_limit(_last(query, "limit"))
+        kind = _last(query, "kind")
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        if kind not in (None, "human", "bot"):
+            return respond(connection, HTTPStatus.BAD_REQUEST, "kind must be human or bot", TEXT)
+        standings = await self._storage.leaderboard(limit, "human" if kind == "human" else "bot" if kind else None)
+        body = json.dumps([views.leaderboard_entry(standing).model_dump(mode="json") for standing in standings])
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _profile(self, connection: ServerConnection, query: Query, name: str) -> Response:
+        profile = await self._storage.profile(name)
+        if profile is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such player", TEXT)
+        return respond(connection, HTTPStatus.OK, views.profile_model(profile).model_dump_json(), JSON)
 
     async def _game_json(self, connection: ServerConnection, query: Query, game_id: str) -> Response:
         record = await self._storage.game_record(game_id)

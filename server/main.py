@@ -19,8 +19,8 @@ import signal
 import sys
 
 from server.app import GameServer, ServerSettings
-from server.handlers import Limits
 from server.rooms import RoomSettings
+from server.services import Limits
 from server.storage import StorageError
 
 DEFAULT_DB = "gomoku.sqlite3"
@@ -75,6 +75,10 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--bot-pause-s", type=_seconds, default=1.0, help="the least time between the moves of two bots (default 1)")
     add("--bot-idle-s", type=_positive_seconds, default=600.0, help="a game between two bots that nobody watches "
         "pauses, and ends drawn after this many seconds (default 600)")
+    add("--compression", action="store_true", help="offer per-message deflate to clients: less traffic on a "
+        "slow network, more memory and CPU per connection (default off)")
+    add("--claim-after-s", type=_positive_seconds, default=30.0, help="seconds a player must have been away "
+        "before the opponent may claim the win (default 30)")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -84,6 +88,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         help=f"games between two bots one player may run (default {limits.bot_games_per_player})")
     add("--max-bot-games", type=_count, default=limits.bot_games,
         help=f"games between two bots on the whole server (default {limits.bot_games})")
+    add("--max-seeks-per-player", type=_positive_int, default=limits.seeks_per_player,
+        help=f"seeks one player may have waiting in the lobby (default {limits.seeks_per_player})")
     arguments = parser.parse_args(argv)
     return ServerSettings(
         host=arguments.host,
@@ -95,12 +101,15 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             bot_time_ms=arguments.bot_time_ms,
             bot_move_pause_s=arguments.bot_pause_s,
             bot_game_idle_s=arguments.bot_idle_s,
+            claim_after_s=arguments.claim_after_s,
         ),
+        compression=arguments.compression,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,
             bot_games_per_player=arguments.max_bot_games_per_player,
             bot_games=arguments.max_bot_games,
+            seeks_per_player=arguments.max_seeks_per_player,
         ),
     )
 
@@ -114,6 +123,7 @@ async def run(settings: ServerSettings) -> None:
         loop.add_signal_handler(signum, stop.set)
     port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
     print(f"listening on ws://{settings.host}:{port}/ws", flush=True)
+    logging.getLogger(__name__).info("the web client is at http://%s:%d/", settings.host, port)
     await stop.wait()
     server.close()
     await server.wait_closed()

@@ -17,7 +17,7 @@ field of the wire here.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
@@ -110,6 +110,106 @@ class SeatModel(WireModel):
     kind: Literal["human", "bot"]
     level: str | None = None
     connected: bool
+    rating: int | None = None
+    """The seat's player's rating (1.1 ratings), rounded."""
+    rd: int | None = None
+    """Its rating deviation, rounded."""
+    games: int | None = None
+    """Rated games it has played."""
+
+
+class OffersModel(WireModel):
+    """Offers waiting for an answer in a room (an addition to the contract)."""
+
+    draw: ColorName | None = None
+    """Who offered a draw, if the offer stands."""
+    undo: ColorName | None = None
+    """Who asked to take back, if the request stands."""
+    rematch: list[ColorName] = []
+    """Who has asked for a rematch of the finished game."""
+
+
+OpeningName = Literal["none", "swap", "swap2", "soosorv8"]
+"""An opening rule (1.1 openings): `soosorv8` is renju's."""
+
+
+class PlaceStonesModel(WireModel):
+    """Put stones on the board in this order (their colours go on alternating, black first)."""
+
+    kind: Literal["place"] = "place"
+    points: list[PointModel] = Field(min_length=1, max_length=3)
+
+
+class ChooseColorModel(WireModel):
+    """Take a colour for the rest of the game; the opponent gets the other."""
+
+    kind: Literal["choose_color"] = "choose_color"
+    color: ColorName
+
+
+class DeclareOffersModel(WireModel):
+    """Soosõrv-8: how many fifth moves black must offer (1 to 8)."""
+
+    kind: Literal["declare_offers"] = "declare_offers"
+    count: int = Field(ge=1, le=8)
+
+
+class OfferFifthsModel(WireModel):
+    """Soosõrv-8: the fifth moves black offers, none a mirror image of another."""
+
+    kind: Literal["offer_fifths"] = "offer_fifths"
+    points: list[PointModel] = Field(min_length=1, max_length=8)
+
+
+class SelectFifthModel(WireModel):
+    """Soosõrv-8: the offered fifth move white chooses."""
+
+    kind: Literal["select_fifth"] = "select_fifth"
+    point: PointModel
+
+
+OpeningStepModel = Annotated[
+    PlaceStonesModel | ChooseColorModel | DeclareOffersModel | OfferFifthsModel | SelectFifthModel,
+    Field(discriminator="kind"),
+]
+"""One decision of the opening phase."""
+
+
+class OpeningChoiceModel(WireModel):
+    """A kind of step open to the player whose decision it is, with what it must satisfy."""
+
+    kind: Literal["place", "choose_color", "declare_offers", "offer_fifths", "select_fifth"]
+    colors: list[ColorName] | None = None
+    """`place`: the colours of the stones due, in order."""
+    least: int | None = None
+    """`declare_offers`: the smallest count allowed."""
+    most: int | None = None
+    """`declare_offers`: the largest count allowed."""
+    count: int | None = None
+    """`offer_fifths`: how many fifth moves are due."""
+    offers: list[PointModel] | None = None
+    """`select_fifth`: the fifth moves on offer."""
+
+
+class TakenOpeningStepModel(WireModel):
+    """A step of the opening as it was taken."""
+
+    by: str
+    """The player who took it."""
+    step: OpeningStepModel
+
+
+class OpeningStateModel(WireModel):
+    """The opening phase of a room's game: whose decision it is and what they may do."""
+
+    rule: OpeningName
+    to_decide: ColorName | None
+    """The (tentative) colour of the player whose decision it is; null once the opening is over."""
+    decider: str | None
+    """That player's name."""
+    choices: list[OpeningChoiceModel]
+    steps: list[TakenOpeningStepModel]
+    """Every step taken so far, in order."""
 
 
 class RoomStateModel(WireModel):
@@ -119,7 +219,7 @@ class RoomStateModel(WireModel):
     game_id: GameId | None
     rule: Rule
     size: int
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "opening", "playing", "finished"]
     black: SeatModel | None
     white: SeatModel | None
     to_move: ColorName | None
@@ -131,6 +231,15 @@ class RoomStateModel(WireModel):
     """Whether the room is left out of `list_rooms` (an addition to the contract)."""
     spectators: int = 0
     """How many spectators watch (an addition to the contract)."""
+    time_control: ClockSettingModel | None = None
+    """The clock's initial time and increment (an addition to the contract; null when untimed)."""
+    offers: OffersModel = OffersModel()
+    """Offers waiting for an answer (an addition to the contract), so that a client coming back
+    sees them."""
+    rated: bool = False
+    """Whether the room's games are rated (1.1 ratings)."""
+    opening: OpeningStateModel | None = None
+    """The opening phase (1.1 openings): while status is `opening`, and after, the steps taken."""
 
 
 class RoomSummaryModel(WireModel):
@@ -139,11 +248,13 @@ class RoomSummaryModel(WireModel):
     room_id: RoomId
     rule: Rule
     size: int
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "opening", "playing", "finished"]
     black: SeatModel | None
     white: SeatModel | None
     spectators: int
     clock: ClockSettingModel | None = None
+    rated: bool = False
+    opening: OpeningName = "none"
 
 
 class PlayerInfoModel(WireModel):
@@ -169,6 +280,7 @@ class GameSummaryModel(WireModel):
     result: ResultModel | None
     started_at: str | None
     ended_at: str | None
+    rated: bool = False
 
 
 class BotInfoModel(WireModel):
@@ -185,6 +297,93 @@ class PlayerModel(WireModel):
 
     name: str
     rating: int
+    rd: int = 350
+    """Rating deviation (1.1 ratings), rounded."""
+    games: int = 0
+    """Rated games played."""
+
+
+class RatingChangeModel(WireModel):
+    """One player's rating before and after a rated game, rounded."""
+
+    before: int
+    after: int
+
+
+class RatingsModel(WireModel):
+    """Both players' rating changes in a rated game."""
+
+    black: RatingChangeModel
+    white: RatingChangeModel
+
+
+class LeaderboardEntryModel(WireModel):
+    """One line of the leaderboard."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    rating: int
+    rd: int
+    games: int
+
+
+class RatingPointModel(WireModel):
+    """A player's rating after one rated game (in a profile's history)."""
+
+    game_id: GameId
+    at: str
+    rating: int
+    rd: int
+
+
+class ProfileModel(WireModel):
+    """A player's page, served by `GET /api/players/{name}` (1.1 ratings)."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    rating: int
+    rd: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    recent: list[GameSummaryModel]
+    """The last 20 games, newest first."""
+    history: list[RatingPointModel] = []
+    """The rating after each rated game, oldest first (an addition to the contract)."""
+
+
+class SeekerModel(WireModel):
+    """Who made a seek."""
+
+    name: str
+    rating: int
+
+
+class SeekModel(WireModel):
+    """An offer to play, waiting in the lobby for someone to accept it."""
+
+    seek_id: str
+    by: SeekerModel
+    rule: Rule
+    size: int
+    clock: ClockSettingModel | None
+    rated: bool
+    color: Literal["black", "white", "random"]
+    """The colour the seek's owner plays."""
+    rating_min: int | None
+    rating_max: int | None
+    created_at: str
+    quick: bool = False
+    """Whether it waits from a `quick_pair` (an addition to the contract)."""
+
+
+class OnlinePlayerModel(WireModel):
+    """A player with a connection open."""
+
+    name: str
+    rating: int
+    status: Literal["idle", "playing"]
 
 
 class AnalysisMoveModel(WireModel):
@@ -204,11 +403,11 @@ class Message(WireModel):
     id: RequestId | None = None
 
     def to_wire(self) -> str:
-        """The JSON text of the message; `id` is left out when there is none."""
-        data = self.model_dump(mode="json", by_alias=True)
-        if data.get("id") is None:
-            data.pop("id", None)
-        return json.dumps(data, separators=(",", ":"))
+        """The JSON text of the message (compact, UTF-8); `id` is left out when there is none."""
+        return self.model_dump_json(by_alias=True, exclude=_WITHOUT_ID if self.id is None else None)
+
+
+_WITHOUT_ID = {"id"}
 
 
 class ClientMessage(Message):
@@ -238,14 +437,32 @@ class CreateRoom(ClientMessage):
     white: SeatSpec = "open"
     clock: ClockSettingModel | None = None
     private: bool = False
+    rated: bool = False
+    """A rated game (1.1 ratings): both seats filled by two different players; no undo."""
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the black seat is the first player, who places the first stones."""
 
     @model_validator(mode="after")
     def _check_rule_and_seats(self) -> CreateRoom:
-        if self.rule is Rule.RENJU and self.size != 15:
-            raise ValueError("renju is played on 15x15 only")
+        _check_rule(self.rule, self.size, self.opening)
         if self.black == "me" and self.white == "me":
             raise ValueError("only one seat can be 'me'")
         return self
+
+
+def _check_rule(rule: Rule, size: int, opening: OpeningName) -> None:
+    if rule is Rule.RENJU and size != 15:
+        raise ValueError("renju is played on 15x15 only")
+    if opening == "soosorv8" and rule is not Rule.RENJU:
+        raise ValueError("soosorv8 is an opening of renju")
+
+
+class OpeningStep(ClientMessage):
+    """Take one decision of the opening phase (1.1 openings)."""
+
+    type: Literal["opening_step"] = "opening_step"
+    room_id: RoomId
+    step: OpeningStepModel
 
 
 class ListRooms(ClientMessage):
@@ -338,10 +555,110 @@ class GetGame(ClientMessage):
 
 
 class Analyze(ClientMessage):
+    """The engine's view of a room's position, or (1.1) of a stored game's after `ply` moves."""
+
     type: Literal["analyze"] = "analyze"
-    room_id: RoomId
+    room_id: RoomId | None = None
+    game_id: GameId | None = None
+    ply: int | None = Field(default=None, ge=0, le=26 * 26)
     time_ms: int = Field(default=1000, ge=1, le=60_000)
     point: PointModel | None = None
+
+    @model_validator(mode="after")
+    def _check_one_position(self) -> Analyze:
+        if (self.room_id is None) == (self.game_id is None):
+            raise ValueError("give either room_id, or game_id and ply")
+        if (self.game_id is None) != (self.ply is None):
+            raise ValueError("game_id and ply go together")
+        return self
+
+
+class Leaderboard(ClientMessage):
+    """The best rated players (1.1 ratings)."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    limit: int = Field(default=50, ge=1, le=PAGE_LIMIT)
+    kind: Literal["human", "bot"] | None = None
+
+
+class WatchLobby(ClientMessage):
+    type: Literal["watch_lobby"] = "watch_lobby"
+
+
+class UnwatchLobby(ClientMessage):
+    type: Literal["unwatch_lobby"] = "unwatch_lobby"
+
+
+class SeekRequest(ClientMessage):
+    """Offer a game in the lobby."""
+
+    type: Literal["seek"] = "seek"
+    rule: Rule = Rule.FREESTYLE
+    size: int = Field(default=15, ge=5, le=26)
+    clock: ClockSettingModel | None = None
+    rated: bool = False
+    color: Literal["black", "white", "random"] = "random"
+    rating_min: int | None = Field(default=None, ge=0, le=5000)
+    rating_max: int | None = Field(default=None, ge=0, le=5000)
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the seek's owner is the first player."""
+
+    @model_validator(mode="after")
+    def _check_seek(self) -> SeekRequest:
+        _check_rule(self.rule, self.size, self.opening)
+        if self.rating_min is not None and self.rating_max is not None and self.rating_min > self.rating_max:
+            raise ValueError("rating_min is above rating_max")
+        return self
+
+
+class CancelSeek(ClientMessage):
+    type: Literal["cancel_seek"] = "cancel_seek"
+    seek_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class AcceptSeek(ClientMessage):
+    type: Literal["accept_seek"] = "accept_seek"
+    seek_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class QuickPair(ClientMessage):
+    """Play the nearest-rated player asking for the same game, or wait for one."""
+
+    type: Literal["quick_pair"] = "quick_pair"
+    rule: Rule = Rule.FREESTYLE
+    size: int = Field(default=15, ge=5, le=26)
+    clock: ClockSettingModel | None = None
+    rated: bool = False
+
+    @model_validator(mode="after")
+    def _check_rule(self) -> QuickPair:
+        if self.rule is Rule.RENJU and self.size != 15:
+            raise ValueError("renju is played on 15x15 only")
+        return self
+
+
+class WhoIsOnline(ClientMessage):
+    type: Literal["who_is_online"] = "who_is_online"
+    limit: int = Field(default=PAGE_LIMIT, ge=1, le=PAGE_LIMIT)
+
+
+ChatText = Annotated[str, StringConstraints(min_length=1, max_length=500, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+"""1 to 500 characters, none of them a control character."""
+
+
+class ChatRequest(ClientMessage):
+    """Say something to a room (its players and spectators) or, with `room_id` null, to the lobby."""
+
+    type: Literal["chat"] = "chat"
+    room_id: RoomId | None = None
+    text: ChatText
+
+
+class ClaimWin(ClientMessage):
+    """Claim a game whose opponent has been away long enough (1.1 claims)."""
+
+    type: Literal["claim_win"] = "claim_win"
+    room_id: RoomId
 
 
 ClientRequest = Annotated[
@@ -360,33 +677,25 @@ ClientRequest = Annotated[
     | Rematch
     | ListGames
     | GetGame
-    | Analyze,
+    | Analyze
+    | Leaderboard
+    | WatchLobby
+    | UnwatchLobby
+    | SeekRequest
+    | CancelSeek
+    | AcceptSeek
+    | QuickPair
+    | WhoIsOnline
+    | ChatRequest
+    | ClaimWin
+    | OpeningStep,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
 
 _CLIENT_ADAPTER: TypeAdapter[ClientRequest] = TypeAdapter(ClientRequest)
-CLIENT_TYPES = frozenset(
-    str(model.model_fields["type"].default)
-    for model in (
-        Hello,
-        CreateRoom,
-        ListRooms,
-        JoinRoom,
-        LeaveRoom,
-        ListBots,
-        Move,
-        Resign,
-        OfferDraw,
-        AnswerDraw,
-        RequestUndo,
-        AnswerUndo,
-        Rematch,
-        ListGames,
-        GetGame,
-        Analyze,
-    )
-)
+CLIENT_TYPES = frozenset(str(model.model_fields["type"].default) for model in get_args(get_args(ClientRequest)[0]))
+"""The `type` of every request."""
 
 
 def _request_id(raw: dict[str, Any]) -> str | int | None:
@@ -423,7 +732,13 @@ def parse_client_message(text: str) -> ClientRequest:
     Raises ProtocolError with `bad_json` (not JSON), `bad_request` (not an
     object, no string `type`, or a missing or mistyped field) or
     `unknown_type`; the error carries the request's `id` when it had one.
+    A valid frame is parsed once; only a refused one is read again, to say
+    precisely what is wrong with it.
     """
+    try:
+        return _CLIENT_ADAPTER.validate_json(text, strict=True)
+    except ValidationError as error:
+        failure = error
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):
@@ -436,10 +751,7 @@ def parse_client_message(text: str) -> ClientRequest:
         raise ProtocolError("bad_request", "a message needs a string 'type'", request_id)
     if kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id)
-    try:
-        return _CLIENT_ADAPTER.validate_json(text, strict=True)
-    except ValidationError as error:
-        raise ProtocolError("bad_request", f"{kind}: {_describe(error)}", request_id) from None
+    raise ProtocolError("bad_request", f"{kind}: {_describe(failure)}", request_id) from None
 
 
 # ------------------------------------------------------------ server -> client
@@ -514,6 +826,8 @@ class GameOver(ServerMessage):
     game_id: GameId
     seq: int
     result: ResultModel
+    ratings: RatingsModel | None = None
+    """Both players' rating changes, for a rated game (1.1 ratings)."""
 
 
 class DrawOffered(ServerMessage):
@@ -572,13 +886,90 @@ class GameMessage(ServerMessage):
 
 class Analysis(ServerMessage):
     type: Literal["analysis"] = "analysis"
-    room_id: RoomId
+    room_id: RoomId | None = None
+    game_id: GameId | None = None
+    """For the analysis of a stored game's position (1.1): the game and the ply."""
+    ply: int | None = None
     best: AnalysisMoveModel
     score: int
     depth: int
     nodes: int
     pv: list[str]
     point_score: int | None = None
+
+
+class LeaderboardMessage(ServerMessage):
+    type: Literal["leaderboard"] = "leaderboard"
+    players: list[LeaderboardEntryModel]
+
+
+class Lobby(ServerMessage):
+    """The lobby as a watcher starts: how many are online and the newest seeks (at most 100)."""
+
+    type: Literal["lobby"] = "lobby"
+    online: int
+    seeks: list[SeekModel]
+
+
+class SeekAdded(ServerMessage):
+    type: Literal["seek_added"] = "seek_added"
+    seek: SeekModel
+
+
+class SeekRemoved(ServerMessage):
+    type: Literal["seek_removed"] = "seek_removed"
+    seek_id: str
+
+
+class OnlineCount(ServerMessage):
+    type: Literal["online"] = "online"
+    count: int
+
+
+class SeekCreated(ServerMessage):
+    type: Literal["seek_created"] = "seek_created"
+    seek: SeekModel
+
+
+class OnlinePlayers(ServerMessage):
+    type: Literal["online_players"] = "online_players"
+    count: int
+    players: list[OnlinePlayerModel]
+
+
+class ChatMessage(ServerMessage):
+    type: Literal["chat"] = "chat"
+    room_id: RoomId | None
+    from_: str = Field(validation_alias="from", serialization_alias="from")
+    text: str
+    at: str
+    """When it was said (ISO 8601, UTC)."""
+
+
+class OpeningStepped(ServerMessage):
+    """A step of the opening was taken (a fresh `room` follows with the new state and seats)."""
+
+    type: Literal["opening_step"] = "opening_step"
+    room_id: RoomId
+    seq: int
+    by: str
+    step: OpeningStepModel
+
+
+class OpponentAway(ServerMessage):
+    """A seat's player has lost their last connection during a game (1.1 claims)."""
+
+    type: Literal["opponent_away"] = "opponent_away"
+    room_id: RoomId
+    color: ColorName
+    claim_at_ms: int
+    """Milliseconds from now after which the opponent may claim the win."""
+
+
+class OpponentBack(ServerMessage):
+    type: Literal["opponent_back"] = "opponent_back"
+    room_id: RoomId
+    color: ColorName
 
 
 ServerEvent = Annotated[
@@ -598,7 +989,18 @@ ServerEvent = Annotated[
     | RematchOffered
     | Games
     | GameMessage
-    | Analysis,
+    | Analysis
+    | LeaderboardMessage
+    | Lobby
+    | SeekAdded
+    | SeekRemoved
+    | OnlineCount
+    | SeekCreated
+    | OnlinePlayers
+    | ChatMessage
+    | OpponentAway
+    | OpponentBack
+    | OpeningStepped,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

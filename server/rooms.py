@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -53,16 +54,20 @@ from server.domain import (
     RoomFacts,
     RoomId,
     RoomStatus,
+    Standing,
     StoreRecord,
     new_game_id,
     utc_now,
 )
+from server.presence import Presence
 from server.protocol import (
     Declined,
     DrawOffered,
     GameOver,
     Left,
     Moved,
+    OpponentAway,
+    OpponentBack,
     RematchOffered,
     ServerMessage,
     Spectators,
@@ -72,8 +77,6 @@ from server.protocol import (
 
 Role = Literal["black", "white", "spectator"]
 
-SPECTATOR_COUNT_EVERY_S = 1.0
-"""The most often members are told how many spectators watch."""
 
 # ------------------------------------------------------------------- values
 
@@ -118,6 +121,8 @@ class RoomSettings:
     """The most a bot may think per move (None: the level's own time, or its share of the clock)."""
     bot_move_pause_s: float = 1.0
     """In a game between two bots, the least time between two moves, so that people can follow it."""
+    claim_after_s: float = 30.0
+    """How long a seat's player must have been away before the opponent may claim the win."""
     bot_game_idle_s: float = 600.0
     """A game between two bots that nobody has watched for this long ends drawn (the bots agree)."""
 
@@ -145,19 +150,24 @@ class Room:
         private: bool,
         settings: RoomSettings,
         wall_clock: Callable[[], datetime] = utc_now,
+        rated: bool = False,
     ) -> None:
         self.room_id = room_id
         self.rule = rule
         self.size = size
         self.clock_setting = clock
         self.private = private
+        self.rated = rated
+        """Whether its games change the players' ratings."""
         self.settings = settings
         self._wall_clock = wall_clock
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
+        self.standings: dict[str, Standing] = {}
+        """The standings (ratings) of the players it has seen, for its snapshots."""
         self.created_by: str | None = None
         """The player who opened the room (None for a room restored from before this was kept)."""
-        self.members: dict[ConnectionId, str] = {}
-        """Connections in the room and the player signed in on each."""
+        self.presence = Presence()
+        """Who is in the room, who is away."""
         self.game_id = new_game_id()
         self.board = Board(size, rule)
         self.status: RoomStatus = "waiting"
@@ -171,17 +181,6 @@ class Room:
         self.seq = 0
         self.version = 0
         """Changes whenever the position or the game changes; a bot's answer is for one version."""
-        self.absent_since: dict[Color, float] = {}
-        """Seats of a playing game whose player is away, and since when it counts."""
-        self.empty_since: float | None = None
-        """When the room last had no connection left in it."""
-        self._emptied_by_leaving = False
-        """Whether the last connection left the room on purpose (rather than dropping)."""
-        self._spectators_told = 0
-        """The spectator count members were last told."""
-        self._spectators_told_at = -SPECTATOR_COUNT_EVERY_S
-        self._spectators_due: float | None = None
-        """When a changed spectator count is to be told, if one is waiting."""
 
     # ------------------------------------------------------------ creation
 
@@ -199,12 +198,30 @@ class Room:
                 self.seats[color] = PlayerInfo(caller.name)
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
-        self.members[caller.connection] = caller.name
-        self._spectators_told = self.spectator_count()
+        self.presence.arrive(caller.connection, caller.name)
+        self.presence.told_count(self.spectator_count())
         outcome = Outcome()
         if self._both_seated():
             self._start(now, outcome)
         outcome.reply(caller.connection, views.room_message(self, caller.connection, now))
+        return outcome
+
+    def open_paired(self, black: Caller, white: Caller, opener: str, answering: Caller | None, now: float) -> Outcome:
+        """Seat two players who agreed to play (an accepted seek, a quick pairing) and start the game:
+        each gets the room on the connection it asked from (the snapshot answering the request
+        goes to `answering`). `opener` is whoever offered the game."""
+        self.created_by = opener
+        outcome = Outcome()
+        for color, caller in ((Color.BLACK, black), (Color.WHITE, white)):
+            self.seats[color] = PlayerInfo(caller.name)
+            self.presence.arrive(caller.connection, caller.name)
+        self._start(now, outcome)
+        for caller in (black, white):
+            snapshot = views.room_message(self, caller.connection, now)
+            if caller == answering:
+                outcome.reply(caller.connection, snapshot)
+            else:
+                outcome.send(caller.connection, snapshot)
         return outcome
 
     @classmethod
@@ -215,14 +232,14 @@ class Room:
         Nobody is connected yet; the side to move's time runs from `now`, so
         the time the server was down is charged to no one.
         """
-        room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings)
+        room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings, rated=game.rated)
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
         room.created_by = game.created_by
         room.board = Board.from_moves(game.moves, game.size, game.rule)
         room.started_at = game.started_at
         room.turn_started = now
-        room.empty_since = now
+        room.presence.empty_since = now
         if game.clock is not None:
             black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
             room.clock = GameClock(game.clock, black_ms, white_ms)
@@ -235,18 +252,18 @@ class Room:
             room.clock.start(room.board.to_move, now)
         for color in Color:
             if not room.seat_connected(color):
-                room.absent_since[color] = now
+                room.presence.seat_away(color, now)
         return room
 
     def checkpoint(self) -> Room:
         """An independent copy of the room, to go back to if storing a change fails."""
         twin = copy.copy(self)
         twin.seats = dict(self.seats)
-        twin.members = dict(self.members)
+        twin.presence = self.presence.copy()
         twin.board = self.board.copy()
         twin.clock = None if self.clock is None else dataclasses.replace(self.clock)
         twin.rematch_asks = set(self.rematch_asks)
-        twin.absent_since = dict(self.absent_since)
+        twin.standings = dict(self.standings)
         return twin
 
     # --------------------------------------------------------- membership
@@ -261,10 +278,11 @@ class Room:
             if self.status != "waiting" or not open_seats:
                 raise Refusal("room_full", "no seat is open in this room")
             self.seats[open_seats[0]] = PlayerInfo(caller.name)
-        self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller.connection, caller.name, now)
         if self.status == "waiting" and self._both_seated():
             self._start(now, outcome)
         self._announce_presence(before, outcome, caller, now)
+        self._announce_back(back, outcome)
         return outcome
 
     def leave(self, caller: Caller, now: float) -> Outcome:
@@ -276,8 +294,7 @@ class Room:
         before = self._presence()
         if color is not None and self.status == "waiting":
             self.seats[color] = None
-        self._detach(caller.connection, now)
-        self._emptied_by_leaving = not self.members
+        self._detach(caller.connection, now, on_purpose=True)
         outcome.reply(caller.connection, Left(room_id=self.room_id))
         self._announce_presence(before, outcome, None, now)
         return outcome
@@ -288,8 +305,29 @@ class Room:
         if connection not in self.members:
             return outcome
         before = self._presence()
-        self._detach(connection, now)
+        away = self._detach(connection, now, on_purpose=False)
         self._announce_presence(before, outcome, None, now)
+        if away is not None:
+            claim_at_ms = round(self.settings.claim_after_s * 1000)
+            notice = OpponentAway(room_id=self.room_id, color=views.color_name(away), claim_at_ms=claim_at_ms)
+            for member in self.members:
+                outcome.send(member, notice)
+        return outcome
+
+    def claim_win(self, caller: Caller, now: float) -> Outcome:
+        """Win a game whose opponent has been away for `claim_after_s`; refused before then, and
+        while the opponent is connected."""
+        color = self._player_color(caller)
+        self._require_playing(caller)
+        since = self.presence.away_since.get(color.other)
+        if since is None or self.seat_connected(color.other):
+            raise Refusal("not_allowed", "your opponent is connected: there is nothing to claim")
+        wait_s = since + self.settings.claim_after_s - now
+        if wait_s > 0:
+            raise Refusal("not_allowed", f"your opponent may still come back: you can claim in {math.ceil(wait_s)} s")
+        outcome = Outcome()
+        self._enter(caller, now, outcome)
+        self._end(GameResult(color, EndReason.ABANDONED), now, outcome, caller)
         return outcome
 
     # --------------------------------------------------------------- play
@@ -365,6 +403,8 @@ class Room:
         """Ask to take back one's last move (and the reply to it). Bots accept at once."""
         color = self._player_color(caller)
         self._require_playing(caller)
+        if self.rated:
+            raise Refusal("not_allowed", "moves cannot be taken back in a rated game")
         if self.board.ply < (1 if color is Color.BLACK else 2):
             raise Refusal("not_allowed", "you have no move to take back")
         if self.undo_request is not None:
@@ -463,37 +503,37 @@ class Room:
     def next_deadline(self) -> float | None:
         """The next moment `on_timer` has something to do (a flag, an abandonment, an expiry, a
         spectator count to tell)."""
-        moments: list[float] = [] if self._spectators_due is None else [self._spectators_due]
+        presence = self.presence
+        moments: list[float] = [] if presence.count_due is None else [presence.count_due]
         if self.status == "playing":
             if self.clock is not None and (flag := self.clock.flag_at()) is not None:
                 moments.append(flag)
-            for color, since in self.absent_since.items():
+            for color, since in presence.away_since.items():
                 if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
-            if self._bots_only() and self.empty_since is not None and not self.members:
-                moments.append(self.empty_since + self.settings.bot_game_idle_s)
-        elif self.empty_since is not None and not self.members:
-            moments.append(self.empty_since + self.settings.abandon_after_s)
+            if self._bots_only() and presence.empty_since is not None and not self.members:
+                moments.append(presence.empty_since + self.settings.bot_game_idle_s)
+        elif presence.empty_since is not None and not self.members:
+            moments.append(presence.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
 
     def on_timer(self, now: float) -> Outcome:
         """End the game when a clock has run out or a player has stayed away too long; tell a
         spectator count that had to wait."""
         outcome = Outcome()
-        if self._spectators_due is not None and now >= self._spectators_due:
+        if self.presence.count_due is not None and now >= self.presence.count_due:
             self._announce_spectators(outcome, now)
         if self.status != "playing":
             return outcome
         if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
             return outcome
-        for color, since in sorted(self.absent_since.items()):
+        for color, since in sorted(self.presence.away_since.items()):
             if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 return outcome
-        if self._bots_only() and not self.members and self.empty_since is not None:
-            if now >= self.empty_since + self.settings.bot_game_idle_s:
-                self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
+        if self._bots_only() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
         return outcome
 
     def is_disposable(self, now: float) -> bool:
@@ -501,25 +541,27 @@ class Room:
         if self.members:
             return False
         if self.status == "finished":
-            return self._emptied_by_leaving or self._empty_expired(now)
+            return self.presence.left_on_purpose or self.presence.empty_for(self.settings.abandon_after_s, now)
         if self.status == "waiting":
             nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
-            return nobody_seated or self._empty_expired(now)
+            return nobody_seated or self.presence.empty_for(self.settings.abandon_after_s, now)
         return False
 
-    def _empty_expired(self, now: float) -> bool:
-        """Whether the room has been empty for as long as a player may stay away."""
-        return self.empty_since is not None and now >= self.empty_since + self.settings.abandon_after_s
-
-    def suspend(self, now: float) -> Outcome:
-        """The server is stopping: store the clocks of a timed game as they are now, so that the
-        time the player to move has thought until now stays spent after the restart."""
+    def save_clocks(self, now: float) -> Outcome:
+        """Store the clocks of a timed game as they stand now (the game goes on unchanged), so that
+        the time the player to move has thought stays spent if the server stops: done when it
+        stops, and every few seconds in case it is killed."""
         outcome = Outcome()
         if self.status == "playing" and self.clock is not None:
             outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
         return outcome
 
     # ------------------------------------------------------------ queries
+
+    @property
+    def members(self) -> dict[ConnectionId, str]:
+        """Connections in the room and the player signed in on each."""
+        return self.presence.members
 
     def seat_of(self, name: str) -> Color | None:
         """The colour of the human seat `name` holds here, if any."""
@@ -541,6 +583,16 @@ class Room:
         """Whether a bot holds one of the seats."""
         return any(seat is not None and seat.kind == "bot" for seat in self.seats.values())
 
+    def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
+        """Black's and white's seat, when both are taken."""
+        black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
+        return None if black is None or white is None else (black, white)
+
+    def know(self, standings: Iterable[Standing]) -> None:
+        """Remember players' standings (ratings), to show them in the seats."""
+        for standing in standings:
+            self.standings[standing.name] = standing
+
     def seat_connected(self, color: Color) -> bool:
         """Whether the seat's player is here: a bot always is, a human with any connection."""
         seat = self.seats[color]
@@ -548,7 +600,7 @@ class Room:
             return False
         if seat.kind == "bot":
             return True
-        return seat.name in self.members.values()
+        return self.presence.is_here(seat.name)
 
     def facts(self) -> RoomFacts:
         """What others may know of the room as it is now (see RoomFacts)."""
@@ -566,6 +618,8 @@ class Room:
             moves=self.board.moves,
             decided=self.board.result is not None,
             created_by=self.created_by,
+            rated=self.rated,
+            game_id=self.game_id,
         )
 
     # ------------------------------------------------------------- helpers
@@ -586,10 +640,11 @@ class Room:
         if caller.connection in self.members:
             return
         before = self._presence()
-        self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller.connection, caller.name, now)
         if self._presence() != before:
             for connection in self.members:
                 outcome.send(connection, views.room_message(self, connection, now))
+        self._announce_back(back, outcome)
 
     def _require_playing(self, caller: Caller) -> None:
         if self.status == "waiting":
@@ -678,12 +733,12 @@ class Room:
         self.status = "playing"
         self.started_at = self._wall_clock()
         self.turn_started = now
-        self.empty_since = None
+        self.presence.empty_since = None
         self.version += 1
         if self.clock_setting is not None:
             self.clock = GameClock.fresh(self.clock_setting)
             self.clock.start(Color.BLACK, now)
-        self.absent_since = {color: now for color in Color if not self.seat_connected(color)}
+        self.presence.away_since = {color: now for color in Color if not self.seat_connected(color)}
         outcome.records.append(
             GameStarted(
                 self.game_id,
@@ -696,6 +751,7 @@ class Room:
                 self.started_at,
                 self.private,
                 self.created_by,
+                self.rated,
             )
         )
 
@@ -707,9 +763,10 @@ class Room:
         self.draw_offer = None
         self.undo_request = None
         self.rematch_asks = set()
-        self.absent_since = {}
+        self.presence.away_since = {}
         self.version += 1
-        outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now)))
+        rated = self.rated and self.board.ply >= 2  # an abort (a side that never moved) is not rated
+        outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now), rated))
         self.seq += 1
         over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=views.result_model(result))
         self._broadcast(over, outcome, caller)
@@ -737,25 +794,31 @@ class Room:
             else:
                 outcome.send(connection, message)
 
-    def _attach(self, connection: ConnectionId, name: str, now: float) -> None:
-        was_connected = {color: self.seat_connected(color) for color in Color}
-        self.members[connection] = name
-        self.empty_since = None
-        self._emptied_by_leaving = False
+    def _attach(self, connection: ConnectionId, name: str, now: float) -> Color | None:
+        """A connection enters; the seat whose player it brings back during a game, if any."""
+        was_away = self.seat_of(name) in self.presence.away_since
+        was_here = self.presence.is_here(name)
+        self.presence.arrive(connection, name)
         color = self.seat_of(name)
-        if color is None or was_connected[color]:
-            return
-        self.absent_since.pop(color, None)
-        if color.other in self.absent_since:
-            self.absent_since[color.other] = now
+        if color is None or was_here:
+            return None
+        self.presence.seat_back(color, now)
+        return color if was_away and self.status == "playing" else None
 
-    def _detach(self, connection: ConnectionId, now: float) -> None:
-        name = self.members.pop(connection, None)
-        if not self.members:
-            self.empty_since = now
+    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> Color | None:
+        """A connection goes; the seat whose player it leaves with no connection during a game, if any."""
+        name = self.presence.depart(connection, now, on_purpose)
         color = None if name is None else self.seat_of(name)
         if color is not None and self.status == "playing" and not self.seat_connected(color):
-            self.absent_since[color] = now
+            self.presence.seat_away(color, now)
+            return color
+        return None
+
+    def _announce_back(self, color: Color | None, outcome: Outcome) -> None:
+        if color is not None:
+            notice = OpponentBack(room_id=self.room_id, color=views.color_name(color))
+            for member in self.members:
+                outcome.send(member, notice)
 
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""
@@ -780,16 +843,8 @@ class Room:
         SPECTATOR_COUNT_EVERY_S: a crowd joining costs a few messages, not one per join to each
         of them (a newcomer learns the count from its snapshot)."""
         count = self.spectator_count()
-        if count == self._spectators_told:
-            self._spectators_due = None
+        if not self.presence.count_to_tell(count, now):
             return
-        next_allowed = self._spectators_told_at + SPECTATOR_COUNT_EVERY_S
-        if now < next_allowed:
-            self._spectators_due = next_allowed
-            return
-        self._spectators_told = count
-        self._spectators_told_at = now
-        self._spectators_due = None
         message = Spectators(room_id=self.room_id, count=count)
         for connection in self.members:
             outcome.send(connection, message)

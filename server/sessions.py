@@ -42,9 +42,9 @@ async def sign_in(storage: Storage, name: str, token: str | None) -> tuple[Store
     the answer is `name_taken`, with a wrong one `unauthorized`.
     """
     player = await storage.find_player(name)
+    if (player is None and is_level(name.lower())) or (player is not None and player.kind == "bot"):
+        raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
     if player is None:
-        if is_level(name.lower()):
-            raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
         fresh = new_token()
         created = await storage.add_player(name, hash_token(fresh))
         if created is not None:

@@ -29,9 +29,30 @@ from typing import Any
 
 import aiosqlite
 
-from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, format_timestamp, parse_timestamp
+from engine.glicko2 import Rating
+from engine.record import (
+    ClockSetting,
+    GameRecord,
+    PlayerInfo,
+    PlayerKind,
+    RecordedMove,
+    format_timestamp,
+    parse_timestamp,
+)
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.domain import GameId, GamePage, GameSummary, PlayerAdded, RestoredGame, RoomId, StoreRecord
+from server.domain import (
+    PROVISIONAL_RD,
+    GameId,
+    GamePage,
+    GameSummary,
+    PlayerAdded,
+    Profile,
+    RatingPoint,
+    RestoredGame,
+    RoomId,
+    Standing,
+    StoreRecord,
+)
 from server.metrics import Metrics
 from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
@@ -57,11 +78,12 @@ class StorageSettings:
 
 @dataclass(frozen=True, slots=True)
 class StoredPlayer:
-    """A player as stored: the name, the token's hash and the rating."""
+    """A player as stored, for signing in: the name as first written, the token's hash, and
+    whether it is a person or a bot (no token signs in as a bot)."""
 
     name: str
     token_hash: bytes
-    rating: int
+    kind: PlayerKind = "human"
 
 
 async def _connect(
@@ -207,8 +229,60 @@ class Storage:
     async def find_player(self, name: str) -> StoredPlayer | None:
         """The player called `name` (ignoring case), or None."""
         async with self._snapshot() as read:
-            row = await read.row("SELECT name, token_hash, rating FROM players WHERE name = ? COLLATE NOCASE", (name,))
+            row = await read.row("SELECT name, token_hash, kind FROM players WHERE name = ? COLLATE NOCASE", (name,))
         return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
+
+    async def standing(self, name: str) -> Standing | None:
+        """A player's (or a bot's) rating and rated games, or None for an unknown name."""
+        async with self._snapshot() as read:
+            row = await read.row(f"SELECT {_STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
+        return None if row is None else _standing(row)
+
+    async def leaderboard(self, limit: int, kind: PlayerKind | None) -> list[Standing]:
+        """The best rated players by rating, those with a provisional rating after the others;
+        only humans or only bots if `kind` says so."""
+        async with self._snapshot() as read:
+            rows = await read.rows(
+                f"SELECT {_STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
+                "ORDER BY rd > ?, rating DESC, name LIMIT ?",
+                (kind, kind, PROVISIONAL_RD, limit),
+            )
+        return [_standing(row) for row in rows]
+
+    async def profile(self, name: str, recent: int = 20, history: int = 100) -> Profile | None:
+        """A player's page: standing, wins, losses and draws, the last `recent` public games and the
+        rating after each of the last `history` rated games; None for an unknown name."""
+        standing = await self.standing(name)
+        if standing is None:
+            return None
+        page = await self.list_games(standing.name, recent, None)
+        assert page is not None, "no `before` game to miss"
+        async with self._snapshot() as read:
+            record = await read.row(
+                "SELECT "
+                "SUM((g.black_name = :n AND r.winner = 'black') OR (g.white_name = :n AND r.winner = 'white')), "
+                "SUM((g.black_name = :n AND r.winner = 'white') OR (g.white_name = :n AND r.winner = 'black')), "
+                "SUM(r.winner IS NULL) "
+                "FROM games g JOIN results r USING (game_id) WHERE g.black_name = :n OR g.white_name = :n",
+                {"n": standing.name},
+            )
+            points = await read.rows(
+                "SELECT game_id, at, rating_after, rd_after, volatility_after FROM rating_changes "
+                "WHERE player = ? ORDER BY at DESC, rowid DESC LIMIT ?",
+                (standing.name, history),
+            )
+        wins, losses, draws = (int(value or 0) for value in record or (0, 0, 0))
+        return Profile(
+            standing=standing,
+            wins=wins,
+            losses=losses,
+            draws=draws,
+            recent=page.games,
+            history=tuple(
+                RatingPoint(GameId(game_id), parse_timestamp(at), Rating(rating, rd, volatility))
+                for game_id, at, rating, rd, volatility in reversed(points)
+            ),
+        )
 
     async def add_player(self, name: str, token_hash: bytes) -> StoredPlayer | None:
         """Create a player; None if the name (ignoring case) was taken meanwhile.
@@ -256,6 +330,7 @@ class Storage:
                         private=game.private,
                         created_by=game.created_by,
                         result=game.result,
+                        rated=game.rated,
                     )
                 )
         return restored
@@ -321,17 +396,25 @@ class Storage:
         return GamePage(games, games[-1].game_id if more else None)
 
 
+_STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
+
+
+def _standing(row: Any) -> Standing:
+    name, kind, rating, rd, volatility, games = row
+    return Standing(name, kind, Rating(float(rating), float(rd), float(volatility)), int(games))
+
+
 class _Snapshot:
     """Queries inside one read transaction (see `Storage._snapshot`)."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
 
-    async def rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
         async with self._db.execute(sql, parameters) as cursor:
             return list(await cursor.fetchall())
 
-    async def row(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any | None:
+    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> Any | None:
         async with self._db.execute(sql, parameters) as cursor:
             return await cursor.fetchone()
 
@@ -343,7 +426,7 @@ class _Snapshot:
 _GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
-    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by"
+    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by, g.rated"
 )
 
 
@@ -362,6 +445,7 @@ class _GameRow:
         self.private = bool(row[14])
         self.started_at = parse_timestamp(row[15])
         self.created_by: str | None = row[20]
+        self.rated = bool(row[21])
         self.result: GameResult | None = None
         self.ended_at: datetime | None = None
         if row[17] is not None:
@@ -383,4 +467,5 @@ class _GameRow:
             started_at=self.started_at,
             ended_at=self.ended_at,
             private=self.private,
+            rated=self.rated,
         )

@@ -15,22 +15,29 @@ from engine.record import ClockSetting, GameRecord, PlayerInfo, format_timestamp
 from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
 from server.clock import GameClock
-from server.domain import ConnectionId, GameSummary, RoomFacts
+from server.domain import ConnectionId, GameSummary, Profile, RoomFacts, Standing
 from server.protocol import (
     ClockModel,
     ClockSettingModel,
     ColorName,
     GameSummaryModel,
+    LeaderboardEntryModel,
+    OffersModel,
     PlayerInfoModel,
+    ProfileModel,
+    RatingPointModel,
     ResultModel,
     RoomMessage,
     RoomStateModel,
     RoomSummaryModel,
     SeatModel,
+    SeekerModel,
+    SeekModel,
     StoneModel,
 )
 
 if TYPE_CHECKING:
+    from server.lobby import Seek
     from server.rooms import Room
 
 
@@ -73,11 +80,27 @@ def clock_setting_model(setting: ClockSetting | None) -> ClockSettingModel | Non
     return ClockSettingModel(initial_ms=setting.initial_ms, increment_ms=setting.increment_ms)
 
 
-def seat_model(seat: PlayerInfo | None, connected: bool) -> SeatModel | None:
-    """Who holds a seat and whether they are connected; None for an open seat."""
+def seat_model(seat: PlayerInfo | None, connected: bool, standing: Standing | None = None) -> SeatModel | None:
+    """Who holds a seat, whether they are connected, and their rating when known; None for an open seat."""
     if seat is None:
         return None
-    return SeatModel(name=seat.name, kind=seat.kind, level=seat.level, connected=connected)
+    if standing is None:
+        return SeatModel(name=seat.name, kind=seat.kind, level=seat.level, connected=connected)
+    rating, rd, games = rounded(standing)
+    return SeatModel(
+        name=seat.name, kind=seat.kind, level=seat.level, connected=connected, rating=rating, rd=rd, games=games
+    )
+
+
+def rounded(standing: Standing) -> tuple[int, int, int]:
+    """Rating, deviation and rated games as the wire shows them (whole numbers)."""
+    return round(standing.rating.rating), round(standing.rating.rd), standing.games
+
+
+def leaderboard_entry(standing: Standing) -> LeaderboardEntryModel:
+    """One line of the leaderboard."""
+    rating, rd, games = rounded(standing)
+    return LeaderboardEntryModel(name=standing.name, kind=standing.kind, rating=rating, rd=rd, games=games)
 
 
 def player_model(player: PlayerInfo) -> PlayerInfoModel:
@@ -93,8 +116,8 @@ def room_state(room: Room, now: float) -> RoomStateModel:
         rule=room.rule,
         size=room.size,
         status=room.status,
-        black=seat_model(room.seats[Color.BLACK], room.seat_connected(Color.BLACK)),
-        white=seat_model(room.seats[Color.WHITE], room.seat_connected(Color.WHITE)),
+        black=_seat(room, Color.BLACK),
+        white=_seat(room, Color.WHITE),
         to_move=color_name(room.board.to_move) if room.status == "playing" else None,
         moves=[stone_model(ply, point) for ply, point in enumerate(room.board.moves, start=1)],
         clock=clock_model(room.clock, now),
@@ -102,7 +125,20 @@ def room_state(room: Room, now: float) -> RoomStateModel:
         seq=room.seq,
         private=room.private,
         spectators=room.spectator_count(),
+        time_control=clock_setting_model(room.clock_setting),
+        offers=OffersModel(
+            draw=None if room.draw_offer is None else color_name(room.draw_offer),
+            undo=None if room.undo_request is None else color_name(room.undo_request),
+            rematch=[color_name(color) for color in sorted(room.rematch_asks)],
+        ),
+        rated=room.rated,
     )
+
+
+def _seat(room: Room, color: Color) -> SeatModel | None:
+    seat = room.seats[color]
+    standing = None if seat is None else room.standings.get(seat.name)
+    return seat_model(seat, room.seat_connected(color), standing)
 
 
 def room_message(room: Room, connection: ConnectionId, now: float) -> RoomMessage:
@@ -123,6 +159,7 @@ def room_summary(room: RoomFacts) -> RoomSummaryModel:
         white=seat_model(white, white_connected),
         spectators=room.spectators,
         clock=clock_setting_model(room.clock),
+        rated=room.rated,
     )
 
 
@@ -140,6 +177,7 @@ def game_summary(game: GameSummary) -> GameSummaryModel:
         result=None if game.result is None else result_model(game.result),
         started_at=format_timestamp(game.started_at),
         ended_at=None if game.ended_at is None else format_timestamp(game.ended_at),
+        rated=game.rated,
     )
 
 
@@ -154,3 +192,46 @@ def render_record(record: GameRecord, format: RecordFormat) -> dict[str, Any] | 
     if format == "sgf":
         return write_sgf(record)
     return record_to_dict(record)
+
+
+def seek_model(seek: Seek) -> SeekModel:
+    """A seek as the wire shows it."""
+    clock = seek.terms.clock
+    return SeekModel(
+        seek_id=seek.seek_id,
+        by=SeekerModel(name=seek.owner, rating=seek.rating),
+        rule=seek.terms.rule,
+        size=seek.terms.size,
+        clock=clock_setting_model(clock),
+        rated=seek.terms.rated,
+        color=seek.color,
+        rating_min=seek.rating_min,
+        rating_max=seek.rating_max,
+        created_at=format_timestamp(seek.created_at),
+        quick=seek.quick,
+    )
+
+
+def profile_model(profile: Profile) -> ProfileModel:
+    """A player's page, as `GET /api/players/{name}` serves it."""
+    rating, rd, games = rounded(profile.standing)
+    return ProfileModel(
+        name=profile.standing.name,
+        kind=profile.standing.kind,
+        rating=rating,
+        rd=rd,
+        games=games,
+        wins=profile.wins,
+        losses=profile.losses,
+        draws=profile.draws,
+        recent=[game_summary(game) for game in profile.recent],
+        history=[
+            RatingPointModel(
+                game_id=point.game_id,
+                at=format_timestamp(point.at),
+                rating=round(point.rating.rating),
+                rd=round(point.rating.rd),
+            )
+            for point in profile.history
+        ],
+    )

@@ -19,17 +19,14 @@ per transaction.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import aiosqlite
 
-from engine.record import format_timestamp
-from server.domain import ClocksSaved, GameFinished, GameStarted, MovePlayed, MovesTakenBack, PlayerAdded, StoreRecord
+from server.domain import MovePlayed, StoreRecord
 from server.metrics import Metrics
+from server.statements import statements
 
 GROUP_LIMIT = 512
 """The most changes written in one transaction."""
@@ -167,7 +164,7 @@ class RecordWriter:
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
-                for sql, rows in _statements(records):
+                for sql, rows in statements(records):
                     await self._db.executemany(sql, rows)
                 await self._db.execute("COMMIT")
             except BaseException:
@@ -184,86 +181,3 @@ def _settle(group: list[_Change], error: BaseException | None) -> None:
             change.done.set_result(None)
         else:
             change.done.set_exception(error)
-
-
-# ------------------------------------------------------------------ SQL
-
-_INSERT_GAME = (
-    "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
-    "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
-    "private, started_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)"
-_DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
-_INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at) VALUES (?, ?, ?, ?, ?)"
-_UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
-_INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
-
-
-def _statements(records: list[StoreRecord]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
-    """The SQL of the records as (statement, rows) runs, ready for `executemany`.
-
-    Rows are written in the records' order, consecutive rows of one
-    statement in one run; the clocks last, in order too (they only set each
-    game's latest times, which the rows do not read), so that a group of
-    moves from many rooms is two statements in all.
-    """
-    yield from _runs(row for record in records if (row := _row(record)) is not None)
-    yield from _runs(clock for record in records if (clock := _clock(record)) is not None)
-
-
-def _runs(statements: Iterable[tuple[str, tuple[Any, ...]]]) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    runs: list[tuple[str, list[tuple[Any, ...]]]] = []
-    for sql, row in statements:
-        if runs and runs[-1][0] == sql:
-            runs[-1][1].append(row)
-        else:
-            runs.append((sql, [row]))
-    return runs
-
-
-def _row(record: StoreRecord) -> tuple[str, tuple[Any, ...]] | None:
-    """The row statement of a record; None for one that only sets clocks."""
-    if isinstance(record, ClocksSaved):
-        return None
-    if isinstance(record, GameStarted):
-        clock = record.clock
-        initial = None if clock is None else clock.initial_ms
-        return _INSERT_GAME, (
-            record.game_id,
-            record.room_id,
-            record.rule.value,
-            record.size,
-            record.black.name,
-            record.black.kind,
-            record.black.level,
-            record.white.name,
-            record.white.kind,
-            record.white.level,
-            initial,
-            None if clock is None else clock.increment_ms,
-            initial,
-            initial,
-            int(record.private),
-            format_timestamp(record.started_at),
-            record.created_by,
-        )
-    if isinstance(record, MovePlayed):
-        point = record.point
-        return _INSERT_MOVE, (record.game_id, record.ply, point.x, point.y, str(record.color), record.time_ms)
-    if isinstance(record, MovesTakenBack):
-        return _DELETE_MOVES, (record.game_id, record.keep)
-    if isinstance(record, PlayerAdded):
-        return _INSERT_PLAYER, (record.name, record.token_hash, format_timestamp(record.created_at))
-    result = record.result
-    line = None if result.line is None else json.dumps([[point.x, point.y] for point in result.line])
-    winner = None if result.winner is None else str(result.winner)
-    return _INSERT_RESULT, (record.game_id, winner, result.reason.value, line, format_timestamp(record.ended_at))
-
-
-def _clock(record: StoreRecord) -> tuple[str, tuple[Any, ...]] | None:
-    """The game's clocks after the record, for a timed game's move, undo or end; None otherwise."""
-    if not isinstance(record, MovePlayed | MovesTakenBack | GameFinished | ClocksSaved) or record.clock_ms is None:
-        return None
-    black_ms, white_ms = record.clock_ms
-    return _UPDATE_CLOCK, (black_ms, white_ms, record.game_id)

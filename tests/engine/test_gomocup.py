@@ -115,7 +115,12 @@ def test_end_finishes_the_session_silently() -> None:
         (["BOARD", "1,1,1", "DONE"], "ERROR"),
         (["INFO timeout_turn soon"], "ERROR"),
         (["INFO rule 8"], "ERROR"),
-        (["SWAP2BOARD"], "UNKNOWN"),
+        (["SWAP2BOARD", "DONE"], "ERROR"),
+        (["START 15", "SWAP2BOARD", "7,7", "DONE"], "ERROR"),
+        (["START 15", "SWAP2BOARD", "7,7", "8,8", "7,7", "DONE"], "ERROR"),
+        (["START 15", "SWAP2BOARD", "7,7", "8,8", "15,3", "DONE"], "ERROR"),
+        (["START 15", "SWAP2BOARD", "7,7", "8,8,1", "9,9", "DONE"], "ERROR"),
+        (["SWAP3BOARD"], "UNKNOWN"),
     ],
 )
 def test_bad_input_gets_an_error_line_and_the_session_goes_on(lines: list[str], expected: str) -> None:
@@ -193,3 +198,69 @@ def test_a_classic_bot_reports_one_message_in_the_same_format() -> None:
     assert len(messages) == 1
     assert messages[0].startswith("MESSAGE depth ") and " nps " in messages[0] and " pv " in messages[0]
     assert len(_moves(answers)) == 1
+
+
+# ------------------------------------------------------------ swap2 (SWAP2BOARD)
+
+
+def _stones(line: str) -> list[Point]:
+    """The points of an answer like `7,7 8,7 9,9`."""
+    return [Point(*(int(part) for part in pair.split(","))) for pair in line.split()]
+
+
+def _swap2(stones: str) -> tuple[BrainSession, list[str]]:
+    """A brain at level `easy` asked SWAP2BOARD with these stones (x,y separated by spaces)."""
+    session = BrainSession("easy", seed=3)
+    lines = ["INFO timeout_turn 1000", "START 15", "SWAP2BOARD", *stones.split(), "DONE"]
+    answers = _send(session, lines)
+    assert answers[0] == "OK"
+    return session, answers[1:]
+
+
+def test_swap2board_with_no_stones_answers_the_three_opening_stones_on_one_line() -> None:
+    session, answers = _swap2("")
+    (line,) = answers
+    stones = _stones(line)
+    assert len(stones) == 3 and Point(7, 7) in stones
+    assert session.board is not None and session.board.moves == tuple(stones)
+
+
+def test_swap2board_with_three_stones_swaps_when_black_is_clearly_winning() -> None:
+    # Black h8 and i9 touch in the centre, white's stone is in the corner.
+    session, answers = _swap2("7,7 0,0 8,6")
+    assert answers == ["SWAP"]
+    assert session.board is not None and session.board.ply == 3
+
+
+def test_swap2board_with_three_stones_stays_white_and_plays_the_4th_when_black_is_lost() -> None:
+    # White holds the centre; black's stones are in two corners.
+    session, answers = _swap2("0,0 7,7 14,14")
+    assert any(answer.startswith("MESSAGE depth ") for answer in answers)
+    (fourth,) = _moves(answers)
+    assert session.board is not None and session.board.moves == (Point(0, 0), Point(7, 7), Point(14, 14), fourth)
+
+
+def test_swap2board_with_a_balanced_opening_answers_the_4th_and_5th_stones() -> None:
+    session, answers = _swap2("7,7 7,6 12,7")
+    (line,) = answers
+    fourth, fifth = _stones(line)
+    assert session.board is not None and session.board.moves[3:] == (fourth, fifth)
+
+
+def test_swap2board_with_five_stones_swaps_when_black_is_better() -> None:
+    session, answers = _swap2("7,7 0,0 8,6 0,1 9,5")
+    assert answers == ["SWAP"]
+
+
+def test_swap2board_with_five_stones_takes_white_and_plays_the_6th_when_white_is_better() -> None:
+    session, answers = _swap2("0,0 7,7 14,14 8,6 0,14")
+    (sixth,) = _moves(answers)
+    assert session.board is not None and session.board.ply == 6 and session.board.last_move == sixth
+
+
+def test_after_swap2board_the_game_goes_on_with_turn() -> None:
+    session, answers = _swap2("7,7 0,0 8,6")
+    assert answers == ["SWAP"]
+    answers = _send(session, ["TURN 9,5"])
+    (move,) = _moves(answers)
+    assert session.board is not None and session.board.moves[3:] == (Point(9, 5), move)

@@ -73,6 +73,7 @@ def test_a_record_becomes_the_wire_game_record_object() -> None:
         "result": {"winner": "black", "reason": "five", "line": [[7, 3], [7, 4], [7, 5], [7, 6], [7, 7]]},
         "started_at": "2026-11-22T17:00:00Z",
         "ended_at": "2026-11-22T17:04:30Z",
+        "opening": None,
     }
 
 

@@ -34,7 +34,14 @@ async def test_a_bot_answers_each_move_and_takes_back_on_request(
     alice = await client("alice", server=bot_server)
     created = await alice.request(type="create_room", black="me", white={"bot": "greedy"})
     assert created["you"] == "black" and created["room"]["status"] == "playing"
-    assert created["room"]["white"] == {"name": "greedy", "kind": "bot", "level": "greedy", "connected": True}
+    white = created["room"]["white"]
+    assert {key: white[key] for key in ("name", "kind", "level", "connected")} == {
+        "name": "greedy",
+        "kind": "bot",
+        "level": "greedy",
+        "connected": True,
+    }
+    assert white["rating"] > 0 and white["games"] == 0, "a bot's seat shows its standing in the pool"
     room_id = created["room"]["room_id"]
 
     assert (await alice.request(type="move", room_id=room_id, move="h8"))["ply"] == 1
@@ -142,3 +149,29 @@ async def test_a_restored_bot_game_goes_on_and_a_bot_that_cannot_move_resigns(
         assert broken["result"] == {"winner": "black", "reason": "resign", "line": None}
     else:
         assert broken["room"]["result"]["reason"] == "resign"
+
+
+async def test_any_position_of_a_stored_game_can_be_analysed(bot_server: RunningServer, client: ClientFactory) -> None:
+    alice = await client("alice", server=bot_server)
+    bob = await client("bob", server=bot_server)
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    game_id = (await bob.request(type="join_room", room_id=room_id))["room"]["game_id"]
+    five = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]
+    for ply, (x, y) in enumerate(five, start=1):
+        await (alice if ply % 2 else bob).request(type="move", room_id=room_id, x=x, y=y)
+
+    refused = await alice.request(type="analyze", game_id=game_id, ply=4, time_ms=200)
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed"), "a player of an unfinished human game"
+    carol = await client("carol", server=bot_server)
+    analysis = await carol.request(type="analyze", game_id=game_id, ply=8, time_ms=200)
+    assert (analysis["type"], analysis["game_id"], analysis["ply"]) == ("analysis", game_id, 8)
+    assert analysis["best"]["move"] in ("l8", "g8"), "black's four: the engine finds the five"
+
+    await alice.request(type="move", room_id=room_id, x=11, y=7)
+    assert (await alice.request(type="analyze", game_id=game_id, ply=2, time_ms=200))["type"] == "analysis"
+    too_far = await alice.request(type="analyze", game_id=game_id, ply=10, time_ms=200)
+    assert (too_far["type"], too_far["code"]) == ("error", "bad_request")
+    decided = await alice.request(type="analyze", game_id=game_id, ply=9, time_ms=200)
+    assert (decided["type"], decided["code"]) == ("error", "game_over")
+    both = await alice.request(type="analyze", room_id=room_id, game_id=game_id, ply=2)
+    assert (both["type"], both["code"]) == ("error", "bad_request")

@@ -121,7 +121,10 @@ async def test_a_dropped_player_comes_back_with_the_token(client: ClientFactory)
     await alice.request(type="move", room_id=room_id, move="h8")
     await bob.close()
     seat = (await alice.expect("room"))["room"]["white"]
-    assert seat == {"name": "bob", "kind": "human", "level": None, "connected": False}
+    assert (seat["name"], seat["kind"], seat["connected"]) == ("bob", "human", False)
+    assert (seat["rating"], seat["rd"], seat["games"]) == (1500, 350, 0)
+    away = await alice.expect("opponent_away")
+    assert (away["color"], away["room_id"]) == ("white", room_id) and away["claim_at_ms"] > 0
 
     stranger = await client()
     assert (await stranger.request(type="hello", name="bob"))["code"] == "name_taken"
@@ -133,6 +136,7 @@ async def test_a_dropped_player_comes_back_with_the_token(client: ClientFactory)
     back = await bob_again.request(type="join_room", room_id=room_id, as_="player")
     assert back["you"] == "white" and [stone["x"] for stone in back["room"]["moves"]] == [7]
     assert (await alice.expect("room"))["room"]["white"]["connected"] is True
+    assert (await alice.expect("opponent_back"))["color"] == "white"
     assert (await bob_again.request(type="move", room_id=room_id, move="j9"))["type"] == "moved"
 
 
@@ -146,7 +150,7 @@ async def test_a_player_who_does_not_come_back_loses_by_abandonment(
     await bob.request(type="join_room", room_id=room_id)
     await bob.close()
     while (message := await alice.receive())["type"] != "game_over":
-        assert message["type"] in ("room", "spectators")
+        assert message["type"] in ("room", "spectators", "opponent_away")
     assert message["result"] == {"winner": "black", "reason": "abandoned", "line": None}
 
 

@@ -397,11 +397,11 @@ def test_a_seat_holder_acting_from_a_new_connection_enters_the_room_with_it() ->
     room.disconnect(BOB.connection, 1.0)
     bob_elsewhere = Caller(ConnectionId(40), "bob")
     refused("not_your_turn", lambda: room.move(bob_elsewhere, Point(1, 1), 2.0))
-    assert ConnectionId(40) not in room.members and room.absent_since.keys() == {Color.WHITE}
+    assert ConnectionId(40) not in room.members and room.presence.away_since.keys() == {Color.WHITE}
     play(room, [(7, 7)])
     outcome = room.move(bob_elsewhere, Point(8, 8), 3.0)
-    assert ConnectionId(40) in room.members and not room.absent_since
-    assert types_for(outcome, ConnectionId(40)) == ["room", "moved"]
+    assert ConnectionId(40) in room.members and not room.presence.away_since
+    assert types_for(outcome, ConnectionId(40)) == ["room", "opponent_back", "moved"]
     assert as_dicts(outcome, ALICE.connection)[0]["room"]["white"]["connected"] is True
 
 
@@ -455,3 +455,22 @@ def test_spectator_counts_are_told_at_most_once_a_second() -> None:
         {"id": None, "type": "spectators", "room_id": room.room_id, "count": 4}
     ]
     assert room.next_deadline() is None
+
+
+def test_a_snapshot_shows_the_time_control_and_the_offers_waiting_for_an_answer() -> None:
+    room = started_room(clock=ClockSetting(300_000, 5_000))
+    room.offer_draw(ALICE, 1.0)
+    state = views.room_state(room, 1.0)
+    assert state.time_control is not None and (state.time_control.initial_ms, state.time_control.increment_ms) == (
+        300_000,
+        5_000,
+    )
+    assert (state.offers.draw, state.offers.undo, state.offers.rematch) == ("black", None, [])
+    room.resign(BOB, 2.0)
+    room.rematch(ALICE, 3.0)
+    assert views.room_state(room, 3.0).offers.rematch == ["black"]
+
+
+def test_ids_never_start_with_a_character_that_reads_as_an_option() -> None:
+    ids = [new_room_id() for _ in range(2_000)] + [new_game_id() for _ in range(2_000)]
+    assert all(identifier[0].isalnum() for identifier in ids)

@@ -15,6 +15,8 @@ import pytest
 from server_harness import WireClient
 from websockets.asyncio.client import connect
 
+from server.app import CLOCK_SAVE_EVERY_S
+
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
 START_TIMEOUT_S = 60.0
@@ -133,6 +135,28 @@ async def test_killed_in_mid_game_and_restarted_every_seen_move_is_there_and_pla
         await wire.close()
     second.process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(second.process.wait(), 30) == 0
+
+
+async def test_killed_outright_the_server_gives_back_at_most_a_few_seconds_of_thinking(
+    spawn: Callable[[], asyncio.Future[ServerProcess]],
+) -> None:
+    first = await spawn()
+    alice = await first.client("alice")
+    bob = await first.client("bob")
+    room_id = (await alice.request(type="create_room", clock={"initial_ms": 600_000, "increment_ms": 0}))["room"][
+        "room_id"
+    ]
+    await bob.request(type="join_room", room_id=room_id, as_="player")
+    await asyncio.sleep(CLOCK_SAVE_EVERY_S + 1.5)  # black thinks; its clock is saved meanwhile
+    first.process.send_signal(signal.SIGKILL)
+    await asyncio.wait_for(first.process.wait(), 30)
+
+    second = await spawn()
+    back = await second.client("alice", alice.token)
+    state = await back.request(type="join_room", room_id=room_id, as_="player")
+    assert state["room"]["clock"]["black_ms"] <= 600_000 - (CLOCK_SAVE_EVERY_S - 1) * 1000
+    for wire in (alice, bob, back):
+        await wire.close()
 
 
 async def test_sigterm_closes_connections_with_1001_and_exits_0(

@@ -71,7 +71,7 @@ async def test_only_the_hash_of_a_token_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     storage = await Storage.open(db)
     player, token = await sign_in(storage, "alice", None)
-    assert (player.name, player.rating) == ("alice", 1500)
+    assert (player.name, player.kind) == ("alice", "human")
     again, same = await sign_in(storage, "alice", token)
     assert (again.name, same) == ("alice", token)
     with pytest.raises(Refusal) as wrong:

@@ -44,3 +44,51 @@ def test_an_unknown_level_is_refused_with_the_known_ones() -> None:
     )
     assert finished.returncode == 2
     assert "master" in finished.stderr
+
+
+def test_swap2_decisions_through_a_pipe() -> None:
+    # The manager asks for the opening, then (a new game) for the choice after three stones
+    # that leave black clearly winning, then after five stones that leave white better.
+    script = "\n".join(
+        [
+            "INFO timeout_turn 1000",
+            "INFO rule 1",
+            "START 15",
+            "SWAP2BOARD",
+            "DONE",
+            "RESTART",
+            "SWAP2BOARD",
+            "7,7",
+            "0,0",
+            "8,6",
+            "DONE",
+            "RESTART",
+            "SWAP2BOARD",
+            "0,0",
+            "7,7",
+            "14,14",
+            "8,6",
+            "0,14",
+            "DONE",
+            "END",
+            "",
+        ]
+    )
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.brain", "--level", "easy"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    answers = [line for line in finished.stdout.splitlines() if not line.startswith("MESSAGE")]
+    assert answers[0] == "OK"
+    opening = answers[1].split()
+    assert len(opening) == 3 and "7,7" in opening
+    assert answers[2:5] == ["OK", "SWAP", "OK"]
+    sixth = answers[5]
+    x, y = (int(part) for part in sixth.split(","))
+    assert (x, y) not in {(0, 0), (7, 7), (14, 14), (8, 6), (0, 14)}
+    assert len(answers) == 6
+    assert finished.stderr == ""

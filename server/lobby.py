@@ -1,0 +1,254 @@
+"""The lobby: who is online, seeks waiting for an opponent, quick pairing, and who watches.
+
+Like a room, the `Lobby` is a plain object with no socket, no database and
+no timer: each method takes a request (or a tick of time, `now` in
+monotonic seconds) and returns the messages to send. Nothing in it is
+stored: a seek lives only as long as any connection of its owner.
+
+Quick pairing: a `quick_pair` is paired at once with the waiting quick
+seek of the same rule, size, clock and rated flag whose owner's rating is
+nearest, if the difference is within the waiting seek's window; otherwise
+it waits as a seek itself. A window starts at QUICK_WINDOW_START rating
+points and widens by QUICK_WINDOW_GROWTH points a second while its seek
+waits, and every tick pairs the waiting seeks that have come within reach
+of each other.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from engine.record import ClockSetting
+from engine.types import Rule
+from server.domain import ConnectionId, Refusal
+from server.protocol import Lobby as LobbyMessage
+from server.protocol import OnlineCount, SeekAdded, SeekRemoved, ServerMessage
+from server.views import seek_model
+
+SeekColor = Literal["black", "white", "random"]
+Deliveries = list[tuple[ConnectionId, ServerMessage]]
+
+QUICK_WINDOW_START = 100.0
+"""The rating difference a quick pairing accepts at once."""
+QUICK_WINDOW_GROWTH = 50.0
+"""How much wider, in rating points a second, the window of a waiting quick seek grows."""
+LOBBY_SEEKS_SHOWN = 100
+"""The most seeks a `lobby` message lists (the newest), so that it fits in a frame."""
+ONLINE_COUNT_EVERY_S = 1.0
+"""The most often lobby watchers are told how many players are online."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameTerms:
+    """What a seek or a quick pairing asks for."""
+
+    rule: Rule
+    size: int
+    clock: ClockSetting | None
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Seek:
+    """An offer to play, waiting in the lobby."""
+
+    seek_id: str
+    owner: str
+    rating: int
+    """The owner's rating when it asked."""
+    connection: ConnectionId
+    """The connection it asked from (the game's room goes there)."""
+    terms: GameTerms
+    color: SeekColor
+    """The colour the owner plays."""
+    rating_min: int | None
+    rating_max: int | None
+    created_at: datetime
+    since: float
+    """When it started waiting (monotonic seconds)."""
+    quick: bool = False
+    """Whether it waits from a `quick_pair`."""
+
+    def accepts(self, rating: int) -> bool:
+        """Whether a player of this rating may accept it."""
+        return (self.rating_min is None or rating >= self.rating_min) and (
+            self.rating_max is None or rating <= self.rating_max
+        )
+
+    def window(self, now: float) -> float:
+        """How far apart in rating a quick pairing may be, after waiting until `now`."""
+        return QUICK_WINDOW_START + QUICK_WINDOW_GROWTH * max(0.0, now - self.since)
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Two players to seat in a new game: the seek that waited, and who takes it."""
+
+    seek: Seek
+    taker: str
+    taker_connection: ConnectionId
+    taker_rating: int
+
+
+@dataclass(slots=True)
+class Lobby:
+    """The lobby's state and rules."""
+
+    watchers: set[ConnectionId] = field(default_factory=set)
+    seeks: dict[str, Seek] = field(default_factory=dict)
+    online: dict[str, set[ConnectionId]] = field(default_factory=dict)
+    """Player name -> its open connections (several tabs count once)."""
+    _count_told: int = 0
+    _count_told_at: float = -ONLINE_COUNT_EVERY_S
+
+    # ------------------------------------------------------------ presence
+
+    def signed_in(self, connection: ConnectionId, name: str) -> None:
+        """A connection is now signed in as `name`."""
+        self.online.setdefault(name, set()).add(connection)
+
+    def connection_closed(self, connection: ConnectionId, name: str | None) -> Deliveries:
+        """A connection closed: it stops watching, and the seeks of a player with no connection left
+        are withdrawn."""
+        self.watchers.discard(connection)
+        if name is None or name not in self.online:
+            return []
+        self.online[name].discard(connection)
+        if self.online[name]:
+            return []
+        del self.online[name]
+        return self._remove([seek for seek in self.seeks.values() if seek.owner == name])
+
+    def connections_of(self, name: str) -> set[ConnectionId]:
+        """The open connections of a player."""
+        return set(self.online.get(name, ()))
+
+    # ------------------------------------------------------------ watching
+
+    def watch(self, connection: ConnectionId) -> LobbyMessage:
+        """Start streaming the lobby to a connection; what it sees first."""
+        self.watchers.add(connection)
+        newest = sorted(self.seeks.values(), key=lambda seek: seek.since)[-LOBBY_SEEKS_SHOWN:]
+        return LobbyMessage(online=len(self.online), seeks=[seek_model(seek) for seek in newest])
+
+    def unwatch(self, connection: ConnectionId) -> None:
+        """Stop streaming the lobby to a connection."""
+        self.watchers.discard(connection)
+
+    # --------------------------------------------------------------- seeks
+
+    def seeks_of(self, name: str) -> int:
+        """How many seeks a player has waiting."""
+        return sum(1 for seek in self.seeks.values() if seek.owner == name)
+
+    def add(self, seek: Seek) -> Deliveries:
+        """Put a seek in the lobby; the watchers hear of it."""
+        self.seeks[seek.seek_id] = seek
+        added = SeekAdded(seek=seek_model(seek))
+        return [(watcher, added) for watcher in self.watchers]
+
+    def cancel(self, seek_id: str, name: str) -> Deliveries:
+        """Withdraw one's own seek. Raises Refusal when there is no such seek of theirs."""
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise Refusal("not_found", f"there is no seek {seek_id!r}")
+        if seek.owner != name:
+            raise Refusal("not_allowed", "that seek is not yours to cancel")
+        return self._remove([seek])
+
+    def take(self, seek_id: str, name: str, rating: int) -> Seek:
+        """Accept a seek: it leaves the lobby (the caller then tells the watchers with `removed`).
+        Raises Refusal for an unknown seek, one's own, or a rating outside its range."""
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise Refusal("not_found", f"there is no seek {seek_id!r}")
+        if seek.owner == name:
+            raise Refusal("not_allowed", "you cannot accept your own seek")
+        if not seek.accepts(rating):
+            raise Refusal("not_allowed", f"this seek is for ratings {_range(seek)}; yours is {rating}")
+        del self.seeks[seek_id]
+        return seek
+
+    def removed(self, seeks: Iterable[Seek]) -> Deliveries:
+        """Tell the watchers (and each owner) that seeks have left the lobby."""
+        deliveries: Deliveries = []
+        for seek in seeks:
+            gone = SeekRemoved(seek_id=seek.seek_id)
+            audience = self.watchers | self.connections_of(seek.owner)
+            deliveries += [(connection, gone) for connection in audience]
+        return deliveries
+
+    def _remove(self, seeks: list[Seek]) -> Deliveries:
+        for seek in seeks:
+            self.seeks.pop(seek.seek_id, None)
+        return self.removed(seeks)
+
+    # -------------------------------------------------------- quick pairing
+
+    def quick_match(self, name: str, rating: int, terms: GameTerms, now: float) -> Seek | None:
+        """The waiting quick seek a new quick pairing takes at once: same terms, not one's own,
+        nearest in rating among those whose window reaches it; it leaves the lobby. None if none."""
+        reachable = [
+            seek
+            for seek in self.seeks.values()
+            if seek.quick
+            and seek.terms == terms
+            and seek.owner != name
+            and abs(seek.rating - rating) <= seek.window(now)
+        ]
+        if not reachable:
+            return None
+        nearest = min(reachable, key=lambda seek: (abs(seek.rating - rating), seek.since))
+        del self.seeks[nearest.seek_id]
+        return nearest
+
+    def tick(self, now: float) -> tuple[list[Pairing], Deliveries]:
+        """What time does: pair the waiting quick seeks that have come within each other's reach,
+        and tell the watchers the online count when it has changed (at most once a second)."""
+        pairings = self._pair_waiting(now)
+        deliveries = self.removed([pairing.seek for pairing in pairings])
+        count = len(self.online)
+        if count != self._count_told and now >= self._count_told_at + ONLINE_COUNT_EVERY_S:
+            self._count_told, self._count_told_at = count, now
+            message = OnlineCount(count=count)
+            deliveries += [(watcher, message) for watcher in self.watchers]
+        return pairings, deliveries
+
+    def _pair_waiting(self, now: float) -> list[Pairing]:
+        waiting = sorted((seek for seek in self.seeks.values() if seek.quick), key=lambda seek: seek.since)
+        candidates = sorted(
+            (
+                (abs(first.rating - second.rating), first, second)
+                for index, first in enumerate(waiting)
+                for second in waiting[index + 1 :]
+                if first.terms == second.terms
+                and first.owner != second.owner
+                and abs(first.rating - second.rating) <= max(first.window(now), second.window(now))
+            ),
+            key=lambda candidate: (candidate[0], candidate[1].since),
+        )
+        paired: set[str] = set()
+        pairings = []
+        for _, first, second in candidates:
+            if first.seek_id in paired or second.seek_id in paired:
+                continue
+            paired |= {first.seek_id, second.seek_id}
+            del self.seeks[first.seek_id]
+            del self.seeks[second.seek_id]
+            pairings.append(Pairing(first, second.owner, second.connection, second.rating))
+        return pairings
+
+
+def new_seek_id() -> str:
+    """A random seek id."""
+    return "s" + secrets.token_urlsafe(8)
+
+
+def _range(seek: Seek) -> str:
+    low = "any" if seek.rating_min is None else str(seek.rating_min)
+    high = "any" if seek.rating_max is None else str(seek.rating_max)
+    return f"{low} to {high}"

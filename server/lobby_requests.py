@@ -1,0 +1,228 @@
+"""What players do outside a game: the lobby (seeks, quick pairing), who is online, chat, the leaderboard.
+
+The `Lobby` (`server.lobby`) keeps the state and its rules; this module
+serves the requests about it, delivers what it says, and starts the games
+it pairs: a room with both players seated, each told on the connection it
+asked from. Chat needs no state but a per-player pace (`ChatPace`): a room's
+chat reaches its members, the lobby's its watchers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import deque
+
+from engine.record import ClockSetting, format_timestamp
+from engine.types import Rule
+from server import views
+from server.connections import Connection
+from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
+from server.lobby import GameTerms, Pairing, Seek, new_seek_id
+from server.protocol import (
+    AcceptSeek,
+    CancelSeek,
+    ChatMessage,
+    ChatRequest,
+    ClockSettingModel,
+    Leaderboard,
+    LeaderboardMessage,
+    OnlinePlayerModel,
+    OnlinePlayers,
+    QuickPair,
+    SeekCreated,
+    SeekRemoved,
+    SeekRequest,
+    ServerMessage,
+    UnwatchLobby,
+    WatchLobby,
+    WhoIsOnline,
+)
+from server.rooms import Outcome, Room
+from server.services import Services, signed_in
+
+
+class ChatPace:
+    """How many chat lines each player has said lately: at most `lines` per `window_s`."""
+
+    def __init__(self, lines: int, window_s: float) -> None:
+        self._lines = lines
+        self._window_s = window_s
+        self._said: dict[str, deque[float]] = {}
+
+    def allow(self, name: str, now: float) -> bool:
+        """Count one line for `name` if it may say one now."""
+        said = self._said.setdefault(name, deque())
+        while said and said[0] <= now - self._window_s:
+            said.popleft()
+        if len(said) >= self._lines:
+            return False
+        said.append(now)
+        return True
+
+
+class LobbyRequests:
+    """Serves the lobby, the online list, chat and the leaderboard."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        limits = services.settings.limits
+        self._chat_pace = ChatPace(limits.chat_lines, limits.chat_window_s)
+
+    # ------------------------------------------------------------- watching
+
+    def watch(self, connection: Connection, request: WatchLobby) -> None:
+        signed_in(connection)
+        connection.send(self._services.lobby.watch(connection.id).model_copy(update={"id": request.id}))
+
+    def unwatch(self, connection: Connection, request: UnwatchLobby) -> None:
+        self._services.lobby.unwatch(connection.id)
+
+    def connection_closed(self, connection: Connection) -> None:
+        """Forget a closed connection: it stops watching, and its player's seeks go with its last one."""
+        self._services.deliver(self._services.lobby.connection_closed(connection.id, connection.player))
+
+    # ---------------------------------------------------------------- seeks
+
+    async def seek(self, connection: Connection, request: SeekRequest) -> None:
+        name = signed_in(connection)
+        lobby = self._services.lobby
+        limit = self._services.settings.limits.seeks_per_player
+        if lobby.seeks_of(name) >= limit:
+            raise Refusal("limit_reached", f"you have {limit} seeks waiting, the most per player: cancel one first")
+        rating = await self._rating(name)
+        seek = Seek(
+            seek_id=new_seek_id(),
+            owner=name,
+            rating=rating,
+            connection=connection.id,
+            terms=_terms(request.rule, request.size, request.clock, request.rated),
+            color=request.color,
+            rating_min=request.rating_min,
+            rating_max=request.rating_max,
+            created_at=utc_now(),
+            since=asyncio.get_running_loop().time(),
+        )
+        self._services.deliver(lobby.add(seek))
+        connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
+
+    def cancel(self, connection: Connection, request: CancelSeek) -> None:
+        """Withdraw one's seek: `seek_removed` to every watcher and to the owner, whose copy on this
+        connection answers the request."""
+        deliveries = self._services.lobby.cancel(request.seek_id, signed_in(connection))
+        others = [(target, message) for target, message in deliveries if target != connection.id]
+        self._services.deliver(others)
+        connection.send(SeekRemoved(seek_id=request.seek_id, id=request.id))
+
+    async def accept(self, connection: Connection, request: AcceptSeek) -> None:
+        name = signed_in(connection)
+        lobby = self._services.lobby
+        seek = lobby.take(request.seek_id, name, await self._rating(name))
+        self._services.deliver(lobby.removed([seek]))
+        await self._start_game(Pairing(seek, name, connection.id, 0), request.id)
+
+    async def quick_pair(self, connection: Connection, request: QuickPair) -> None:
+        name = signed_in(connection)
+        lobby = self._services.lobby
+        rating = await self._rating(name)
+        terms = _terms(request.rule, request.size, request.clock, request.rated)
+        now = asyncio.get_running_loop().time()
+        match = lobby.quick_match(name, rating, terms, now)
+        if match is not None:
+            self._services.deliver(lobby.removed([match]))
+            await self._start_game(Pairing(match, name, connection.id, rating), request.id)
+            return
+        if lobby.seeks_of(name) >= self._services.settings.limits.seeks_per_player:
+            raise Refusal("limit_reached", "you have as many seeks waiting as a player may: cancel one first")
+        seek = Seek(new_seek_id(), name, rating, connection.id, terms, "random", None, None, utc_now(), now, quick=True)
+        self._services.deliver(lobby.add(seek))
+        connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
+
+    async def tick(self) -> None:
+        """Pair the quick seeks that have come within reach, and pace the online count."""
+        pairings, deliveries = self._services.lobby.tick(asyncio.get_running_loop().time())
+        self._services.deliver(deliveries)
+        for pairing in pairings:
+            await self._start_game(pairing, None)
+
+    async def _start_game(self, pairing: Pairing, request_id: str | int | None) -> None:
+        """Open a room for the seek's owner and the taker, both seated, and start the game."""
+        seek = pairing.seek
+        owner_connection = self._owner_connection(seek)
+        if owner_connection is None:
+            return  # the owner has just gone: the seek went with them
+        owner = Caller(owner_connection, seek.owner)
+        taker = Caller(pairing.taker_connection, pairing.taker)
+        owner_color = seek.color if seek.color != "random" else secrets.choice(("black", "white"))
+        black, white = (owner, taker) if owner_color == "black" else (taker, owner)
+        terms = seek.terms
+        services = self._services
+        room = Room(
+            new_room_id(), terms.rule, terms.size, terms.clock, False, services.settings.room, rated=terms.rated
+        )
+        standings = [await services.ratings.standing(black.name), await services.ratings.standing(white.name)]
+        actor = services.rooms.actor_for(room)
+        answering = taker if request_id is not None else None
+
+        def open_game(room: Room, now: float) -> Outcome:
+            room.know(standings)
+            return room.open_paired(black, white, seek.owner, answering, now)
+
+        await actor.run(open_game, request_id)
+        services.rooms.add(actor)
+
+    def _owner_connection(self, seek: Seek) -> ConnectionId | None:
+        connections = self._services.lobby.connections_of(seek.owner)
+        if seek.connection in connections:
+            return seek.connection
+        return min(connections, default=None)
+
+    # -------------------------------------------------------------- players
+
+    async def who_is_online(self, connection: Connection, request: WhoIsOnline) -> None:
+        signed_in(connection)
+        names = sorted(self._services.lobby.online, key=str.lower)
+        playing = self._services.rooms.playing_names()
+        players = [
+            OnlinePlayerModel(
+                name=name, rating=await self._rating(name), status="playing" if name in playing else "idle"
+            )
+            for name in names[: request.limit]
+        ]
+        connection.send(OnlinePlayers(count=len(names), players=players, id=request.id))
+
+    async def leaderboard(self, connection: Connection, request: Leaderboard) -> None:
+        standings = await self._services.storage.leaderboard(request.limit, request.kind)
+        entries = [views.leaderboard_entry(standing) for standing in standings]
+        connection.send(LeaderboardMessage(players=entries, id=request.id))
+
+    async def _rating(self, name: str) -> int:
+        return round((await self._services.ratings.standing(name)).rating.rating)
+
+    # ----------------------------------------------------------------- chat
+
+    def chat(self, connection: Connection, request: ChatRequest) -> None:
+        name = signed_in(connection)
+        if request.room_id is None:
+            audience = set(self._services.lobby.watchers) | {connection.id}
+        else:
+            room = self._services.rooms.facts(request.room_id)
+            if room is None:
+                raise Refusal("not_found", f"there is no room {request.room_id!r}")
+            if connection.id not in room.members:
+                raise Refusal("not_allowed", "join the room to chat in it")
+            audience = set(room.members)
+        if not self._chat_pace.allow(name, asyncio.get_running_loop().time()):
+            limits = self._services.settings.limits
+            raise Refusal("rate_limited", f"at most {limits.chat_lines} lines per {limits.chat_window_s:g} s")
+        said = ChatMessage(room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        deliveries: list[tuple[ConnectionId, ServerMessage]] = [
+            (member, said) for member in audience if member != connection.id
+        ]
+        deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
+        self._services.deliver(deliveries)
+
+
+def _terms(rule: Rule, size: int, clock: ClockSettingModel | None, rated: bool) -> GameTerms:
+    setting = None if clock is None else ClockSetting(clock.initial_ms, clock.increment_ms)
+    return GameTerms(rule, size, setting, rated)

@@ -1,0 +1,97 @@
+"""Who is in a room: its connections, which seated players are away, and what the members were told.
+
+A `Presence` belongs to one `Room`. It keeps the room's connections (and
+the player signed in on each), since when each seated player has been away
+(the clock that ends a game `abandoned`), since when the room has been
+empty and whether it was left on purpose, and the pacing of the
+spectator-count messages. It knows no seats: the room says which colour an
+arrival or a departure concerns.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from engine.types import Color
+from server.domain import ConnectionId
+
+SPECTATOR_COUNT_EVERY_S = 1.0
+"""The most often members are told how many spectators watch."""
+
+
+class Presence:
+    """One room's connections, absences and spectator-count pacing."""
+
+    def __init__(self) -> None:
+        self.members: dict[ConnectionId, str] = {}
+        """Connections in the room and the player signed in on each."""
+        self.away_since: dict[Color, float] = {}
+        """Seats of a playing game whose player is away, and since when it counts."""
+        self.empty_since: float | None = None
+        """When the room last had no connection left in it."""
+        self.left_on_purpose = False
+        """Whether the last connection left the room by asking to (rather than by dropping)."""
+        self.count_due: float | None = None
+        """When a changed spectator count is to be told, if one is waiting."""
+        self._count_told = 0
+        self._count_told_at = -SPECTATOR_COUNT_EVERY_S
+
+    def copy(self) -> Presence:
+        """An independent copy (for a room's checkpoint)."""
+        twin = copy.copy(self)
+        twin.members = dict(self.members)
+        twin.away_since = dict(self.away_since)
+        return twin
+
+    def is_here(self, name: str) -> bool:
+        """Whether the player has a connection in the room."""
+        return name in self.members.values()
+
+    def arrive(self, connection: ConnectionId, name: str) -> None:
+        """A connection enters the room."""
+        self.members[connection] = name
+        self.empty_since = None
+        self.left_on_purpose = False
+
+    def depart(self, connection: ConnectionId, now: float, on_purpose: bool) -> str | None:
+        """A connection leaves (on purpose, or because it closed); the player it was, if it was in."""
+        name = self.members.pop(connection, None)
+        if not self.members:
+            self.empty_since = now
+            self.left_on_purpose = on_purpose
+        return name
+
+    def seat_back(self, color: Color, now: float) -> None:
+        """The seat's player is here again; the opponent's absence, if any, counts from now
+        (a game is abandoned only while the one who stays is connected)."""
+        self.away_since.pop(color, None)
+        if color.other in self.away_since:
+            self.away_since[color.other] = now
+
+    def seat_away(self, color: Color, now: float) -> None:
+        """The seat's player has no connection in the room any more."""
+        self.away_since[color] = now
+
+    def empty_for(self, seconds: float, now: float) -> bool:
+        """Whether the room has had no connection for at least `seconds`."""
+        return not self.members and self.empty_since is not None and now >= self.empty_since + seconds
+
+    def told_count(self, count: int) -> None:
+        """The members know the count already (they read it in a snapshot)."""
+        self._count_told = count
+
+    def count_to_tell(self, count: int, now: float) -> bool:
+        """Whether to tell the members the spectator count `count` now: when it has changed, at most
+        once every SPECTATOR_COUNT_EVERY_S (else `count_due` says when), so that a crowd joining
+        costs a few messages, not one per join to each member."""
+        if count == self._count_told:
+            self.count_due = None
+            return False
+        next_allowed = self._count_told_at + SPECTATOR_COUNT_EVERY_S
+        if now < next_allowed:
+            self.count_due = next_allowed
+            return False
+        self._count_told = count
+        self._count_told_at = now
+        self.count_due = None
+        return True

@@ -1,0 +1,117 @@
+"""The rating pool as the server keeps it: every player's Glicko-2 standing, and the rating of
+each rated game that finishes.
+
+Ratings live in the database (`players`, `rating_changes`); the book caches
+the standings it has read, and it is the only thing that changes them, so
+the cache never goes stale. A rated game's result and both new ratings are
+stored in one transaction: `RatingBook.store` computes the changes from the
+players' standings as they are, adds them to the outcome's records and to
+its `game_over` messages, stores everything, and only then takes the new
+standings. Rated games that finish at the same moment in different rooms
+are settled one after the other (one lock), so that a player in two of
+them is rated from the result of the first in the second.
+
+The Glicko-2 mathematics is `engine.glicko2` (its module docstring gives
+the system constant tau and how a game is its own rating period). Bots
+join the pool with their arena rating (`server/bot_ratings.json`) and a
+deviation of BOT_START_RD.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
+from engine.record import PlayerInfo
+from engine.types import Color
+from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordStore, Standing, utc_now
+from server.protocol import GameOver, RatingChangeModel, RatingsModel
+from server.rooms import Outcome
+from server.storage import Storage
+
+Settled = tuple[Standing, Standing] | None
+"""Black's and white's standings after a rated game, or None when no rated game finished."""
+
+
+BOT_START_RD = 100.0
+"""A bot's deviation when it joins the pool: its arena rating comes from 64 games per level
+(a 95% interval of about +-100 to +-150), far better known than a newcomer's (350)."""
+
+
+class RatingBook:
+    """Every player's standing, as stored, and the settling of rated games."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._known: dict[str, Standing] = {}
+        self._settling = asyncio.Lock()
+
+    async def enrol_bots(self, arena_ratings: dict[str, int], levels: list[str]) -> None:
+        """Give every bot level a place in the pool (kept if it has one), starting from its arena
+        rating, or the default rating for a level the arena has not rated."""
+        newcomers = tuple(
+            Standing(level, "bot", Rating(float(arena_ratings.get(level, 1500)), BOT_START_RD), 0) for level in levels
+        )
+        await self._storage.apply([BotsEnrolled(newcomers)])
+
+    async def standing(self, player: PlayerInfo | str) -> Standing:
+        """A player's standing: as stored, or a newcomer's for a name not in the pool yet."""
+        name = player if isinstance(player, str) else player.name
+        known = self._known.get(name)
+        if known is not None:
+            return known
+        stored = await self._storage.standing(name)
+        if stored is None:
+            kind = "human" if isinstance(player, str) else player.kind
+            return Standing(name, kind, Rating(), 0)
+        self._known[stored.name] = stored
+        return stored
+
+    async def store(self, outcome: Outcome, seats: tuple[PlayerInfo, PlayerInfo], store: RecordStore) -> Settled:
+        """Store an outcome's records into `store`: with the rating changes of a rated game the
+        outcome finishes, added to its records and to its `game_over` messages, in one transaction.
+
+        Returns black's and white's new standings for a rated finish, else None. Raises what the
+        store raises, with nothing taken into the book.
+        """
+        finish = next((record for record in outcome.records if isinstance(record, GameFinished) and record.rated), None)
+        if finish is None:
+            await store.apply(outcome.records)
+            return None
+        async with self._settling:
+            before = (await self.standing(seats[0]), await self.standing(seats[1]))
+            after = _rated(before, finish)
+            await store.apply([*outcome.records, RatingsChanged(finish.game_id, before, after, utc_now())])
+            for standing in after:
+                self._known[standing.name] = standing
+        _announce(outcome, before, after)
+        return after
+
+
+def _rated(before: tuple[Standing, Standing], finish: GameFinished) -> tuple[Standing, Standing]:
+    """Black's and white's standings after the finished game."""
+    winner = finish.result.winner
+    black_score = DRAW if winner is None else WIN if winner is Color.BLACK else LOSS
+    black, white = before
+    black_after, white_after = rate_game(black.rating, white.rating, black_score)
+    return (
+        Standing(black.name, black.kind, black_after, black.games + 1),
+        Standing(white.name, white.kind, white_after, white.games + 1),
+    )
+
+
+def _announce(outcome: Outcome, before: tuple[Standing, Standing], after: tuple[Standing, Standing]) -> None:
+    """Put the rating changes in every `game_over` of the outcome (they are the same event)."""
+    ratings = RatingsModel(
+        black=RatingChangeModel(before=round(before[0].rating.rating), after=round(after[0].rating.rating)),
+        white=RatingChangeModel(before=round(before[1].rating.rating), after=round(after[1].rating.rating)),
+    )
+    for index, (connection, message) in enumerate(outcome.messages):
+        if isinstance(message, GameOver):
+            outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))
+
+
+def rounded(standing: Standing) -> tuple[int, int, int]:
+    """Rating, deviation and games as the wire shows them."""
+    return round(standing.rating.rating), round(standing.rating.rd), standing.games
+

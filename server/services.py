@@ -1,0 +1,77 @@
+"""What request handlers work with: the server's settings and parts, gathered once.
+
+`RequestHandlers` (`server.handlers`), `LobbyRequests` (`server.lobby_requests`)
+and `AnalysisRequests` (`server.analysis`) each serve a part of the
+protocol; they share one `Services`, built by `GameServer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from server.actors import RoomRegistry
+from server.bot_pool import BotPool
+from server.connections import Connection
+from server.domain import Caller, ConnectionId, Refusal
+from server.lobby import Lobby
+from server.protocol import ServerMessage
+from server.ratings import RatingBook
+from server.rooms import RoomSettings
+from server.storage import Storage
+
+Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much one player, one address or the whole server may take; past each, `limit_reached`."""
+
+    connections_per_address: int = 256
+    """Open websocket connections from one IP address (`--max-connections-per-address`)."""
+    rooms_per_player: int = 10
+    """Rooms a player has opened that are waiting or playing (`--max-rooms-per-player`)."""
+    bot_games_per_player: int = 3
+    """Unfinished games between two bots a player has opened (`--max-bot-games-per-player`)."""
+    bot_games: int = 32
+    """Unfinished games between two bots on the whole server (`--max-bot-games`)."""
+    seeks_per_player: int = 3
+    """Seeks a player may have waiting in the lobby (`--max-seeks-per-player`)."""
+    chat_lines: int = 5
+    """Chat lines a player may say per `chat_window_s` (the protocol's 5 per 10 s)."""
+    chat_window_s: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerSettings:
+    """The server settings request handlers follow."""
+
+    room: RoomSettings = field(default_factory=RoomSettings)
+    limits: Limits = field(default_factory=Limits)
+    analysis_level: str | None = None
+    """The bot level that answers `analyze`; None means the strongest one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """The parts of one running server that requests reach."""
+
+    settings: HandlerSettings
+    storage: Storage
+    rooms: RoomRegistry
+    bots: BotPool | None
+    ratings: RatingBook
+    lobby: Lobby
+    deliver: Deliver
+
+
+def signed_in(connection: Connection) -> str:
+    """The player signed in on the connection (requests other than hello come from one)."""
+    if connection.player is None:
+        raise Refusal("unauthorized", "say hello first")
+    return connection.player
+
+
+def caller_of(connection: Connection) -> Caller:
+    """The connection's player, as rooms know a caller."""
+    return Caller(connection.id, signed_in(connection))

@@ -1,0 +1,85 @@
+"""Chat in rooms and in the lobby, with its limits; an opponent away, back, and the win claimed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server_harness import ClientFactory, ServerFactory, WireClient
+
+
+async def game(client: ClientFactory, server: object = None) -> tuple[WireClient, WireClient, str]:
+    alice = await client("alice", server=server)
+    bob = await client("bob", server=server)
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    return alice, bob, room_id
+
+
+async def test_room_chat_reaches_players_and_spectators_as_text(client: ClientFactory) -> None:
+    alice, bob, room_id = await game(client)
+    carol = await client("carol")
+    await carol.request(type="join_room", room_id=room_id, as_="spectator")
+
+    said = await alice.request(type="chat", room_id=room_id, text="good luck <b>bob</b>")
+    assert (said["type"], said["from"], said["text"]) == ("chat", "alice", "good luck <b>bob</b>")
+    for listener in (bob, carol):
+        heard = await listener.expect_next("chat")
+        assert (heard["room_id"], heard["from"], heard["text"]) == (room_id, "alice", "good luck <b>bob</b>")
+
+    stranger = await client("dave")
+    refused = await stranger.request(type="chat", room_id=room_id, text="hi")
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+
+
+async def test_lobby_chat_reaches_the_lobby_watchers(client: ClientFactory) -> None:
+    carol = await client("carol")
+    await carol.request(type="watch_lobby")
+    alice = await client("alice")
+    assert (await alice.request(type="chat", room_id=None, text="anyone for a game?"))["type"] == "chat"
+    heard = await carol.expect_next("chat")
+    assert (heard["room_id"], heard["from"]) == (None, "alice")
+
+
+async def test_chat_lines_are_checked_and_paced(client: ClientFactory) -> None:
+    alice = await client("alice")
+    for text in ("", "x" * 501, "bell\x07", "line\nbreak"):
+        refused = await alice.request(type="chat", text=text)
+        assert (refused["type"], refused["code"]) == ("error", "bad_request"), text
+    replies = [await alice.request(type="chat", text=f"line {index}") for index in range(6)]
+    assert [reply["type"] for reply in replies[:5]] == ["chat"] * 5
+    assert (replies[5]["type"], replies[5]["code"]) == ("error", "rate_limited")
+
+
+async def test_a_win_is_claimed_only_after_the_opponent_has_been_away_long_enough(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(claim_after_s=1.0)
+    alice, bob, room_id = await game(client, server)
+    refused = await alice.request(type="claim_win", room_id=room_id)
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed") and "connected" in refused["message"]
+
+    await bob.close()
+    away = await alice.expect_next("opponent_away")
+    assert (away["color"], away["claim_at_ms"]) == ("white", 1_000)
+    early = await alice.request(type="claim_win", room_id=room_id)
+    assert (early["type"], early["code"]) == ("error", "not_allowed") and "claim in" in early["message"]
+
+    await asyncio.sleep(1.1)
+    over = await alice.request(type="claim_win", room_id=room_id)
+    assert over["type"] == "game_over"
+    assert over["result"] == {"winner": "black", "reason": "abandoned", "line": None}
+
+
+async def test_an_opponent_coming_back_is_announced_and_cannot_be_claimed_against(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(claim_after_s=0.2)
+    alice, bob, room_id = await game(client, server)
+    await bob.close()
+    await alice.expect_next("opponent_away")
+    again = await client("bob", server=server)
+    await again.request(type="join_room", room_id=room_id)
+    assert (await alice.expect_next("opponent_back"))["color"] == "white"
+    await asyncio.sleep(0.3)
+    refused = await alice.request(type="claim_win", room_id=room_id)
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")

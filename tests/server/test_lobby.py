@@ -1,0 +1,172 @@
+"""The lobby: seeks come and go for watchers, quick pairing by nearest rating, presence, limits.
+
+The first tests drive the `Lobby` object with numbers for time; the others
+go over the wire to a real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from server_harness import ClientFactory, ServerFactory, WireClient
+
+from engine.types import Rule
+from server.domain import ConnectionId, Refusal
+from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
+from server.services import Limits
+
+TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
+
+
+def quick_seek(owner: str, rating: int, since: float, connection: int = 1) -> Seek:
+    return Seek(
+        f"q-{owner}",
+        owner,
+        rating,
+        ConnectionId(connection),
+        TERMS,
+        "random",
+        None,
+        None,
+        datetime(2026, 11, 23, tzinfo=UTC),
+        since,
+        quick=True,
+    )
+
+
+def test_a_quick_pairing_takes_the_nearest_rating_within_the_waiting_seeks_window() -> None:
+    lobby = Lobby()
+    lobby.add(quick_seek("far", 1500 + int(QUICK_WINDOW_START) + 50, 0.0))
+    lobby.add(quick_seek("near", 1520, 0.0))
+    lobby.add(quick_seek("nearer", 1490, 0.0))
+    match = lobby.quick_match("me", 1500, TERMS, 0.0)
+    assert match is not None and match.owner == "nearer"
+    other_terms = GameTerms(Rule.RENJU, 15, None, False)
+    assert lobby.quick_match("me", 1500, other_terms, 0.0) is None, "only the same terms pair"
+
+
+def test_waiting_quick_seeks_widen_their_window_until_they_are_paired() -> None:
+    lobby = Lobby()
+    gap = QUICK_WINDOW_START + 2 * QUICK_WINDOW_GROWTH
+    lobby.add(quick_seek("low", 1500, 0.0, 1))
+    lobby.add(quick_seek("high", 1500 + int(gap), 0.0, 2))
+    pairings, _ = lobby.tick(1.0)
+    assert pairings == [] and len(lobby.seeks) == 2
+    pairings, _ = lobby.tick(2.0)
+    assert [(pairing.seek.owner, pairing.taker) for pairing in pairings] == [("low", "high")]
+    assert lobby.seeks == {}
+
+
+def test_a_seek_goes_with_its_owners_last_connection() -> None:
+    lobby = Lobby()
+    lobby.signed_in(ConnectionId(1), "alice")
+    lobby.signed_in(ConnectionId(2), "alice")
+    lobby.watch(ConnectionId(3))
+    lobby.add(quick_seek("alice", 1500, 0.0))
+    assert lobby.connection_closed(ConnectionId(1), "alice") == [] and lobby.seeks
+    gone = lobby.connection_closed(ConnectionId(2), "alice")
+    assert lobby.seeks == {} and [connection for connection, _ in gone] == [ConnectionId(3)]
+
+
+def test_a_seek_refuses_ratings_outside_its_range_and_its_own_owner() -> None:
+    lobby = Lobby()
+    ranged = Seek("s1", "alice", 1500, ConnectionId(1), TERMS, "black", 1400, 1600, datetime.now(UTC), 0.0)
+    lobby.add(ranged)
+    with pytest.raises(Refusal) as caught:
+        lobby.take("s1", "bob", 1700)
+    assert caught.value.code == "not_allowed" and "1400 to 1600" in caught.value.message
+    with pytest.raises(Refusal):
+        lobby.take("s1", "alice", 1500)
+    assert lobby.take("s1", "bob", 1550) == ranged and lobby.seeks == {}
+
+
+# ------------------------------------------------------------- over the wire
+
+
+async def watcher(client: ClientFactory, name: str) -> WireClient:
+    wire = await client(name)
+    assert (await wire.request(type="watch_lobby"))["type"] == "lobby"
+    return wire
+
+
+async def test_seeks_appear_and_vanish_for_watchers(client: ClientFactory) -> None:
+    carol = await watcher(client, "carol")
+    alice = await client("alice")
+    created = await alice.request(type="seek", color="black", clock={"initial_ms": 300_000, "increment_ms": 3_000})
+    seek = created["seek"]
+    assert (seek["by"]["name"], seek["color"], seek["clock"]["initial_ms"]) == ("alice", "black", 300_000)
+    assert (await carol.expect_next("seek_added"))["seek"]["seek_id"] == seek["seek_id"]
+
+    refused = await carol.request(type="cancel_seek", seek_id=seek["seek_id"])
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+    await alice.request(type="cancel_seek", seek_id=seek["seek_id"])
+    assert (await carol.expect_next("seek_removed"))["seek_id"] == seek["seek_id"]
+    lobby = await (await client("dave")).request(type="watch_lobby")
+    assert lobby["seeks"] == []
+
+
+async def test_accepting_a_seek_seats_both_players_and_starts_the_game(client: ClientFactory) -> None:
+    alice = await client("alice")
+    bob = await client("bob")
+    seek = (await alice.request(type="seek", color="white"))["seek"]
+    own = await alice.request(type="accept_seek", seek_id=seek["seek_id"])
+    assert (own["type"], own["code"]) == ("error", "not_allowed")
+
+    taken = await bob.request(type="accept_seek", seek_id=seek["seek_id"])
+    assert (taken["type"], taken["you"], taken["room"]["status"]) == ("room", "black", "playing")
+    told = await alice.expect_next("room")
+    assert (told["you"], told["room"]["room_id"]) == ("white", taken["room"]["room_id"])
+    again = await bob.request(type="accept_seek", seek_id=seek["seek_id"])
+    assert again["code"] == "not_found"
+
+
+async def test_a_rating_range_is_honoured(client: ClientFactory) -> None:
+    alice = await client("alice")
+    bob = await client("bob")
+    seek = (await alice.request(type="seek", rating_min=1600))["seek"]
+    refused = await bob.request(type="accept_seek", seek_id=seek["seek_id"])
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+
+
+async def test_two_quick_pairers_of_close_rating_are_paired_and_a_third_waits(client: ClientFactory) -> None:
+    alice = await client("alice")
+    bob = await client("bob")
+    carol = await client("carol")
+    waiting = await alice.request(type="quick_pair", rule="freestyle", size=15, rated=False)
+    assert waiting["type"] == "seek_created" and waiting["seek"]["quick"] is True
+    paired = await bob.request(type="quick_pair", rule="freestyle", size=15, rated=False)
+    assert paired["type"] == "room" and paired["room"]["status"] == "playing"
+    assert (await alice.expect_next("room"))["room"]["room_id"] == paired["room"]["room_id"]
+    third = await carol.request(type="quick_pair", rule="freestyle", size=15, rated=False)
+    assert third["type"] == "seek_created"
+
+
+async def test_seeks_per_player_are_limited(start_server: ServerFactory, client: ClientFactory) -> None:
+    server = await start_server(limits=Limits(seeks_per_player=2))
+    alice = await client("alice", server=server)
+    for _ in range(2):
+        assert (await alice.request(type="seek"))["type"] == "seek_created"
+    refused = await alice.request(type="seek")
+    assert (refused["type"], refused["code"]) == ("error", "limit_reached")
+
+
+async def test_who_is_online_counts_a_player_with_two_tabs_once(client: ClientFactory) -> None:
+    alice = await client("alice")
+    await client("alice")
+    bob = await client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    online = await bob.request(type="who_is_online")
+    statuses: dict[str, Any] = {player["name"]: player["status"] for player in online["players"]}
+    assert online["count"] == 2 and statuses == {"alice": "playing", "bob": "playing"}
+
+
+async def test_watchers_hear_the_online_count_change(client: ClientFactory) -> None:
+    carol = await watcher(client, "carol")
+    await client("alice")
+    async with asyncio.timeout(10):
+        while (await carol.expect_next("online"))["count"] != 2:
+            pass

@@ -1,0 +1,159 @@
+"""Rated games: both ratings change with the result, in one transaction; casual games change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
+
+from engine.glicko2 import Rating, rate_game
+from engine.record import PlayerInfo
+from engine.registry import level_names
+from engine.types import Point, Rule
+from server.actors import RoomRegistry
+from server.bot_ratings import read_ratings
+from server.domain import Caller, ConnectionId, GameFinished, StoreRecord, new_room_id
+from server.protocol import ServerMessage
+from server.ratings import RatingBook
+from server.rooms import Room, RoomSettings
+from server.storage import Storage, StorageUnavailable
+
+FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
+
+
+async def rated_game(
+    client: ClientFactory, rated: bool = True, server: RunningServer | None = None
+) -> tuple[WireClient, WireClient, dict[str, Any]]:
+    """Alice (black) beats Bob in a game; the game_over Alice receives."""
+    alice = await client("alice", server=server)
+    bob = await client("bob", server=server)
+    room_id = (await alice.request(type="create_room", rated=rated))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
+        await (alice if ply % 2 else bob).request(type="move", room_id=room_id, x=x, y=y)
+    return alice, bob, await alice.expect_next("game_over")
+
+
+async def test_a_rated_game_changes_both_ratings_and_game_over_says_how(client: ClientFactory) -> None:
+    _, _, over = await rated_game(client)
+
+    black_after, white_after = rate_game(Rating(), Rating(), 1.0)
+    assert over["ratings"] == {
+        "black": {"before": 1500, "after": round(black_after.rating)},
+        "white": {"before": 1500, "after": round(white_after.rating)},
+    }
+    fresh = await client("carol")
+    table = await fresh.request(type="leaderboard", kind="human")
+    by_name = {entry["name"]: entry for entry in table["players"]}
+    assert by_name["alice"]["rating"] == round(black_after.rating) and by_name["alice"]["games"] == 1
+    assert by_name["bob"]["rating"] == round(white_after.rating) and by_name["bob"]["rd"] == round(white_after.rd)
+    again = await client("alice")
+    assert again.seen[-1]["player"]["rating"] == round(black_after.rating)
+
+
+async def test_a_casual_game_changes_no_rating(client: ClientFactory) -> None:
+    _, _, over = await rated_game(client, rated=False)
+    assert over.get("ratings") is None
+    table = await (await client("carol")).request(type="leaderboard", kind="human")
+    assert all((entry["rating"], entry["games"]) == (1500, 0) for entry in table["players"])
+
+
+async def test_an_aborted_rated_game_is_not_rated_and_undo_is_refused(client: ClientFactory) -> None:
+    alice = await client("alice")
+    bob = await client("bob")
+    room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await alice.request(type="move", room_id=room_id, move="h8")
+    refused = await alice.request(type="request_undo", room_id=room_id)
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+    over = await bob.request(type="resign", room_id=room_id)
+    assert over["type"] == "game_over" and over.get("ratings") is None
+
+
+async def test_the_same_bot_level_twice_cannot_play_a_rated_game(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(bot_workers=1)
+    carol = await client("carol", server=server)
+    refused = await carol.request(type="create_room", rated=True, black={"bot": "greedy"}, white={"bot": "greedy"})
+    assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+
+
+async def test_bots_join_the_pool_at_their_arena_rating(client: ClientFactory, game_server: RunningServer) -> None:
+    reader = await client("reader")
+    table = (await reader.request(type="leaderboard", kind="bot", limit=100))["players"]
+    arena = read_ratings()
+    assert {entry["name"] for entry in table} == set(level_names())
+    assert all(entry["rating"] == arena.get(entry["name"], 1500) and entry["rd"] == 100 for entry in table)
+    assert [entry["rating"] for entry in table] == sorted((entry["rating"] for entry in table), reverse=True)
+
+
+async def test_provisional_ratings_come_after_the_others(client: ClientFactory) -> None:
+    await rated_game(client)
+    everyone = (await (await client("carol")).request(type="leaderboard", limit=100))["players"]
+    provisional = [entry["rd"] > 110 for entry in everyone]
+    assert provisional == sorted(provisional), "every established rating before every provisional one"
+    assert not provisional[0] and provisional[-1]
+
+
+async def test_profiles_and_the_leaderboard_over_http(client: ClientFactory, game_server: RunningServer) -> None:
+    await rated_game(client)
+    status, _, body = await game_server.get("/api/players?kind=human&limit=10")
+    assert status == 200 and [entry["name"] for entry in json.loads(body)][:2] == ["alice", "bob"]
+    status, _, body = await game_server.get("/api/players/alice")
+    profile = json.loads(body)
+    assert status == 200 and (profile["wins"], profile["losses"], profile["draws"], profile["games"]) == (1, 0, 0, 1)
+    assert len(profile["recent"]) == 1 and len(profile["history"]) == 1
+    assert profile["history"][0]["rating"] == profile["rating"]
+    assert (await game_server.get("/api/players/nobody"))[0] == 404
+    assert (await game_server.get("/api/players?kind=robots"))[0] == 400
+
+
+class FailingOnce:
+    """Storage that fails the next write that holds a result, and counts what it keeps."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.fail_next_result = True
+
+    async def apply(self, records: list[StoreRecord]) -> None:
+        if self.fail_next_result and any(isinstance(record, GameFinished) for record in records):
+            self.fail_next_result = False
+            raise StorageUnavailable("the disk is full")
+        await self.storage.apply(records)
+
+
+async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_path: Any) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    for name in ("alice", "bob"):
+        await storage.add_player(name, name.encode())
+    book = RatingBook(storage)
+    store = FailingOnce(storage)
+    sent: list[tuple[ConnectionId, ServerMessage]] = []
+    registry = RoomRegistry(store, sent.extend, None, book)
+    alice, bob = Caller(ConnectionId(1), "alice"), Caller(ConnectionId(2), "bob")
+    actor = registry.actor_for(Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(), rated=True))
+    await actor.run(lambda room, now: room.open(alice, "me", PlayerInfo("bob"), now))
+    registry.add(actor)
+    for ply, (x, y) in enumerate(FIVE_FOR_BLACK[:-1], start=1):
+        caller = alice if ply % 2 else bob
+        await actor.run(lambda room, now, caller=caller, x=x, y=y: room.move(caller, Point(x, y), now))
+
+    with pytest.raises(StorageUnavailable):
+        await actor.run(lambda room, now: room.move(alice, Point(11, 7), now))
+    assert actor.room.status == "playing"
+    assert (await storage.standing("alice")).games == 0  # type: ignore[union-attr]
+    assert (await book.standing("alice")).games == 0
+
+    await actor.run(lambda room, now: room.move(alice, Point(11, 7), now))
+    record = await storage.game_record(actor.room.game_id)
+    assert record is not None and record.result is not None
+    assert (await storage.standing("alice")).games == 1  # type: ignore[union-attr]
+    assert (await book.standing("alice")).games == 1
+    over = [message for _, message in sent if message.model_dump().get("ratings")]
+    assert over and over[0].model_dump()["ratings"]["black"]["before"] == 1500
+    await registry.close()
+    await storage.close()
+
