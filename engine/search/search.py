@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -32,15 +33,17 @@ from engine.search.safety import RootSafety, SafetySettings
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 
-MAX_PLY = 60
+MAX_PLY: Final = 60
 """The deepest line the search follows, forced replies included."""
-EVAL_LIMIT = 100_000
+EVAL_LIMIT: Final = 100_000
 """Static evaluations are clipped to this, well below WON."""
 
-REDUCTION_DEPTH = 3
+REDUCTION_DEPTH: Final = 3
 """Late move reductions apply only this far from the leaves, where a ply saved is worth most."""
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
 
 
 # Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
@@ -336,7 +339,7 @@ class Searcher:
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        self._history[move] += depth * depth
+        self._history[move] = self._history[move] + depth * depth
 
     # ------------------------------------------------------ table and lines
 

@@ -91,4 +91,4 @@ def test_swap2_decisions_through_a_pipe() -> None:
     x, y = (int(part) for part in sixth.split(","))
     assert (x, y) not in {(0, 0), (7, 7), (14, 14), (8, 6), (0, 14)}
     assert len(answers) == 6
-    assert finished.stderr == ""
+    assert finished.stderr == f"gomoku-engine: {build_info()}\n"
