@@ -13,7 +13,7 @@ import the sources instead, even when compiled modules are present, so that
 the pure build can be tested and measured on a machine that has both. It
 is read once, when `engine` is first imported (`use_pure_python_if_asked`),
 and applies to the whole process; `build_info()` says which build is in
-use, for the server's log, `list_bots` and `gomoku-engine --version`.
+use, for the server's log and `gomoku-engine --version`, and `build_kind()` for `list_bots`.
 """
 
 from __future__ import annotations
@@ -81,6 +81,15 @@ def compiled_modules() -> list[str]:
 def is_compiled() -> bool:
     """Whether the engine's hot path runs compiled (every module of `COMPILED_MODULES`)."""
     return len(compiled_modules()) == len(COMPILED_MODULES)
+
+
+def build_kind() -> str:
+    """Which build of the engine this process runs, in a word or two: `compiled`, `pure` or
+    `partly compiled` (an install whose extension modules are incomplete), as `list_bots` tells it."""
+    compiled = compiled_modules()
+    if len(compiled) == len(COMPILED_MODULES):
+        return "compiled"
+    return "partly compiled" if compiled else "pure"
 
 
 def build_info() -> str:
