@@ -33,7 +33,6 @@ compiled code must box every integer it puts in a list or tuple.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -150,8 +149,11 @@ class MoveLog:
     changes: list[int]
     """The entries whose shapes changed, in order, each as `key << PAIR_BITS | the shape pair it
     held before`: the values a change moved follow from the two pairs."""
-    toggled: list[tuple[set[int], int]]
-    """(set, point): the threat, four and five set memberships the move switched."""
+    switched: list[set[int]]
+    """The threat, four and five sets the move put a point in or took one out of, in order."""
+    switched_points: list[int]
+    """The point each of `switched` gained or lost (two lists rather than one of pairs, so that
+    logging a switch allocates no pair)."""
     totals: int
     """Both colours' totals before the move."""
 
@@ -273,10 +275,10 @@ class Position:
         self._near_count = [0] * area
         self._logs: list[MoveLog] = []
         """[ply] -> what the move at that ply changed (logs beyond the current ply are spare)."""
-        own_entries = (
+        own_entries = tuple(
             entry for stone, entries in enumerate(self._geometry.affected) for entry in entries if entry[1] == stone
         )
-        self._reshape(own_entries, MoveLog([], [], 0))
+        self._reshape(own_entries, MoveLog([], [], [], 0))
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -335,14 +337,15 @@ class Position:
     def _log_for(self, ply: int) -> MoveLog:
         """The log of the move at `ply`, emptied, with the totals before it."""
         if ply == len(self._logs):
-            self._logs.append(MoveLog([], [], 0))
+            self._logs.append(MoveLog([], [], [], 0))
         log = self._logs[ply]
         log.changes.clear()
-        log.toggled.clear()
+        log.switched.clear()
+        log.switched_points.clear()
         log.totals = self.totals
         return log
 
-    def _reshape(self, entries: Iterable[Entry], log: MoveLog) -> None:
+    def _reshape(self, entries: tuple[Entry, ...], log: MoveLog) -> None:
         """Bring shapes, counts, values, totals and threat sets up to date for `entries` (those a
         new stone changes, or every point's own to start), writing to `log` what undoes it.
 
@@ -354,15 +357,14 @@ class Position:
         changes are of weaker shapes).
         """
         cells, lines, table = self.cells, self._lines, self._window_table
-        pairs, values = self.pairs, self.values
-        logged = log.changes.append
+        pairs, values, changes = self.pairs, self.values, log.changes
         total = 0
         for key, point, line, shift in entries:
             pair = 0 if cells[point] else table[(lines[line] >> shift) & WINDOW_MASK]
             old = pairs[key]
             if pair == old:
                 continue
-            logged(key << PAIR_BITS | old)
+            changes.append(key << PAIR_BITS | old)
             pairs[key] = pair
             change = PAIR_VALUE[pair] - PAIR_VALUE[old]
             values[point] = values[point] + change
@@ -391,7 +393,8 @@ class Position:
                     members.add(point)
                 else:
                     members.discard(point)
-                log.toggled.append((members, point))
+                log.switched.append(members)
+                log.switched_points.append(point)
 
     def _restore(self, log: MoveLog) -> None:
         """Put back what a move's `_reshape` changed."""
@@ -402,7 +405,8 @@ class Position:
             point = key % area
             values[point] = values[point] + PAIR_VALUE[old] - PAIR_VALUE[pairs[key]]
             pairs[key] = old
-        for members, point in log.toggled:
+        for index, members in enumerate(log.switched):
+            point = log.switched_points[index]
             if point in members:
                 members.discard(point)
             else:
