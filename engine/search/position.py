@@ -7,19 +7,18 @@ reads those again (one table read per point and direction) and logs what
 it changed; `undo` writes the log back without recomputing anything. From
 the shapes it keeps, also incrementally:
 
-* per point, both colours' move values (`values`, read by `move_value`):
-  what playing there would make, packed in one integer, so that one
-  addition updates both; a point's packed count of shapes by kind
-  (`code()`) is read from its four shape pairs when asked;
 * per colour, the sets of points that make a five, a four (or better) and
   an open three (or better): the threat lists the threat search walks;
 * per colour, the sum of the values of every empty point (`total()`): the static
   evaluation, which therefore costs nothing to read.
 
+What a single point would make, its packed count of shapes by kind
+(`code()`) and its move value (`move_value`), is read from its four shape
+pairs when asked: far fewer points are asked about than a move changes.
+
 The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
 module because it is made of those running sums: its value table is packed
-into the per-point counts that `play` updates, so it cannot be read apart
-from them.
+into the totals that `play` updates, so it cannot be read apart from them.
 
 Points are plain integers `y * size + x`, as in `Board.cells`.
 
@@ -148,7 +147,7 @@ class MoveLog:
 
     changes: list[int]
     """The entries whose shapes changed, in order, each as `key << PAIR_BITS | the shape pair it
-    held before`: the values a change moved follow from the two pairs."""
+    held before`."""
     switched: list[set[int]]
     """The threat, four and five sets the move put a point in or took one out of, in order."""
     switched_points: list[int]
@@ -258,14 +257,14 @@ class Position:
         self.pairs = [0] * (4 * area)
         """[direction * area + point] -> the shapes a stone of either colour there would make,
         as a shape pair (see `patterns.window_table`)."""
-        self.values = [0] * area
-        """[point] -> both colours' values of the shapes a stone there would make (`value()`)."""
         self.totals = 0
         """Both colours' sums of values over every empty point (`total()`)."""
         self.fives: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.fours: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.threats: tuple[set[int], set[int], set[int]] = (set(), set(), set())
-        self._marked_sets = tuple(
+        # Typed as tuples of any length, which compiled code walks by index (a fixed-length tuple it
+        # would walk with an iterator object, allocated at every call).
+        self._marked_sets: tuple[tuple[tuple[set[int], int], ...], ...] = tuple(
             ((self.threats[color], THREAT_MARK), (self.fours[color], FOUR_MARK), (self.fives[color], FIVE_MARK))
             for color in (EMPTY, BLACK, WHITE)
         )
@@ -346,18 +345,18 @@ class Position:
         return log
 
     def _reshape(self, entries: tuple[Entry, ...], log: MoveLog) -> None:
-        """Bring shapes, counts, values, totals and threat sets up to date for `entries` (those a
-        new stone changes, or every point's own to start), writing to `log` what undoes it.
+        """Bring shapes, totals and threat sets up to date for `entries` (those a new stone
+        changes, or every point's own to start), writing to `log` what undoes it.
 
         This is the innermost loop of the whole engine. A point holding a
         stone has no shapes; an empty point's are one table read of the
-        window of cells around it. Both colours' counts and values are
-        updated at once, packed in one integer each, and a colour's sets are
-        only looked at when its count of open threes or better changes (most
-        changes are of weaker shapes).
+        window of cells around it. Both colours' totals are updated at once,
+        packed in one integer, and a point's sets are only looked at when
+        a count of open threes or better changes (most changes are of
+        weaker shapes).
         """
         cells, lines, table = self.cells, self._lines, self._window_table
-        pairs, values, changes = self.pairs, self.values, log.changes
+        pairs, changes = self.pairs, log.changes
         total = 0
         for key, point, line, shift in entries:
             pair = 0 if cells[point] else table[(lines[line] >> shift) & WINDOW_MASK]
@@ -366,9 +365,7 @@ class Position:
                 continue
             changes.append(key << PAIR_BITS | old)
             pairs[key] = pair
-            change = PAIR_VALUE[pair] - PAIR_VALUE[old]
-            values[point] = values[point] + change
-            total += change
+            total += PAIR_VALUE[pair] - PAIR_VALUE[old]
             if (PAIR_CODE[pair] | PAIR_CODE[old]) & STRONG_MASK:
                 self._reclassify(point, PAIR_CODE[pair] - PAIR_CODE[old], log)
         self.totals += total
@@ -398,13 +395,9 @@ class Position:
 
     def _restore(self, log: MoveLog) -> None:
         """Put back what a move's `_reshape` changed."""
-        pairs, values, area = self.pairs, self.values, self.area
+        pairs = self.pairs
         for change in reversed(log.changes):
-            key = change >> PAIR_BITS
-            old = change & PAIR_MASK
-            point = key % area
-            values[point] = values[point] + PAIR_VALUE[old] - PAIR_VALUE[pairs[key]]
-            pairs[key] = old
+            pairs[change >> PAIR_BITS] = change & PAIR_MASK
         for index, members in enumerate(log.switched):
             point = log.switched_points[index]
             if point in members:
@@ -504,7 +497,13 @@ class Position:
 
     def move_value(self, point: int) -> int:
         """How promising `point` is for the side to move: its own shapes plus the opponent's it blocks."""
-        values = self.values[point]
+        pairs, area = self.pairs, self.area
+        values = (
+            PAIR_VALUE[pairs[point]]
+            + PAIR_VALUE[pairs[area + point]]
+            + PAIR_VALUE[pairs[2 * area + point]]
+            + PAIR_VALUE[pairs[3 * area + point]]
+        )
         black, white = values & VALUE_MASK, values >> VALUE_BITS
         return black * 10 + white * 8 if self.side == BLACK else white * 10 + black * 8
 
