@@ -11,9 +11,13 @@ prints each figure for both builds and their ratio:
   to a fixed depth, and overall. Both builds must visit the same nodes and
   find the same moves and scores (`search_fingerprints`): the run stops if
   they do not;
-* CPU seconds per bot move at each engine level, at the level's default
-  time per move on the first middle-game positions, and the bot games one
-  core can serve at two bot moves a minute;
+* CPU seconds per bot move at each engine level on the first middle-game
+  positions: the pure build at the level's default time per move (the
+  time a bot seat gives it in an untimed game), and the compiled build
+  searching the same number of nodes, move by move (the same strength);
+  from those, the bot games one core can serve at two bot moves a minute.
+  Also how many more nodes the compiled build searches in the level's
+  time (what the same second buys instead);
 * the VCF solver's solve rate and time on positions with a known win by
   fours. Each position's win was found once and checked independently by
   replaying it on a Board (every attacker move a four, every defender move
@@ -24,7 +28,9 @@ The yardstick of earlier figures, plain Board.push/pop (which checks for a
 five after every move), is measured in the pure build, so that figures
 from different machines and dates can still be compared through it.
 `--this-build` measures only the build this process runs and prints its
-figures as JSON (what the parent reads from each child).
+figures as JSON (what the parent reads from each child; the pure build is
+measured first, and hands its nodes per move to the compiled one through
+`--level-nodes`).
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from engine.build import PURE_VARIABLE, is_compiled
 from engine.limits import Budget, OutOfBudget, SearchLimits
 from engine.notation import format_point, parse_pairs
 from engine.registry import default_time_ms
-from engine.search.levels import LEVELS, EngineBot
+from engine.search.levels import LEVELS, LevelSettings
 from engine.search.position import Position
 from engine.search.search import Searcher
 from engine.search.threats import ThreatSolver
@@ -170,18 +176,38 @@ LEVEL_POSITIONS = 4
 """Middle-game positions each level moves in for the CPU-per-move figures."""
 
 
-def cpu_per_move() -> dict[str, float]:
-    """CPU seconds per move of each engine level at its default time per move (the time a
-    bot seat gives it in an untimed game), averaged over the first middle-game positions."""
-    seconds = {}
-    for settings in LEVELS:
-        bot = EngineBot(settings)
-        limits = SearchLimits(time_ms=default_time_ms(settings.name))
-        started = time.process_time()
-        for pairs in MIDDLE_GAMES[:LEVEL_POSITIONS]:
-            bot.choose(board_of(pairs), limits, seed=0)
-        seconds[settings.name] = (time.process_time() - started) / LEVEL_POSITIONS
-    return seconds
+def bot_move(level: LevelSettings, board: Board, limits: SearchLimits) -> tuple[float, int]:
+    """CPU seconds and nodes of one bot move of `level` within `limits`, searched as a bot seat
+    searches it (`EngineBot.think`)."""
+    budget = Budget.from_limits(limits)
+    searcher = Searcher(board, level.search, budget, full_root_window=level.tolerance > 0)
+    started = time.process_time()
+    for _ in searcher.iterate():
+        pass
+    return time.process_time() - started, budget.nodes
+
+
+def cpu_per_move(same_nodes_as: dict[str, list[int]] | None) -> dict[str, dict[str, Any]]:
+    """Per engine level, CPU seconds per move and the nodes of each move, over the first
+    middle-game positions: at the level's default time per move, and if `same_nodes_as` gives
+    each level's nodes per position, also with exactly those nodes as the limit of each move."""
+    figures = {}
+    for level in LEVELS:
+        timed = [
+            bot_move(level, board_of(pairs), SearchLimits(time_ms=default_time_ms(level.name)))
+            for pairs in MIDDLE_GAMES[:LEVEL_POSITIONS]
+        ]
+        figures[level.name] = {
+            "seconds": statistics.mean(seconds for seconds, _ in timed),
+            "nodes": [nodes for _, nodes in timed],
+        }
+        if same_nodes_as is not None:
+            counted = [
+                bot_move(level, board_of(pairs), SearchLimits(nodes=nodes))
+                for pairs, nodes in zip(MIDDLE_GAMES[:LEVEL_POSITIONS], same_nodes_as[level.name], strict=True)
+            ]
+            figures[level.name]["seconds_same_nodes"] = statistics.mean(seconds for seconds, _ in counted)
+    return figures
 
 
 def vcf_solving(time_ms: int) -> dict[str, Any]:
@@ -233,8 +259,11 @@ def _completions(board: Board, color: int) -> list[Point]:
     return found
 
 
-def measure_this_build(quick: bool, depth: int, levels: bool) -> dict[str, Any]:
-    """Every figure of the build this process runs."""
+def measure_this_build(
+    quick: bool, depth: int, levels: bool, level_nodes: dict[str, list[int]] | None
+) -> dict[str, Any]:
+    """Every figure of the build this process runs (bot moves with `level_nodes` as node limits too,
+    if given)."""
     seconds = 0.5 if quick else 2.0
     nodes, search_seconds, lines = search_speed(depth)
     return {
@@ -246,7 +275,7 @@ def measure_this_build(quick: bool, depth: int, levels: bool) -> dict[str, Any]:
         "nodes_per_second": nodes / search_seconds,
         "positions": lines,
         "fingerprints": search_fingerprints(depth),
-        "cpu_per_move": cpu_per_move() if levels else {},
+        "cpu_per_move": cpu_per_move(level_nodes) if levels else {},
         "vcf": vcf_solving(1000),
     }
 
@@ -281,10 +310,13 @@ def report(compiled: dict[str, Any], pure: dict[str, Any], depth: int) -> None:
         print(f"    pure {slow_line}\n    comp {fast_line}")
     same = pure["fingerprints"] == compiled["fingerprints"]
     print(f"same moves, scores and nodes ({pure['nodes']:,} nodes) in both builds: {'yes' if same else 'NO'}")
-    for level, slow in pure["cpu_per_move"].items():
-        fast = compiled["cpu_per_move"][level]
-        row(f"{level}: CPU s per move at {default_time_ms(level)} ms", slow, fast, slow / fast)
+    for level, timed in pure["cpu_per_move"].items():
+        slow = timed["seconds"]
+        fast = compiled["cpu_per_move"][level]["seconds_same_nodes"]
+        row(f"{level}: CPU s per move (pure at {default_time_ms(level)} ms)", slow, fast, slow / fast)
         print(f"{'    bot games per core at 2 moves a minute':<44} {30 / slow:>12,.1f} {30 / fast:>12,.1f}")
+        more = sum(compiled["cpu_per_move"][level]["nodes"]) / max(1, sum(timed["nodes"]))
+        print(f"{'    nodes per move at that time, compiled/pure':<44} {more:>33.2f}x")
     for build, figures in (("pure", pure), ("compiled", compiled)):
         vcf = figures["vcf"]
         print(
@@ -300,16 +332,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="shallower search, shorter timings, no levels")
     parser.add_argument("--depth", type=int, default=None, help="search depth (default 5, quick 3)")
     parser.add_argument("--this-build", action="store_true", help="measure only this process's build, as JSON")
+    parser.add_argument("--level-nodes", type=json.loads, default=None, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     depth = arguments.depth or (3 if arguments.quick else 5)
+    levels = not arguments.quick
     if arguments.this_build:
-        print(json.dumps(measure_this_build(arguments.quick, depth, levels=not arguments.quick)))
+        print(json.dumps(measure_this_build(arguments.quick, depth, levels, arguments.level_nodes)))
         return
     passed = ["--depth", str(depth), *(["--quick"] if arguments.quick else [])]
-    compiled = measure_in_child(False, passed)
+    pure = measure_in_child(True, passed)
+    level_nodes = {level: figures["nodes"] for level, figures in pure["cpu_per_move"].items()}
+    compiled = measure_in_child(False, [*passed, "--level-nodes", json.dumps(level_nodes)])
     if not compiled["compiled"]:
         print(f"warning: this install is not compiled ({compiled['build']}): both columns are pure Python")
-    report(compiled, measure_in_child(True, passed), depth)
+    report(compiled, pure, depth)
 
 
 if __name__ == "__main__":
