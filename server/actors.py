@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from engine.bots import Decision
+from engine.openings import Step
 from engine.record import PlayerInfo
 from engine.types import Point
 from server.bot_pool import BotBusyError, BotError, BotRequest
@@ -52,10 +53,13 @@ STORE_RETRY_LONGEST_S = 4.0
 
 
 class MoveChooser(Protocol):
-    """Who chooses a bot's moves (the server's BotPool)."""
+    """Who chooses a bot's moves and opening steps (the server's BotPool)."""
 
     async def choose(self, request: BotRequest) -> Decision:
         """The bot's decision; raises BotBusyError when full and BotError when it fails."""
+
+    async def decide_opening(self, request: BotRequest) -> Step:
+        """The bot's step in the request's opening; raises as `choose` does."""
 
 
 class RatingKeeper(Protocol):
@@ -266,6 +270,10 @@ class RoomActor:
         busy_waits = 0
         while failures < BOT_ATTEMPTS:
             try:
+                if turn.opening is not None:
+                    step = await self._bots.decide_opening(request)
+                    await self._run_until_stored(functools.partial(_take_bot_step, version=turn.version, step=step))
+                    return
                 decision = await self._bots.choose(request)
             except BotBusyError:
                 busy_waits += 1
@@ -285,6 +293,10 @@ class RoomActor:
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
     return room.bot_move(version, point, now)
+
+
+def _take_bot_step(room: Room, now: float, *, version: int, step: Step) -> Outcome:
+    return room.bot_opening_step(version, step, now)
 
 
 class RoomRegistry:

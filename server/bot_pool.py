@@ -26,17 +26,23 @@ import enum
 import heapq
 import itertools
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
+from typing import TypeVar
 
 from engine.board import Board
 from engine.bots import Decision
 from engine.limits import SearchLimits
+from engine.opening_bot import decide_opening
+from engine.openings import OpeningState, Player, Step, apply
 from engine.registry import make_bot
 from engine.types import Point, Rule
 from server.metrics import Metrics
+
+_T = TypeVar("_T")
 
 DEFAULT_TIME_MS = 5_000
 """The thinking time of a request that names none: every search has a deadline."""
@@ -91,11 +97,28 @@ class BotRequest:
     """Seed for bots that randomise, so that a game can be replayed."""
     priority: Priority = Priority.PERSON
     """Who waits for the answer (see Priority)."""
+    opening: OpeningState | None = None
+    """For an opening decision: the opening's state (the bot decides one step of it, see
+    `BotPool.decide_opening`)."""
 
     @property
     def thinking_ms(self) -> int:
         """The thinking time this request actually gets."""
         return DEFAULT_TIME_MS if self.time_ms is None else self.time_ms
+
+
+def decide_in_worker(request: BotRequest) -> Step:
+    """Decide one step of an opening; what a worker process executes for `decide_opening`.
+
+    Raises ValueError for an unknown level or an opening that is over, and
+    an OpeningError if the bot's step is not legal, so that the server never
+    takes one.
+    """
+    assert request.opening is not None, "an opening decision needs the opening"
+    limits = SearchLimits(time_ms=request.thinking_ms)
+    step = decide_opening(request.opening, request.level, limits, request.seed or 0)
+    apply(request.opening, request.opening.to_decide or Player.FIRST, step)
+    return step
 
 
 def choose_in_worker(request: BotRequest) -> Decision:
@@ -217,6 +240,14 @@ class BotPool:
         exhausted, and BotError when the bot fails, overruns its deadline, its
         worker dies, or the pool is closed.
         """
+        return await self._search(choose_in_worker, request)
+
+    async def decide_opening(self, request: BotRequest) -> Step:
+        """The bot's step in the request's opening (its `opening`); raises as `choose` does."""
+        return await self._search(decide_in_worker, request)
+
+    async def _search(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
+        """Run `work(request)` in a worker, with the pool's capacity, priority and deadline."""
         if self._closed:
             raise BotError("the bot pool is closed")
         person = request.priority is Priority.PERSON
@@ -230,17 +261,17 @@ class BotPool:
             if self._metrics is not None:
                 self._metrics.bot_wait.observe(loop.time() - asked)
             started = loop.time()
-            decision = await self._run(request)
+            answer = await self._run(work, request)
             if self._metrics is not None:
                 self._metrics.bot_search.observe(loop.time() - started)
-            return decision
+            return answer
         finally:
             self._admitted -= person
 
-    async def _run(self, request: BotRequest) -> Decision:
+    async def _run(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
         """Run the request on a free worker (the caller holds a worker slot, released here)."""
         try:
-            executor, future = self._submit(request)
+            executor, future = self._submit(work, request)
         except BaseException:
             self._slots.release(request.priority)
             raise
@@ -248,9 +279,9 @@ class BotPool:
         grace_ms = GRACE_MS if executor in self._warm else GRACE_MS + STARTUP_GRACE_MS
         deadline_s = (request.thinking_ms + grace_ms) / 1000
         try:
-            decision = await asyncio.wait_for(asyncio.wrap_future(future), deadline_s)
+            answer = await asyncio.wait_for(asyncio.wrap_future(future), deadline_s)
             self._count_answer(executor)
-            return decision
+            return answer
         except TimeoutError:
             self._replace_executor(executor)
             raise BotError(f"bot {request.level!r} did not answer within {deadline_s:.1f} s") from None
@@ -260,16 +291,16 @@ class BotPool:
         except Exception as error:  # raised in the worker: an unknown level, a bad position, a bot's bug
             raise BotError(f"bot {request.level!r} failed: {error}") from error
 
-    def _submit(self, request: BotRequest) -> tuple[ProcessPoolExecutor, Future[Decision]]:
+    def _submit(self, work: Callable[[BotRequest], _T], request: BotRequest) -> tuple[ProcessPoolExecutor, Future[_T]]:
         """Hand the request to the executor, replacing it first if it broke while idle."""
         if self._closed:
             raise BotError("the bot pool is closed")
         executor = self._executor
         try:
-            return executor, executor.submit(choose_in_worker, request)
+            return executor, executor.submit(work, request)
         except BrokenProcessPool:
             self._replace_executor(executor)
-            return self._executor, self._executor.submit(choose_in_worker, request)
+            return self._executor, self._executor.submit(work, request)
 
     def _count_answer(self, executor: ProcessPoolExecutor) -> None:
         if executor in self._warm:
@@ -279,12 +310,12 @@ class BotPool:
             self._warm.add(executor)
             del self._answers[executor]
 
-    def _release_slot_when_done(self, future: Future[Decision], priority: Priority) -> None:
+    def _release_slot_when_done(self, future: Future[_T], priority: Priority) -> None:
         """Free the worker slot when the worker is really done, not when the caller stops waiting,
         so that a cancelled caller cannot make the pool run more searches than it has workers."""
         loop = asyncio.get_running_loop()
 
-        def release(_: Future[Decision]) -> None:
+        def release(_: Future[_T]) -> None:
             # After close() the loop may be gone; then nobody waits for the slot.
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._slots.release, priority)

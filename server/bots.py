@@ -64,4 +64,5 @@ def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int:
 def search_request(turn: BotTurn, cap_ms: int | None) -> BotRequest:
     """What to ask the bot pool for this turn."""
     priority = Priority.BOT_GAME if turn.bots_only else Priority.PERSON
-    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, search_time_ms(turn, cap_ms), priority=priority)
+    time_ms = search_time_ms(turn, cap_ms)
+    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, time_ms, priority=priority, opening=turn.opening)

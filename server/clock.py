@@ -79,6 +79,12 @@ class GameClock:
         self.running = mover.other
         self.since = now
 
+    def swap_sides(self, now: float) -> None:
+        """The players have swapped colours (an opening's choice): each keeps their own time left,
+        now under their new colour. The clock is stopped, charging the running side first."""
+        self.stop(now)
+        self.black_ms, self.white_ms = self.white_ms, self.black_ms
+
     def _set(self, color: Color, value: int) -> None:
         if color is Color.BLACK:
             self.black_ms = value

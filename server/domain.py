@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from typing import Literal, NewType, Protocol
 
 from engine.glicko2 import Rating
+from engine.opening_record import OpeningRecord, OpeningStepRecord
+from engine.openings import OpeningRule, OpeningState
 from engine.record import ClockSetting, PlayerInfo, PlayerKind
 from engine.types import Color, GameResult, Point, Rule
 
@@ -24,7 +26,8 @@ GameId = NewType("GameId", str)
 ConnectionId = NewType("ConnectionId", int)
 """One websocket connection, numbered from 1 as they arrive."""
 
-RoomStatus = Literal["waiting", "playing", "finished"]
+RoomStatus = Literal["waiting", "opening", "playing", "finished"]
+"""A room waits for its seats, decides its game's opening, plays it, or is done with it."""
 
 ErrorCode = Literal[
     "bad_json",
@@ -120,6 +123,27 @@ class GameStarted:
     """The player who created the room (None for games stored before this was kept)."""
     rated: bool = False
     """Whether the game is rated (its result will change both players' ratings)."""
+    opening: OpeningRule = OpeningRule.NONE
+    """The opening rule the game starts with."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningStepTaken:
+    """Store one step of a game's opening phase."""
+
+    game_id: GameId
+    index: int
+    """0 for the first step."""
+    taken: OpeningStepRecord
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsDecided:
+    """Store who plays which colour, once an opening has swapped them."""
+
+    game_id: GameId
+    black: PlayerInfo
+    white: PlayerInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +236,16 @@ class BotsEnrolled:
 
 
 StoreRecord = (
-    GameStarted | MovePlayed | MovesTakenBack | GameFinished | ClocksSaved | PlayerAdded | RatingsChanged | BotsEnrolled
+    GameStarted
+    | MovePlayed
+    | MovesTakenBack
+    | GameFinished
+    | ClocksSaved
+    | PlayerAdded
+    | RatingsChanged
+    | BotsEnrolled
+    | OpeningStepTaken
+    | SeatsDecided
 )
 
 
@@ -258,6 +291,8 @@ class RoomFacts:
     rated: bool = False
     game_id: GameId | None = None
     """The room's current game."""
+    opening: OpeningRule = OpeningRule.NONE
+    """The opening rule of the room's games."""
 
     @property
     def bots_only(self) -> bool:
@@ -301,6 +336,8 @@ class RestoredGame:
     result: GameResult | None = None
     """How the game ended, for a finished one."""
     rated: bool = False
+    opening: OpeningRecord | None = None
+    """The game's opening rule and the steps taken so far, for a game with one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,3 +410,5 @@ class BotTurn:
     not_before: float | None = None
     """In a game between two bots, the earliest moment (monotonic seconds) to play the move, so that
     people can follow the game; None to play at once."""
+    opening: OpeningState | None = None
+    """While the opening is being decided: its state (the bot takes one step of it, not a move)."""

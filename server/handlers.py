@@ -16,6 +16,8 @@ from collections.abc import Callable
 from typing import Literal, assert_never
 
 from engine.build import build_kind
+from engine.opening_record import step_from_dict
+from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
 from engine.registry import level_names
 from engine.types import Point
@@ -52,6 +54,7 @@ from server.protocol import (
     ListRooms,
     Move,
     OfferDraw,
+    OpeningStep,
     PlayerModel,
     QuickPair,
     Rematch,
@@ -69,13 +72,26 @@ from server.rooms import Outcome, Room
 from server.services import Services, caller_of, signed_in
 from server.sessions import sign_in
 
-FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply")
+FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
 RoomRequest = Callable[[Room, Caller, float], Outcome]
 """What a request does to a room, for a caller, at a moment."""
 
-InRoom = JoinRoom | LeaveRoom | Move | Resign | OfferDraw | AnswerDraw | RequestUndo | AnswerUndo | Rematch | ClaimWin
+InRoom = (
+    JoinRoom
+    | LeaveRoom
+    | Move
+    | Resign
+    | OfferDraw
+    | AnswerDraw
+    | RequestUndo
+    | AnswerUndo
+    | Rematch
+    | ClaimWin
+    | OpeningStep
+)
+"""The requests about one room."""
 
 
 class RequestHandlers:
@@ -134,6 +150,9 @@ class RequestHandlers:
                 await self._in_room(connection, request, lambda room, caller, now: room.rematch(caller, now))
             case ClaimWin():
                 await self._in_room(connection, request, lambda room, caller, now: room.claim_win(caller, now))
+            case OpeningStep():
+                step = step_from_dict(request.step.model_dump())
+                await self._in_room(connection, request, lambda room, caller, now: room.opening_step(caller, step, now))
             case ListGames():
                 await self._list_games(connection, request)
             case GetGame():
@@ -203,7 +222,16 @@ class RequestHandlers:
             raise Refusal("busy", "every bot is busy right now; try again soon")
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
         settings = services.settings.room
-        room = Room(new_room_id(), request.rule, request.size, clock, request.private, settings, rated=request.rated)
+        room = Room(
+            new_room_id(),
+            request.rule,
+            request.size,
+            clock,
+            request.private,
+            settings,
+            rated=request.rated,
+            opening=OpeningRule(request.opening),
+        )
         standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
         actor = services.rooms.actor_for(room)
         caller = caller_of(connection)

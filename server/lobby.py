@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from engine.openings import OpeningRule
 from engine.record import ClockSetting
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
@@ -50,6 +51,8 @@ class GameTerms:
     size: int
     clock: ClockSetting | None
     rated: bool
+    opening: OpeningRule = OpeningRule.NONE
+    """The opening rule; the seek's owner is the first player."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ import asyncio
 import secrets
 from collections import deque
 
+from engine.openings import OpeningRule
 from engine.record import ClockSetting, format_timestamp
 from engine.types import Rule
 from server import views
@@ -96,7 +97,7 @@ class LobbyRequests:
             owner=name,
             rating=rating,
             connection=connection.id,
-            terms=_terms(request.rule, request.size, request.clock, request.rated),
+            terms=_terms(request.rule, request.size, request.clock, request.rated, OpeningRule(request.opening)),
             color=request.color,
             rating_min=request.rating_min,
             rating_max=request.rating_max,
@@ -154,11 +155,21 @@ class LobbyRequests:
         owner = Caller(owner_connection, seek.owner)
         taker = Caller(pairing.taker_connection, pairing.taker)
         owner_color = seek.color if seek.color != "random" else secrets.choice(("black", "white"))
+        if seek.terms.opening is not OpeningRule.NONE:
+            owner_color = "black"  # the owner is the first player, who places the first stones
         black, white = (owner, taker) if owner_color == "black" else (taker, owner)
         terms = seek.terms
         services = self._services
+        settings = services.settings.room
         room = Room(
-            new_room_id(), terms.rule, terms.size, terms.clock, False, services.settings.room, rated=terms.rated
+            new_room_id(),
+            terms.rule,
+            terms.size,
+            terms.clock,
+            False,
+            settings,
+            rated=terms.rated,
+            opening=terms.opening,
         )
         standings = [await services.ratings.standing(black.name), await services.ratings.standing(white.name)]
         actor = services.rooms.actor_for(room)
@@ -223,6 +234,8 @@ class LobbyRequests:
         self._services.deliver(deliveries)
 
 
-def _terms(rule: Rule, size: int, clock: ClockSettingModel | None, rated: bool) -> GameTerms:
+def _terms(
+    rule: Rule, size: int, clock: ClockSettingModel | None, rated: bool, opening: OpeningRule = OpeningRule.NONE
+) -> GameTerms:
     setting = None if clock is None else ClockSetting(clock.initial_ms, clock.increment_ms)
-    return GameTerms(rule, size, setting, rated)
+    return GameTerms(rule, size, setting, rated, opening)

@@ -376,6 +376,8 @@ class SeekModel(WireModel):
     created_at: str
     quick: bool = False
     """Whether it waits from a `quick_pair` (an addition to the contract)."""
+    opening: OpeningName = "none"
+    """The opening rule (1.1 openings); the seek's owner is the first player."""
 
 
 class OnlinePlayerModel(WireModel):

@@ -34,6 +34,7 @@ from typing import Literal
 from engine.board import Board
 from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
 from engine.notation import format_point, looks_like_point, parse_point
+from engine.openings import OpeningRule, OpeningState, Player, Step
 from engine.record import ClockSetting, PlayerInfo
 from engine.rules import no_five_possible
 from engine.types import Color, EndReason, GameResult, Point, Rule
@@ -49,16 +50,19 @@ from server.domain import (
     GameStarted,
     MovePlayed,
     MovesTakenBack,
+    OpeningStepTaken,
     Refusal,
     RestoredGame,
     RoomFacts,
     RoomId,
     RoomStatus,
+    SeatsDecided,
     Standing,
     StoreRecord,
     new_game_id,
     utc_now,
 )
+from server.opening_phase import OpeningPhase
 from server.presence import Presence
 from server.protocol import (
     Declined,
@@ -66,6 +70,7 @@ from server.protocol import (
     GameOver,
     Left,
     Moved,
+    OpeningStepped,
     OpponentAway,
     OpponentBack,
     RematchOffered,
@@ -151,6 +156,7 @@ class Room:
         settings: RoomSettings,
         wall_clock: Callable[[], datetime] = utc_now,
         rated: bool = False,
+        opening: OpeningRule = OpeningRule.NONE,
     ) -> None:
         self.room_id = room_id
         self.rule = rule
@@ -159,6 +165,10 @@ class Room:
         self.private = private
         self.rated = rated
         """Whether its games change the players' ratings."""
+        self.opening_rule = opening
+        """The opening rule each of its games starts with."""
+        self.opening: OpeningPhase | None = None
+        """The current game's opening (its steps stay after it is over, for snapshots)."""
         self.settings = settings
         self._wall_clock = wall_clock
         self.seats: dict[Color, PlayerInfo | None] = {Color.BLACK: None, Color.WHITE: None}
@@ -232,7 +242,9 @@ class Room:
         Nobody is connected yet; the side to move's time runs from `now`, so
         the time the server was down is charged to no one.
         """
+        opening_rule = OpeningRule.NONE if game.opening is None else game.opening.rule
         room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings, rated=game.rated)
+        room.opening_rule = opening_rule
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
         room.created_by = game.created_by
@@ -243,13 +255,15 @@ class Room:
         if game.clock is not None:
             black_ms, white_ms = game.clock_ms or (game.clock.initial_ms, game.clock.initial_ms)
             room.clock = GameClock(game.clock, black_ms, white_ms)
+        if game.opening is not None:
+            room.opening = OpeningPhase.resume(game.opening, game.size, game.rule, game.black, game.white)
         if game.result is not None:
             room.status = "finished"
             room.result = game.result
             return room
-        room.status = "playing"
+        room.status = "opening" if room.opening is not None and room.opening.running else "playing"
         if room.clock is not None:
-            room.clock.start(room.board.to_move, now)
+            room.clock.start(room._color_to_act(), now)
         for color in Color:
             if not room.seat_connected(color):
                 room.presence.seat_away(color, now)
@@ -264,6 +278,7 @@ class Room:
         twin.clock = None if self.clock is None else dataclasses.replace(self.clock)
         twin.rematch_asks = set(self.rematch_asks)
         twin.standings = dict(self.standings)
+        twin.opening = None if self.opening is None else self.opening.copy()
         return twin
 
     # --------------------------------------------------------- membership
@@ -289,7 +304,7 @@ class Room:
         """Leave the room; a player leaving a started, unfinished game resigns it."""
         outcome = Outcome()
         color = self.seat_of(caller.name)
-        if color is not None and self.status == "playing":
+        if color is not None and self.in_game:
             self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, None)
         before = self._presence()
         if color is not None and self.status == "waiting":
@@ -336,6 +351,8 @@ class Room:
         """Play a move for the caller's colour (given as a point or as `h8`)."""
         color = self._player_color(caller)
         self._require_playing(caller)
+        if self.status == "opening":
+            raise Refusal("not_allowed", "the opening is being decided: take an opening step (opening_step)")
         if self.board.to_move is not color:
             raise Refusal("not_your_turn", f"it is {self.board.to_move}'s turn")
         target = self._read_point(point)
@@ -405,6 +422,8 @@ class Room:
         self._require_playing(caller)
         if self.rated:
             raise Refusal("not_allowed", "moves cannot be taken back in a rated game")
+        if self.opening is not None and self.board.ply <= len(self.opening.state.moves):
+            raise Refusal("not_allowed", "the opening's stones cannot be taken back")
         if self.board.ply < (1 if color is Color.BLACK else 2):
             raise Refusal("not_allowed", "you have no move to take back")
         if self.undo_request is not None:
@@ -454,6 +473,93 @@ class Room:
             self._broadcast(offer, outcome, caller)
         return outcome
 
+    # ------------------------------------------------------------ opening
+
+    def opening_step(self, caller: Caller, step: Step, now: float) -> Outcome:
+        """Take one decision of the opening phase (1.1 openings) for the caller."""
+        self._player_color(caller)
+        if self.status != "opening" or self.opening is None:
+            raise Refusal("not_allowed", "there is no opening being decided in this room")
+        side = self.opening.side_of(caller.name)
+        assert side is not None, "a seated player is one of the opening's sides"
+        after = self.opening.check(side, step)
+        outcome = Outcome()
+        self._enter(caller, now, outcome)
+        self._take_opening_step(side, step, after, now, outcome, caller)
+        return outcome
+
+    def bot_opening_step(self, version: int, step: Step, now: float) -> Outcome:
+        """Take a bot's opening decision if the opening is still where it was asked about."""
+        outcome = Outcome()
+        turn = self.bot_turn(now)
+        if turn is None or turn.version != version or turn.opening is None or self.opening is None:
+            return outcome
+        side = turn.opening.to_decide
+        assert side is not None, "a bot turn in the opening has a decider"
+        try:
+            after = self.opening.check(side, step)
+        except Refusal:
+            return outcome
+        self._take_opening_step(side, step, after, now, outcome, None)
+        return outcome
+
+    def _take_opening_step(
+        self, side: Player, step: Step, after: OpeningState, now: float, outcome: Outcome, caller: Caller | None
+    ) -> None:
+        """Play out one opening step: its record, its stones, the seats and clocks, the news."""
+        assert self.opening is not None
+        if self.clock is not None and self.clock.has_flagged(now):
+            running = self.clock.running or self._color_to_act()
+            self._end(GameResult(running.other, EndReason.TIMEOUT), now, outcome, caller)
+            return
+        thinking_ms = elapsed_ms(self.turn_started, now)
+        before = self.opening.state
+        black_before = before.black
+        taken = self.opening.take(side, step, after)
+        outcome.records.append(OpeningStepTaken(self.game_id, len(self.opening.taken) - 1, taken))
+        for point in after.moves[len(before.moves) :]:
+            color = self.board.to_move
+            self.board.play(point)
+            outcome.records.append(MovePlayed(self.game_id, self.board.ply, point, color, thinking_ms, None))
+            thinking_ms = 0
+        if after.black is not black_before:
+            black, white = self.opening.seats()
+            self.seats = {Color.BLACK: black, Color.WHITE: white}
+            if self.clock is not None:
+                self.clock.swap_sides(now)
+            outcome.records.append(SeatsDecided(self.game_id, black, white))
+        if not self.opening.running:
+            self.status = "playing"
+        if self.clock is not None:
+            self.clock.start(self._color_to_act(), now)
+            outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
+        self.turn_started = now
+        self.version += 1
+        self.seq += 1
+        wire_step = views.opening_step_model(step)
+        stepped = OpeningStepped(room_id=self.room_id, seq=self.seq, by=taken.player, step=wire_step)
+        self._broadcast(stepped, outcome, caller)
+        for connection in self.members:
+            outcome.send(connection, views.room_message(self, connection, now))
+
+    def _both_sides_acted(self) -> bool:
+        """Whether each player has moved or taken an opening step (a game where one has not is an abort).
+
+        In every opening rule the first step is the first player's and the second the other's."""
+        if self.opening is not None:
+            return len(self.opening.taken) >= 2
+        return self.board.ply >= 2
+
+    def _color_to_act(self) -> Color:
+        """The colour whose clock runs: the opening's decider's while it runs, else the side to move."""
+        decider = None if self.opening is None else self.opening.decider()
+        return self.board.to_move if decider is None else decider[2]
+
+    @property
+    def in_game(self) -> bool:
+        """Whether a game is going on (its opening being decided, or its moves being played)."""
+        return self.status in ("opening", "playing")
+
     # --------------------------------------------------------------- bots
 
     def bot_turn(self, now: float) -> BotTurn | None:
@@ -462,9 +568,9 @@ class Room:
         A game between two bots pauses while nobody watches it (so that it
         costs nothing), and goes on when someone comes to watch.
         """
-        if self.status != "playing" or (self._bots_only() and not self.members):
+        if not self.in_game or (self._bots_only() and not self.members):
             return None
-        color = self.board.to_move
+        color = self._color_to_act()
         seat = self.seats[color]
         if seat is None or seat.kind != "bot" or seat.level is None:
             return None
@@ -476,13 +582,16 @@ class Room:
         if self.settings.bot_move_pause_s > 0 and bots_only:
             not_before = self.turn_started + self.settings.bot_move_pause_s
         moves = self.board.moves
-        return BotTurn(self.version, color, seat.level, self.rule, self.size, moves, clock_ms, bots_only, not_before)
+        opening = self.opening.state if self.opening is not None and self.opening.running else None
+        return BotTurn(
+            self.version, color, seat.level, self.rule, self.size, moves, clock_ms, bots_only, not_before, opening
+        )
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:
         """Play a bot's chosen move if the position is still the one it was asked about."""
         outcome = Outcome()
         turn = self.bot_turn(now)
-        if turn is None or turn.version != version or not self.board.is_legal(point):
+        if turn is None or turn.version != version or turn.opening is not None or not self.board.is_legal(point):
             return outcome
         if self.clock is not None and self.clock.has_flagged(now):
             self._end(GameResult(turn.color.other, EndReason.TIMEOUT), now, outcome, None)
@@ -505,7 +614,7 @@ class Room:
         spectator count to tell)."""
         presence = self.presence
         moments: list[float] = [] if presence.count_due is None else [presence.count_due]
-        if self.status == "playing":
+        if self.in_game:
             if self.clock is not None and (flag := self.clock.flag_at()) is not None:
                 moments.append(flag)
             for color, since in presence.away_since.items():
@@ -523,7 +632,7 @@ class Room:
         outcome = Outcome()
         if self.presence.count_due is not None and now >= self.presence.count_due:
             self._announce_spectators(outcome, now)
-        if self.status != "playing":
+        if not self.in_game:
             return outcome
         if self.clock is not None and self.clock.running is not None and self.clock.has_flagged(now):
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
@@ -552,7 +661,7 @@ class Room:
         the time the player to move has thought stays spent if the server stops: done when it
         stops, and every few seconds in case it is killed."""
         outcome = Outcome()
-        if self.status == "playing" and self.clock is not None:
+        if self.in_game and self.clock is not None:
             outcome.records.append(ClocksSaved(self.game_id, self._clock_ms(now)))
         return outcome
 
@@ -620,6 +729,7 @@ class Room:
             created_by=self.created_by,
             rated=self.rated,
             game_id=self.game_id,
+            opening=self.opening_rule,
         )
 
     # ------------------------------------------------------------- helpers
@@ -647,6 +757,7 @@ class Room:
         self._announce_back(back, outcome)
 
     def _require_playing(self, caller: Caller) -> None:
+        """Refuse a game action when no game is going on (the opening phase counts as going on)."""
         if self.status == "waiting":
             raise Refusal("not_started", "the game has not started: a seat is still open")
         if self.status == "finished":
@@ -731,13 +842,17 @@ class Room:
         black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
         assert black is not None and white is not None, "a game starts only with both seats filled"
         self.status = "playing"
+        self.opening = None
+        if self.opening_rule is not OpeningRule.NONE:
+            self.opening = OpeningPhase.begin(self.opening_rule, self.size, self.rule, black, white)
+            self.status = "opening"
         self.started_at = self._wall_clock()
         self.turn_started = now
         self.presence.empty_since = None
         self.version += 1
         if self.clock_setting is not None:
             self.clock = GameClock.fresh(self.clock_setting)
-            self.clock.start(Color.BLACK, now)
+            self.clock.start(self._color_to_act(), now)
         self.presence.away_since = {color: now for color in Color if not self.seat_connected(color)}
         outcome.records.append(
             GameStarted(
@@ -752,6 +867,7 @@ class Room:
                 self.private,
                 self.created_by,
                 self.rated,
+                self.opening_rule,
             )
         )
 
@@ -765,7 +881,7 @@ class Room:
         self.rematch_asks = set()
         self.presence.away_since = {}
         self.version += 1
-        rated = self.rated and self.board.ply >= 2  # an abort (a side that never moved) is not rated
+        rated = self.rated and self._both_sides_acted()  # an abort is not rated
         outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now), rated))
         self.seq += 1
         over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=views.result_model(result))
@@ -803,13 +919,13 @@ class Room:
         if color is None or was_here:
             return None
         self.presence.seat_back(color, now)
-        return color if was_away and self.status == "playing" else None
+        return color if was_away and self.in_game else None
 
     def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> Color | None:
         """A connection goes; the seat whose player it leaves with no connection during a game, if any."""
         name = self.presence.depart(connection, now, on_purpose)
         color = None if name is None else self.seat_of(name)
-        if color is not None and self.status == "playing" and not self.seat_connected(color):
+        if color is not None and self.in_game and not self.seat_connected(color):
             self.presence.seat_away(color, now)
             return color
         return None
@@ -823,7 +939,7 @@ class Room:
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""
         return tuple((self.seats[color], self.seat_connected(color)) for color in Color) + (
-            (None, self.status == "playing"),
+            (None, self.in_game),
         )
 
     def _announce_presence(

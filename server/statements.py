@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from engine.opening_record import step_to_dict
 from engine.record import format_timestamp
 from server.domain import (
     BotsEnrolled,
@@ -22,8 +23,10 @@ from server.domain import (
     GameStarted,
     MovePlayed,
     MovesTakenBack,
+    OpeningStepTaken,
     PlayerAdded,
     RatingsChanged,
+    SeatsDecided,
     Standing,
     StoreRecord,
 )
@@ -34,7 +37,7 @@ Statement = tuple[str, tuple[Any, ...]]
 _INSERT_GAME = (
     "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
     "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
-    "private, started_at, created_by, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "private, started_at, created_by, rated, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)"
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
@@ -44,6 +47,11 @@ _INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at) VALUES (?, 
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
     "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
+)
+_INSERT_OPENING_STEP = "INSERT INTO opening_steps (game_id, idx, player, side, step) VALUES (?, ?, ?, ?, ?)"
+_UPDATE_SEATS = (
+    "UPDATE games SET black_name = ?, black_kind = ?, black_level = ?, white_name = ?, white_kind = ?, "
+    "white_level = ? WHERE game_id = ?"
 )
 _UPDATE_RATING = "UPDATE players SET rating = ?, rd = ?, volatility = ?, games = ? WHERE name = ?"
 _INSERT_RATING_CHANGE = (
@@ -84,6 +92,14 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return [(_INSERT_PLAYER, (record.name, record.token_hash, format_timestamp(record.created_at)))]
     if isinstance(record, RatingsChanged):
         return _rating_rows(record)
+    if isinstance(record, OpeningStepTaken):
+        taken = record.taken
+        step = json.dumps(step_to_dict(taken.step), separators=(",", ":"))
+        return [(_INSERT_OPENING_STEP, (record.game_id, record.index, taken.player, taken.side.value, step))]
+    if isinstance(record, SeatsDecided):
+        black, white = record.black, record.white
+        seats = (black.name, black.kind, black.level, white.name, white.kind, white.level, record.game_id)
+        return [(_UPDATE_SEATS, seats)]
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
         return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]
@@ -112,6 +128,7 @@ def _game_row(record: GameStarted) -> Statement:
         format_timestamp(record.started_at),
         record.created_by,
         int(record.rated),
+        record.opening.value,
     )
 
 

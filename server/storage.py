@@ -30,6 +30,8 @@ from typing import Any
 import aiosqlite
 
 from engine.glicko2 import Rating
+from engine.opening_record import OpeningRecord, OpeningStepRecord, step_from_dict
+from engine.openings import OpeningRule, Player
 from engine.record import (
     ClockSetting,
     GameRecord,
@@ -315,6 +317,7 @@ class Storage:
             for row in rows:
                 game = _GameRow(row)
                 moves = await read.moves(game.game_id)
+                opening = await read.opening(game.game_id, game.opening)
                 restored.append(
                     RestoredGame(
                         room_id=game.room_id,
@@ -331,6 +334,7 @@ class Storage:
                         created_by=game.created_by,
                         result=game.result,
                         rated=game.rated,
+                        opening=opening,
                     )
                 )
         return restored
@@ -350,6 +354,7 @@ class Storage:
                 return None
             game = _GameRow(row)
             moves = tuple(await read.moves(game.game_id))
+            opening = await read.opening(game.game_id, game.opening)
         return GameRecord(
             rule=game.rule,
             size=game.size,
@@ -361,6 +366,7 @@ class Storage:
             ended_at=game.ended_at,
             game_id=game.game_id,
             clock=game.clock,
+            opening=opening,
         )
 
     async def list_games(
@@ -418,6 +424,18 @@ class _Snapshot:
         async with self._db.execute(sql, parameters) as cursor:
             return await cursor.fetchone()
 
+    async def opening(self, game_id: str, rule: OpeningRule) -> OpeningRecord | None:
+        """A game's opening rule and steps; None for a game without one."""
+        if rule is OpeningRule.NONE:
+            return None
+        rows = await self.rows(
+            "SELECT player, side, step FROM opening_steps WHERE game_id = ? ORDER BY idx", (game_id,)
+        )
+        steps = tuple(
+            OpeningStepRecord(player, Player(side), step_from_dict(json.loads(step))) for player, side, step in rows
+        )
+        return OpeningRecord(rule, steps)
+
     async def moves(self, game_id: str) -> list[RecordedMove]:
         rows = await self.rows("SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [RecordedMove(Point(x, y), Color.parse(color), time_ms) for x, y, color, time_ms in rows]
@@ -426,7 +444,8 @@ class _Snapshot:
 _GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
-    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by, g.rated"
+    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by, g.rated, "
+    "g.opening"
 )
 
 
@@ -446,6 +465,7 @@ class _GameRow:
         self.started_at = parse_timestamp(row[15])
         self.created_by: str | None = row[20]
         self.rated = bool(row[21])
+        self.opening = OpeningRule(row[22])
         self.result: GameResult | None = None
         self.ended_at: datetime | None = None
         if row[17] is not None:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import TypeAdapter
+
+from engine.opening_record import step_to_dict
+from engine.openings import MayChooseColor, MayDeclareOffers, MayOfferFifths, MayPlaceStones, OpenStep, Step
 from engine.psq import write_psq
 from engine.record import ClockSetting, GameRecord, PlayerInfo, format_timestamp, record_to_dict, result_to_dict
 from engine.sgf import write_sgf
@@ -23,7 +27,11 @@ from server.protocol import (
     GameSummaryModel,
     LeaderboardEntryModel,
     OffersModel,
+    OpeningChoiceModel,
+    OpeningStateModel,
+    OpeningStepModel,
     PlayerInfoModel,
+    PointModel,
     ProfileModel,
     RatingPointModel,
     ResultModel,
@@ -34,11 +42,16 @@ from server.protocol import (
     SeekerModel,
     SeekModel,
     StoneModel,
+    TakenOpeningStepModel,
 )
 
 if TYPE_CHECKING:
     from server.lobby import Seek
+    from server.opening_phase import OpeningPhase
     from server.rooms import Room
+
+
+_OPENING_STEP: TypeAdapter[OpeningStepModel] = TypeAdapter(OpeningStepModel)
 
 
 def color_name(color: Color) -> ColorName:
@@ -132,7 +145,37 @@ def room_state(room: Room, now: float) -> RoomStateModel:
             rematch=[color_name(color) for color in sorted(room.rematch_asks)],
         ),
         rated=room.rated,
+        opening=None if room.opening is None else opening_model(room.opening),
     )
+
+
+def opening_step_model(step: Step) -> OpeningStepModel:
+    """An opening step as the wire shows it (the record's form)."""
+    return _OPENING_STEP.validate_python(step_to_dict(step))
+
+
+def opening_model(phase: OpeningPhase) -> OpeningStateModel:
+    """A room's opening: whose decision it is, what they may do, and the steps taken."""
+    decider = phase.decider()
+    return OpeningStateModel(
+        rule=phase.state.rule.value,
+        to_decide=None if decider is None else color_name(decider[2]),
+        decider=None if decider is None else decider[1].name,
+        choices=[_choice(choice) for choice in phase.state.open_steps],
+        steps=[TakenOpeningStepModel(by=taken.player, step=opening_step_model(taken.step)) for taken in phase.taken],
+    )
+
+
+def _choice(choice: OpenStep) -> OpeningChoiceModel:
+    if isinstance(choice, MayPlaceStones):
+        return OpeningChoiceModel(kind="place", colors=[color_name(color) for color in choice.colors])
+    if isinstance(choice, MayChooseColor):
+        return OpeningChoiceModel(kind="choose_color")
+    if isinstance(choice, MayDeclareOffers):
+        return OpeningChoiceModel(kind="declare_offers", least=choice.least, most=choice.most)
+    if isinstance(choice, MayOfferFifths):
+        return OpeningChoiceModel(kind="offer_fifths", count=choice.count)
+    return OpeningChoiceModel(kind="select_fifth", offers=[PointModel(x=p.x, y=p.y) for p in choice.offers])
 
 
 def _seat(room: Room, color: Color) -> SeatModel | None:
@@ -160,6 +203,7 @@ def room_summary(room: RoomFacts) -> RoomSummaryModel:
         spectators=room.spectators,
         clock=clock_setting_model(room.clock),
         rated=room.rated,
+        opening=room.opening.value,
     )
 
 
@@ -205,6 +249,7 @@ def seek_model(seek: Seek) -> SeekModel:
         clock=clock_setting_model(clock),
         rated=seek.terms.rated,
         color=seek.color,
+        opening=seek.terms.opening.value,
         rating_min=seek.rating_min,
         rating_max=seek.rating_max,
         created_at=format_timestamp(seek.created_at),
