@@ -298,8 +298,8 @@ def report(compiled: dict[str, Any], pure: dict[str, Any], depth: int) -> None:
     print(f"yardstick (pure Board.push/pop): {baseline:,.0f} per second")
     print(f"{'figure':<44} {'pure':>12} {'compiled':>12} {'ratio':>7}")
 
-    def row(name: str, slow: float, fast: float, ratio: float, unit: str = "") -> None:
-        print(f"{name:<44} {slow:>12,.1f} {fast:>12,.1f} {ratio:>6.2f}x {unit}")
+    def row(name: str, slow: float, fast: float, ratio: float, decimals: int = 1) -> None:
+        print(f"{name:<44} {slow:>12,.{decimals}f} {fast:>12,.{decimals}f} {ratio:>6.2f}x")
 
     row("Position.play/undo pairs per second", pure["plays"], compiled["plays"], compiled["plays"] / pure["plays"])
     print(f"{'  (pure as a ratio to the yardstick)':<44} {pure['plays'] / baseline:>12.3f}")
@@ -313,7 +313,7 @@ def report(compiled: dict[str, Any], pure: dict[str, Any], depth: int) -> None:
     for level, timed in pure["cpu_per_move"].items():
         slow = timed["seconds"]
         fast = compiled["cpu_per_move"][level]["seconds_same_nodes"]
-        row(f"{level}: CPU s per move (pure at {default_time_ms(level)} ms)", slow, fast, slow / fast)
+        row(f"{level}: CPU s per move (pure at {default_time_ms(level)} ms)", slow, fast, slow / fast, decimals=3)
         print(f"{'    bot games per core at 2 moves a minute':<44} {30 / slow:>12,.1f} {30 / fast:>12,.1f}")
         more = sum(compiled["cpu_per_move"][level]["nodes"]) / max(1, sum(timed["nodes"]))
         print(f"{'    nodes per move at that time, compiled/pure':<44} {more:>33.2f}x")
