@@ -151,12 +151,15 @@ def parse_timestamp(text: str) -> datetime:
 
 
 def result_to_dict(result: GameResult) -> dict[str, Any]:
-    """The wire's Result object."""
-    return {
+    """The wire's Result object (`detail` only when there is one)."""
+    written: dict[str, Any] = {
         "winner": None if result.winner is None else str(result.winner),
         "reason": result.reason.value,
         "line": None if result.line is None else [[point.x, point.y] for point in result.line],
     }
+    if result.detail is not None:
+        written["detail"] = result.detail
+    return written
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -283,8 +286,8 @@ def record_from_dict(data: object) -> GameRecord:
     """Read the wire's GameRecord object, checking every field and every move.
 
     `game_id`, `clock`, `result`, `started_at`, `ended_at`, `opening`, a move's
-    `time_ms` and `move`, a player's `level`, and a result's `winner` and
-    `line` may be missing (read as null); everything else is required. Unknown fields are ignored. Raises
+    `time_ms` and `move`, a player's `level`, and a result's `winner`,
+    `line` and `detail` may be missing (read as null); everything else is required. Unknown fields are ignored. Raises
     RecordFormatError with the path of the first bad field, or the ply of
     the first illegal move, or the way the result contradicts the moves.
     """
@@ -350,7 +353,7 @@ def _read_result(result: _Fields | None) -> GameResult | None:
     winner = result.optional_parsed("winner", Color.parse)
     line_value = result.raw("line")
     line = None if line_value is None else _read_line(line_value, result.name("line"))
-    return GameResult(winner, reason, line)
+    return GameResult(winner, reason, line, result.optional_string("detail"))
 
 
 def _read_line(value: object, path: str) -> tuple[Point, ...]:

@@ -85,3 +85,6 @@ class GameResult:
     """Why the game ended."""
     line: tuple[Point, ...] | None = None
     """The winning stones when `reason` is FIVE, else None."""
+    detail: str | None = None
+    """Why, in words, when the reason alone does not say it (a bot that resigned because its
+    engine kept failing says how it failed); None otherwise."""

@@ -26,9 +26,9 @@ from engine.bots import Decision
 from engine.openings import Step
 from engine.record import PlayerInfo
 from engine.types import Point
-from server.bot_pool import BotBusyError, BotError, BotRequest
-from server.bots import search_request
-from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing
+from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest
+from server.bots import BotRoster
+from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing, is_server_bot
 from server.protocol import ServerMessage
 from server.rooms import Outcome, Room
 from server.writer import StorageUnavailable
@@ -93,8 +93,11 @@ class RoomActor:
         bots: MoveChooser | None,
         listener: RoomListener,
         ratings: RatingKeeper | None = None,
+        roster: BotRoster | None = None,
     ) -> None:
+        """An actor for `room`; `roster` says how long its bots think (default: our own levels)."""
         self.room = room
+        self._roster = roster or BotRoster()
         self._store = store
         self._ratings = ratings
         self._deliver = deliver
@@ -259,15 +262,18 @@ class RoomActor:
             self._bot_task = asyncio.get_running_loop().create_task(self._think(turn))
 
     async def _think(self, turn: BotTurn) -> None:
-        """Ask the pool for the bot's move until it answers; a bot that keeps failing resigns.
+        """Ask the pool for the bot's move until it answers; a bot that keeps failing resigns, and
+        says why in the game's result.
 
         A busy pool is not the bot's fault: the request waits and tries again
-        (the bot's clock, if any, keeps running meanwhile).
+        (the bot's clock, if any, keeps running meanwhile). An outside engine
+        retries by itself and gives up at once when that failed too.
         """
         assert self._bots is not None
-        request = search_request(turn, self.room.settings.bot_time_ms)
+        request = self._roster.search_request(turn, self.room.settings.bot_time_ms)
         failures = 0
         busy_waits = 0
+        reason = f"the bot {turn.level} failed {BOT_ATTEMPTS} times"
         while failures < BOT_ATTEMPTS:
             try:
                 if turn.opening is not None:
@@ -279,16 +285,21 @@ class RoomActor:
                 busy_waits += 1
                 await asyncio.sleep(min(BOT_RETRY_DELAY_S * busy_waits, BOT_BUSY_WAIT_CAP_S))
                 continue
+            except BotGaveUp as error:
+                logger.warning("bot %s gives up in room %s: %s", turn.level, self.room.room_id, error)
+                reason = str(error)
+                break
             except BotError as error:
                 failures += 1
                 logger.warning("bot %s failed in room %s: %s", turn.level, self.room.room_id, error)
+                reason = f"the bot {turn.level} failed {failures} times, the last: {error}"
                 await asyncio.sleep(BOT_RETRY_DELAY_S)
                 continue
             if turn.not_before is not None:
                 await asyncio.sleep(max(0.0, turn.not_before - asyncio.get_running_loop().time()))
             await self._run_until_stored(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
             return
-        await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now))
+        await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now, reason))
 
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
@@ -310,21 +321,27 @@ class RoomRegistry:
     """
 
     def __init__(
-        self, store: RecordStore, deliver: Deliver, bots: MoveChooser | None, ratings: RatingKeeper | None = None
+        self,
+        store: RecordStore,
+        deliver: Deliver,
+        bots: MoveChooser | None,
+        ratings: RatingKeeper | None = None,
+        roster: BotRoster | None = None,
     ) -> None:
-        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`,
-        and whose rated games `ratings` rates."""
+        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`
+        (for as long as `roster` says), and whose rated games `ratings` rates."""
         self._store = store
         self._deliver = deliver
         self._bots = bots
         self._ratings = ratings
+        self._roster = roster or BotRoster()
         self._actors: dict[RoomId, RoomActor] = {}
         self._facts: dict[RoomId, RoomFacts] = {}
         self._rooms_of: dict[ConnectionId, set[RoomId]] = {}
 
     def actor_for(self, room: Room) -> RoomActor:
         """An actor for a new or restored room, not yet held (see `add`)."""
-        return RoomActor(room, self._store, self._deliver, self._bots, self, self._ratings)
+        return RoomActor(room, self._store, self._deliver, self._bots, self, self._ratings, self._roster)
 
     def add(self, actor: RoomActor) -> None:
         """Hold a room's actor and start its timers."""
@@ -385,7 +402,7 @@ class RoomRegistry:
             for facts in self._facts.values()
             if facts.status != "finished"
             for seat in facts.seats
-            if seat is not None and seat.kind == "human"
+            if seat is not None and not is_server_bot(seat)
         }
 
     def count_by_status(self) -> dict[str, int]:

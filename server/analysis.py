@@ -16,7 +16,6 @@ from engine.board import Board
 from engine.bots import Decision
 from engine.errors import IllegalMoveError
 from engine.notation import format_point
-from engine.registry import level_names
 from engine.types import Point, Rule
 from server.bot_pool import BotBusyError, BotError, BotRequest
 from server.connections import Connection
@@ -45,7 +44,7 @@ class AnalysisRequests:
             rule, size, moves = self._room_position(connection, str(request.room_id))
         if self._services.bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
-        level = self._services.settings.analysis_level or level_names()[-1]
+        level = self._services.roster.analysis_level(rule, size, self._services.settings.analysis_level)
         search = BotRequest(level, rule, size, moves, request.time_ms)
         task = asyncio.get_running_loop().create_task(self._answer(connection, request, search, size))
         self._running.add(task)

@@ -29,12 +29,15 @@ from engine.registry import level_names
 from server.actors import RoomRegistry
 from server.bot_pool import BotPool
 from server.bot_ratings import read_ratings
+from server.bots import BotPlayers, BotRoster
 from server.connections import Connection, RateLimit
 from server.domain import ConnectionId, Refusal
+from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
 from server.lobby import Lobby
 from server.metrics import Metrics
+from server.outside_engines import OutsideEngines
 from server.protocol import (
     MAX_FRAME_BYTES,
     Hello,
@@ -86,25 +89,35 @@ class ServerSettings:
     limits: Limits = field(default_factory=Limits)
     compression: bool = False
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
+    engines: tuple[EngineSpec, ...] = ()
+    """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
 
 
 class GameServer:
     """Owns the storage, the rooms, the bot pool and the connections of one running server."""
 
     def __init__(
-        self, settings: ServerSettings, storage: Storage, bots: BotPool | None, metrics: Metrics | None = None
+        self,
+        settings: ServerSettings,
+        storage: Storage,
+        bots: BotPlayers | None,
+        metrics: Metrics | None = None,
+        roster: BotRoster | None = None,
     ) -> None:
         self.settings = settings
         self.storage = storage
         self.bots = bots
+        self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
-        self.rooms = RoomRegistry(storage, self.deliver, bots, self.ratings)
+        self.rooms = RoomRegistry(storage, self.deliver, bots, self.ratings, self.roster)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         self.connections: dict[ConnectionId, Connection] = {}
         handler_settings = HandlerSettings(settings.room, settings.limits, settings.analysis_level)
-        services = Services(handler_settings, storage, self.rooms, bots, self.ratings, self.lobby, self.deliver)
+        services = Services(
+            handler_settings, storage, self.rooms, bots, self.ratings, self.lobby, self.deliver, self.roster
+        )
         self.handlers = RequestHandlers(services)
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
@@ -116,14 +129,29 @@ class GameServer:
 
     @classmethod
     async def start(cls, settings: ServerSettings) -> tuple[GameServer, Server]:
-        """Open the database, bring back unfinished games, start the bot pool and listen."""
+        """Open the database, bring back unfinished games, start the bot pool and listen.
+
+        Raises StorageError for a database it cannot use, and EngineConfigError for outside
+        engines it cannot offer (no bot workers to run them, a name a player already has)."""
+        if settings.engines and settings.bot_workers < 1:
+            raise EngineConfigError("outside engines run in the bots' capacity: give --bot-workers 1 or more")
         metrics = Metrics()
         storage = await Storage.open(settings.db_path, settings=settings.storage, metrics=metrics)
-        bots = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics) if settings.bot_workers > 0 else None
-        if bots is not None:
-            metrics.bot_queue.set_function(lambda: bots.waiting)
-        app = cls(settings, storage, bots, metrics)
-        await app.ratings.enrol_bots(read_ratings(), level_names())
+        try:
+            await _check_engine_names(storage, settings.engines)
+        except EngineConfigError:
+            await storage.close()
+            raise
+        arena_ratings = read_ratings()
+        roster = BotRoster(settings.engines, arena_ratings)
+        bots = None
+        if settings.bot_workers > 0:
+            pool = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics)
+            metrics.bot_queue.set_function(lambda: pool.waiting)
+            bots = BotPlayers(pool, OutsideEngines(settings.engines, pool) if settings.engines else None)
+        app = cls(settings, storage, bots, metrics, roster)
+        await app.ratings.enrol_bots(arena_ratings, level_names())
+        await app.ratings.enrol_engines(settings.engines)
         await app.restore_rooms()
         loop = asyncio.get_running_loop()
         app._chores = [
@@ -274,6 +302,14 @@ class GameServer:
             actor = self.rooms.get(room_id)
             if actor is not None:
                 await actor.run(lambda room, now: room.disconnect(connection.id, now))
+
+
+async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:
+    """Refuse an outside engine named like a player: the engine would take over their name."""
+    for spec in engines:
+        player = await storage.find_player(spec.name)
+        if player is not None and not player.is_level:
+            raise EngineConfigError(f"the engine name {spec.name!r} is a player's name on this server; choose another")
 
 
 def _address_of(websocket: ServerConnection) -> str:

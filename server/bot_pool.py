@@ -16,6 +16,10 @@ broken bot from hurting the server:
 * recovery: a worker that dies (killed, out of memory) breaks the process
   pool; the pool is replaced, the request fails with `BotError`, and the
   next request runs on the fresh pool.
+
+Outside engines (`server.outside_engines`) run in processes of their own,
+but their searches take the same slots (`run_outside`): one capacity for
+every search, and the same order, people first.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import enum
 import heapq
 import itertools
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -79,6 +83,11 @@ class BotBusyError(BotError):
     """Every worker is busy and the waiting line is full; try again later."""
 
 
+class BotGaveUp(BotError):
+    """The bot cannot go on in this game (it was already given a second chance); its message is
+    the reason, for the game's record."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotRequest:
     """Everything a worker needs to choose a move; small and picklable."""
@@ -100,6 +109,12 @@ class BotRequest:
     opening: OpeningState | None = None
     """For an opening decision: the opening's state (the bot decides one step of it, see
     `BotPool.decide_opening`)."""
+    game_id: str | None = None
+    """The game the move is for (an outside engine keeps one game in each of its processes)."""
+    time_left_ms: int | None = None
+    """In a timed game, the bot's time left on its clock."""
+    match_ms: int | None = None
+    """In a timed game, each side's time at the start (an outside engine is told both)."""
 
     @property
     def thinking_ms(self) -> int:
@@ -246,22 +261,40 @@ class BotPool:
         """The bot's step in the request's opening (its `opening`); raises as `choose` does."""
         return await self._search(decide_in_worker, request)
 
+    async def run_outside(self, priority: Priority, work: Callable[[], Awaitable[_T]]) -> _T:
+        """Await `work()`, a search run outside the pool's workers (an outside engine's process), in
+        one of the pool's slots: it counts against the same capacity and waits its turn in the same
+        order. Raises BotBusyError as `choose` does; the deadline is the caller's."""
+
+        async def run_in_slot() -> _T:
+            try:
+                return await work()
+            finally:
+                self._slots.release(priority)
+
+        return await self._scheduled(priority, run_in_slot)
+
     async def _search(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
         """Run `work(request)` in a worker, with the pool's capacity, priority and deadline."""
+        return await self._scheduled(request.priority, lambda: self._run(work, request))
+
+    async def _scheduled(self, priority: Priority, run: Callable[[], Awaitable[_T]]) -> _T:
+        """Admit a search (or refuse it as busy), wait for a slot, then await `run()`, which
+        releases the slot."""
         if self._closed:
             raise BotError("the bot pool is closed")
-        person = request.priority is Priority.PERSON
+        person = priority is Priority.PERSON
         if person and self.saturated:
             raise BotBusyError(f"all {self._workers} bot workers are busy and the queue is full")
         self._admitted += person
         loop = asyncio.get_running_loop()
         asked = loop.time()
         try:
-            await self._slots.acquire(request.priority)
+            await self._slots.acquire(priority)
             if self._metrics is not None:
                 self._metrics.bot_wait.observe(loop.time() - asked)
             started = loop.time()
-            answer = await self._run(work, request)
+            answer = await run()
             if self._metrics is not None:
                 self._metrics.bot_search.observe(loop.time() - started)
             return answer

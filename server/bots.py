@@ -1,22 +1,33 @@
-"""The bots this server offers: which levels, how they are described, and how long they think.
+"""The bots this server offers: which levels, how they are described, how long they think, and who
+runs each one.
 
-The bot pool (`server.bot_pool`) runs searches; this module decides what
-to ask it. `search_time_ms` is the one place where a bot's thinking time
-for a move is decided: the level's own time (`engine.registry`), lowered by
-the server's cap, and in a timed game by the share of the clock one move
-may use (`engine.limits.move_time_ms`, the formula the Gomocup brain uses
-too).
+A `BotRoster` knows every level: our own (`engine.registry`) and the
+outside engines the operator configured (`server.engine_config`). It is the
+one place where a bot's thinking time for a move is decided: the level's
+own time, lowered by the server's cap, and in a timed game by the share of
+the clock one move may use (`engine.limits.move_time_ms`, the formula the
+Gomocup brain uses too). It also says which rooms an outside engine may sit
+in (its rules, sizes and openings).
+
+`BotPlayers` is what rooms ask for moves (the actors' `MoveChooser`): our
+levels go to the process pool (`server.bot_pool`), outside engines to their
+own processes (`server.outside_engines`), both through the same slots.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.bots import Decision
 from engine.limits import move_time_ms
+from engine.openings import OpeningRule, Step
 from engine.registry import bot_factories, default_time_ms, level_names
-from server.bot_pool import DEFAULT_TIME_MS, BotRequest, Priority
-from server.bot_ratings import read_ratings
-from server.domain import BotTurn
+from engine.types import Rule
+from server.bot_pool import DEFAULT_TIME_MS, BotPool, BotRequest, Priority
+from server.domain import BotTurn, Refusal
+from server.engine_config import EngineSpec
+from server.outside_engines import OutsideEngines
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,41 +39,141 @@ class BotInfo:
     description: str
     """One sentence about how the bot plays."""
     rating: int | None
-    """Arena rating, or None when the level has not been rated."""
+    """Arena rating (for an outside engine, the operator's), or None when unrated."""
 
 
-def bot_catalogue() -> list[BotInfo]:
-    """Every bot level with its description and arena rating (None when unrated)."""
-    ratings = read_ratings()
-    return [BotInfo(level, factory().description, ratings.get(level)) for level, factory in bot_factories().items()]
+class BotRoster:
+    """Every bot level this server offers: our own levels, then the configured outside engines."""
+
+    def __init__(self, engines: Sequence[EngineSpec] = (), arena_ratings: dict[str, int] | None = None) -> None:
+        """Our levels rated from `arena_ratings` (None: unrated), and the outside `engines`."""
+        self._ratings = arena_ratings or {}
+        self._engines = {spec.name: spec for spec in engines}
+
+    @property
+    def engines(self) -> tuple[EngineSpec, ...]:
+        """The outside engines, in the configuration's order."""
+        return tuple(self._engines.values())
+
+    def catalogue(self) -> list[BotInfo]:
+        """Every level with its description and rating (None when unrated)."""
+        factories = bot_factories()
+        ours = [BotInfo(level, factory().description, self._ratings.get(level)) for level, factory in factories.items()]
+        return ours + [BotInfo(spec.name, spec.description, spec.rating) for spec in self._engines.values()]
+
+    def is_level(self, name: str) -> bool:
+        """Whether `name` is a bot level this server can seat (a name no person may take)."""
+        return name in self._engines or name in level_names()
+
+    def engine(self, name: str) -> EngineSpec | None:
+        """The outside engine called `name`, if there is one."""
+        return self._engines.get(name)
+
+    def check_seat(self, level: str, rule: Rule, size: int, opening: OpeningRule) -> None:
+        """Refuse a bot seat in a room it cannot play: an unknown level is `bad_request`; an outside
+        engine's rule, size or opening it does not play is `not_allowed`."""
+        if not self.is_level(level):
+            known = ", ".join(info.level for info in self.catalogue())
+            raise Refusal("bad_request", f"unknown bot level {level!r}: expected one of {known}")
+        spec = self._engines.get(level)
+        if spec is None:
+            return
+        if rule not in spec.rules:
+            plays = ", ".join(sorted(rule.value for rule in spec.rules))
+            raise Refusal("not_allowed", f"the engine {level!r} plays {plays}, not {rule.value}")
+        if size not in spec.sizes:
+            sizes = ", ".join(str(size) for size in sorted(spec.sizes))
+            raise Refusal("not_allowed", f"the engine {level!r} plays on boards of size {sizes}, not {size}")
+        if opening is OpeningRule.NONE or (opening is OpeningRule.SWAP2 and spec.swap2):
+            return
+        if opening is OpeningRule.SWAP2:
+            raise Refusal("not_allowed", f"the engine {level!r} does not take swap2 decisions (SWAP2BOARD)")
+        raise Refusal(
+            "not_allowed",
+            f"outside engines cannot play the {opening.value} opening: the Gomocup protocol has no command for it",
+        )
+
+    def analysis_level(self, rule: Rule, size: int, chosen: str | None = None) -> str:
+        """The level that analyses a position of this rule and size: `chosen` (the server's setting)
+        if given, else the outside engine the operator allowed to (if it plays this game), else our
+        strongest level."""
+        if chosen is not None:
+            return chosen
+        for spec in self._engines.values():
+            if spec.analysis and rule in spec.rules and size in spec.sizes:
+                return spec.name
+        return level_names()[-1]
+
+    def level_time_ms(self, level: str) -> int:
+        """A level's own thinking time per move: an outside engine's configured time, our level's
+        default, or the pool's default for a level this server no longer has (a restored game)."""
+        spec = self._engines.get(level)
+        if spec is not None:
+            return spec.time_ms
+        return default_time_ms(level) if level in level_names() else DEFAULT_TIME_MS
+
+    def search_time_ms(self, turn: BotTurn, cap_ms: int | None) -> int:
+        """How long the bot may think on this turn.
+
+        Never more than its level's own time (a level is, among other things,
+        how long it thinks: a long clock does not make `easy` think a minute)
+        nor than `cap_ms`; in a timed game, never more than its share of its
+        clock.
+        """
+        level_ms = self.level_time_ms(turn.level)
+        limit_ms = level_ms if cap_ms is None else min(level_ms, cap_ms)
+        if turn.clock_ms is None:
+            return limit_ms
+        left_ms, increment_ms = turn.clock_ms
+        share = move_time_ms(left_ms, increment_ms, limit_ms)
+        assert share is not None, "a clock always gives a share"
+        return share
+
+    def search_request(self, turn: BotTurn, cap_ms: int | None) -> BotRequest:
+        """What to ask the bots for this turn."""
+        return BotRequest(
+            turn.level,
+            turn.rule,
+            turn.size,
+            turn.moves,
+            self.search_time_ms(turn, cap_ms),
+            priority=Priority.BOT_GAME if turn.bots_only else Priority.PERSON,
+            opening=turn.opening,
+            game_id=turn.game_id,
+            time_left_ms=None if turn.clock_ms is None else turn.clock_ms[0],
+            match_ms=turn.match_ms,
+        )
 
 
-def is_level(name: str) -> bool:
-    """Whether `name` is a bot level this server can seat."""
-    return name in level_names()
+class BotPlayers:
+    """Chooses every bot's moves: our levels in the process pool, outside engines in their own
+    processes, all within the pool's capacity (what rooms and analyses ask)."""
 
+    def __init__(self, pool: BotPool, engines: OutsideEngines | None = None) -> None:
+        self.pool = pool
+        self.engines = engines
+        """The outside engines' processes, if any are configured."""
 
-def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int:
-    """How long the bot may think on this turn.
+    @property
+    def saturated(self) -> bool:
+        """Whether a person's search asked now would be refused as busy."""
+        return self.pool.saturated
 
-    Never more than its level's own time (a level is, among other things,
-    how long it thinks: a long clock does not make `easy` think a minute) nor
-    than `cap_ms`; in a timed game, never more than its share of its clock.
-    A level this server no longer has (a restored game) gets the pool's
-    default, and the pool then fails it as unknown.
-    """
-    level_ms = default_time_ms(turn.level) if is_level(turn.level) else DEFAULT_TIME_MS
-    limit_ms = level_ms if cap_ms is None else min(level_ms, cap_ms)
-    if turn.clock_ms is None:
-        return limit_ms
-    left_ms, increment_ms = turn.clock_ms
-    share = move_time_ms(left_ms, increment_ms, limit_ms)
-    assert share is not None, "a clock always gives a share"
-    return share
+    async def choose(self, request: BotRequest) -> Decision:
+        """The bot's decision for the request's position (raises as `BotPool.choose` does; an outside
+        engine that failed twice raises BotGaveUp)."""
+        if self.engines is not None and request.level in self.engines:
+            return await self.engines.choose(request)
+        return await self.pool.choose(request)
 
+    async def decide_opening(self, request: BotRequest) -> Step:
+        """The bot's step in the request's opening (raises as `choose` does)."""
+        if self.engines is not None and request.level in self.engines:
+            return await self.engines.decide_opening(request)
+        return await self.pool.decide_opening(request)
 
-def search_request(turn: BotTurn, cap_ms: int | None) -> BotRequest:
-    """What to ask the bot pool for this turn."""
-    priority = Priority.BOT_GAME if turn.bots_only else Priority.PERSON
-    time_ms = search_time_ms(turn, cap_ms)
-    return BotRequest(turn.level, turn.rule, turn.size, turn.moves, time_ms, priority=priority, opening=turn.opening)
+    async def close(self) -> None:
+        """Stop the outside engines and the pool's workers."""
+        if self.engines is not None:
+            await self.engines.close()
+        await self.pool.close()

@@ -16,6 +16,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
+from engine.record import PlayerKind
 from server.domain import ConnectionId
 from server.protocol import ServerMessage
 
@@ -66,6 +67,8 @@ class Connection:
         self.rate_limit = rate_limit
         self.player: str | None = None
         """The signed-in player's name, after `welcome`."""
+        self.player_kind: PlayerKind = "human"
+        """Whether that player is a person or a bot account."""
         self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None

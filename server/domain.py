@@ -101,6 +101,22 @@ class Caller:
     """The connection the request came on (replies go back on it)."""
     name: str
     """The signed-in player's name."""
+    kind: PlayerKind = "human"
+    """A person, or a bot account (a program playing over the wire, like `gomoku-bot`)."""
+
+    @property
+    def seat(self) -> PlayerInfo:
+        """The caller as a seat holder."""
+        return PlayerInfo(self.name, self.kind)
+
+
+def is_server_bot(seat: PlayerInfo | None) -> bool:
+    """Whether the server itself plays this seat: a bot level, ours or an outside engine.
+
+    A person and a bot account (kind `bot` with no level: a program that
+    signed in like a person, such as `gomoku-bot`) play over a connection.
+    """
+    return seat is not None and seat.kind == "bot" and seat.level is not None
 
 
 # ------------------------------------------------------------------ records
@@ -221,11 +237,13 @@ class ClocksSaved:
 
 @dataclass(frozen=True, slots=True)
 class PlayerAdded:
-    """Store a new player: the name as first written and the hash of its token."""
+    """Store a new player: the name as first written, the hash of its token, and whether it is a
+    person or a bot account."""
 
     name: str
     token_hash: bytes
     created_at: datetime
+    kind: PlayerKind = "human"
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,21 +314,24 @@ class RoomFacts:
 
     @property
     def bots_only(self) -> bool:
-        """Whether both seats are bots."""
-        return all(seat is not None and seat.kind == "bot" for seat in self.seats)
+        """Whether the server plays both seats (two bot levels)."""
+        return all(is_server_bot(seat) for seat in self.seats)
 
     def seat_of(self, name: str) -> Color | None:
-        """The colour of the human seat `name` holds here, if any."""
+        """The colour of the seat `name` holds here (as a person or a bot account), if any."""
         for color, seat in zip(Color, self.seats, strict=True):
-            if seat is not None and seat.kind == "human" and seat.name == name:
+            if seat is not None and not is_server_bot(seat) and seat.name == name:
                 return color
         return None
 
     def analysis_allowed(self, name: str) -> bool:
-        """Spectators, finished games and games against a bot may be analysed; a human game's
-        players may not."""
-        has_bot = any(seat is not None and seat.kind == "bot" for seat in self.seats)
-        return self.seat_of(name) is None or self.status != "playing" or has_bot
+        """Spectators, finished games and games against a bot may be analysed; the players of a
+        game between two people (or a person and a bot account, as seen by the bot) may not."""
+        color = self.seat_of(name)
+        if color is None or self.status != "playing":
+            return True
+        opponent = self.seats[1 if color is Color.BLACK else 0]
+        return opponent is not None and opponent.kind == "bot"
 
 
 # ------------------------------------------------------------- read back
@@ -412,3 +433,7 @@ class BotTurn:
     people can follow the game; None to play at once."""
     opening: OpeningState | None = None
     """While the opening is being decided: its state (the bot takes one step of it, not a move)."""
+    game_id: GameId | None = None
+    """The game being played (an outside engine keeps one game per process)."""
+    match_ms: int | None = None
+    """In a timed game, each side's time at the start (an outside engine is told it)."""

@@ -19,12 +19,10 @@ from engine.build import build_kind
 from engine.opening_record import step_from_dict
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
-from engine.registry import level_names
 from engine.types import Point
 from server import views
 from server.actors import RoomActor
 from server.analysis import AnalysisRequests
-from server.bots import bot_catalogue, is_level
 from server.connections import Connection
 from server.domain import Caller, Refusal, new_room_id
 from server.lobby_requests import LobbyRequests
@@ -103,7 +101,7 @@ class RequestHandlers:
         self.analysis = AnalysisRequests(services)
         self._catalogue = [
             BotInfoModel(level=info.level, description=info.description, rating=info.rating)
-            for info in bot_catalogue()
+            for info in services.roster.catalogue()
         ]
         self._engine_build = build_kind()
         """How the bot pool's engine runs (its workers import the same install as this process)."""
@@ -194,12 +192,14 @@ class RequestHandlers:
         if connection.player is not None:
             raise Refusal("not_allowed", f"already signed in as {connection.player!r}")
         services = self._services
-        player, token = await sign_in(services.storage, request.name, request.token)
+        is_level = services.roster.is_level
+        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level)
         connection.player = player.name
+        connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)
         rating, rd, games = views.rounded(await services.ratings.standing(player.name))
         welcome = Welcome(
-            player=PlayerModel(name=player.name, rating=rating, rd=rd, games=games),
+            player=PlayerModel(name=player.name, kind=player.kind, rating=rating, rd=rd, games=games),
             token=token,
             rooms=list(services.rooms.seated(player.name)),
             features=list(FEATURES),
@@ -212,8 +212,8 @@ class RequestHandlers:
     async def _create_room(self, connection: Connection, request: CreateRoom) -> None:
         services = self._services
         name = signed_in(connection)
-        black = self._seat(request.black)
-        white = self._seat(request.white)
+        black = self._seat(request.black, request)
+        white = self._seat(request.white, request)
         bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
         self._check_room_limits(name, bots_only=len(bots) == 2)
         if request.rated and len(bots) == 2 and bots[0] == bots[1]:
@@ -262,14 +262,12 @@ class RequestHandlers:
                 "limit_reached", f"{limits.bot_games} games between bots are running, the most this server allows"
             )
 
-    def _seat(self, spec: SeatSpec) -> Literal["me", "open"] | PlayerInfo:
+    def _seat(self, spec: SeatSpec, request: CreateRoom) -> Literal["me", "open"] | PlayerInfo:
         if not isinstance(spec, BotSeatSpec):
             return spec
         if self._services.bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
-        if not is_level(spec.bot):
-            known = ", ".join(level_names())
-            raise Refusal("bad_request", f"unknown bot level {spec.bot!r}: expected one of {known}")
+        self._services.roster.check_seat(spec.bot, request.rule, request.size, OpeningRule(request.opening))
         return PlayerInfo(spec.bot, "bot", spec.bot)
 
     async def _in_room(self, connection: Connection, request: InRoom, action: RoomRequest) -> None:

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Literal
 
 from engine.openings import OpeningRule
-from engine.record import ClockSetting
+from engine.record import ClockSetting, PlayerKind
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
 from server.protocol import Lobby as LobbyMessage
@@ -75,6 +75,8 @@ class Seek:
     """When it started waiting (monotonic seconds)."""
     quick: bool = False
     """Whether it waits from a `quick_pair`."""
+    owner_kind: PlayerKind = "human"
+    """Whether the owner is a person or a bot account."""
 
     def accepts(self, rating: int) -> bool:
         """Whether a player of this rating may accept it."""

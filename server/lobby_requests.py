@@ -103,6 +103,7 @@ class LobbyRequests:
             rating_max=request.rating_max,
             created_at=utc_now(),
             since=asyncio.get_running_loop().time(),
+            owner_kind=connection.player_kind,
         )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
@@ -135,7 +136,20 @@ class LobbyRequests:
             return
         if lobby.seeks_of(name) >= self._services.settings.limits.seeks_per_player:
             raise Refusal("limit_reached", "you have as many seeks waiting as a player may: cancel one first")
-        seek = Seek(new_seek_id(), name, rating, connection.id, terms, "random", None, None, utc_now(), now, quick=True)
+        seek = Seek(
+            new_seek_id(),
+            name,
+            rating,
+            connection.id,
+            terms,
+            "random",
+            None,
+            None,
+            utc_now(),
+            now,
+            quick=True,
+            owner_kind=connection.player_kind,
+        )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
@@ -152,14 +166,16 @@ class LobbyRequests:
         owner_connection = self._owner_connection(seek)
         if owner_connection is None:
             return  # the owner has just gone: the seek went with them
-        owner = Caller(owner_connection, seek.owner)
-        taker = Caller(pairing.taker_connection, pairing.taker)
+        services = self._services
+        owner_standing = await services.ratings.standing(seek.owner)
+        taker_standing = await services.ratings.standing(pairing.taker)
+        owner = Caller(owner_connection, seek.owner, owner_standing.kind)
+        taker = Caller(pairing.taker_connection, pairing.taker, taker_standing.kind)
         owner_color = seek.color if seek.color != "random" else secrets.choice(("black", "white"))
         if seek.terms.opening is not OpeningRule.NONE:
             owner_color = "black"  # the owner is the first player, who places the first stones
         black, white = (owner, taker) if owner_color == "black" else (taker, owner)
         terms = seek.terms
-        services = self._services
         settings = services.settings.room
         room = Room(
             new_room_id(),
@@ -171,7 +187,7 @@ class LobbyRequests:
             rated=terms.rated,
             opening=terms.opening,
         )
-        standings = [await services.ratings.standing(black.name), await services.ratings.standing(white.name)]
+        standings = [owner_standing, taker_standing]
         actor = services.rooms.actor_for(room)
         answering = taker if request_id is not None else None
 

@@ -1,6 +1,6 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
-    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] ...
+    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] [--engines FILE] ...
 
 (`gomoku-server --help` lists every option: bots' time and pauses, how long
 a dropped player may stay away, and the limits per player and address.)
@@ -20,6 +20,7 @@ import sys
 
 from engine import build_info
 from server.app import GameServer, ServerSettings
+from server.engine_config import EngineConfigError, read_engines
 from server.rooms import RoomSettings
 from server.services import Limits
 from server.storage import StorageError
@@ -80,6 +81,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "slow network, more memory and CPU per connection (default off)")
     add("--claim-after-s", type=_positive_seconds, default=30.0, help="seconds a player must have been away "
         "before the opponent may claim the win (default 30)")
+    add("--engines", metavar="FILE", default=None, help="a TOML file of outside Gomocup engines to offer as bot "
+        "levels (see docs/engines.md)")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -92,6 +95,10 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--max-seeks-per-player", type=_positive_int, default=limits.seeks_per_player,
         help=f"seeks one player may have waiting in the lobby (default {limits.seeks_per_player})")
     arguments = parser.parse_args(argv)
+    try:
+        engines = read_engines(arguments.engines) if arguments.engines is not None else ()
+    except EngineConfigError as error:
+        parser.error(str(error))
     return ServerSettings(
         host=arguments.host,
         port=arguments.port,
@@ -105,6 +112,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             claim_after_s=arguments.claim_after_s,
         ),
         compression=arguments.compression,
+        engines=engines,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,
@@ -139,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
         asyncio.run(run(settings))
-    except StorageError as error:
+    except (StorageError, EngineConfigError) as error:
         print(f"gomoku-server: {error}", file=sys.stderr)
         sys.exit(2)
     sys.exit(0)

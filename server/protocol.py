@@ -19,7 +19,17 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from engine.types import EndReason, Rule
 from server.domain import ErrorCode, Refusal
@@ -101,6 +111,16 @@ class ResultModel(WireModel):
     winner: ColorName | None
     reason: EndReason
     line: list[tuple[int, int]] | None = None
+    detail: str | None = None
+    """Why, in words, when the reason alone does not say (an extension, sent only when there is
+    one: a bot whose engine kept failing resigns, and this says how it failed)."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_detail(self, serialize: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        written: dict[str, Any] = serialize(self)
+        if written.get("detail") is None:
+            written.pop("detail", None)
+        return written
 
 
 class SeatModel(WireModel):
@@ -296,6 +316,8 @@ class PlayerModel(WireModel):
     """The signed-in player as told in `welcome`."""
 
     name: str
+    kind: Literal["human", "bot"] = "human"
+    """A person's account or a bot account (an extension)."""
     rating: int
     rd: int = 350
     """Rating deviation (1.1 ratings), rounded."""
@@ -358,6 +380,8 @@ class SeekerModel(WireModel):
 
     name: str
     rating: int
+    kind: Literal["human", "bot"] = "human"
+    """A person or a bot account (an extension)."""
 
 
 class SeekModel(WireModel):
@@ -429,6 +453,9 @@ class Hello(ClientMessage):
     type: Literal["hello"] = "hello"
     name: PlayerName
     token: Annotated[str, StringConstraints(min_length=1, max_length=256)] | None = None
+    kind: Literal["human", "bot"] | None = None
+    """An extension: `bot` creates a bot account (a program playing over the wire, shown as a bot in
+    seats and on the leaderboard); a later hello may leave it out. Absent: a person's account."""
 
 
 class CreateRoom(ClientMessage):

@@ -20,11 +20,13 @@ deviation of BOT_START_RD.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
 from engine.record import PlayerInfo
 from engine.types import Color
 from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordStore, Standing, utc_now
+from server.engine_config import EngineSpec
 from server.protocol import GameOver, RatingChangeModel, RatingsModel
 from server.rooms import Outcome
 from server.storage import Storage
@@ -53,6 +55,16 @@ class RatingBook:
             Standing(level, "bot", Rating(float(arena_ratings.get(level, 1500)), BOT_START_RD), 0) for level in levels
         )
         await self._storage.apply([BotsEnrolled(newcomers)])
+
+    async def enrol_engines(self, engines: Sequence[EngineSpec]) -> None:
+        """Give every outside engine a place in the pool (kept if it has one): at its configured
+        rating with our levels' deviation, or as an unknown newcomer when it has none."""
+        newcomers = tuple(
+            Standing(spec.name, "bot", Rating() if spec.rating is None else Rating(float(spec.rating), BOT_START_RD), 0)
+            for spec in engines
+        )
+        if newcomers:
+            await self._storage.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
         """A player's standing: as stored, or a newcomer's for a name not in the pool yet."""

@@ -59,6 +59,7 @@ from server.domain import (
     SeatsDecided,
     Standing,
     StoreRecord,
+    is_server_bot,
     new_game_id,
     utc_now,
 )
@@ -205,7 +206,7 @@ class Room:
         self.created_by = caller.name
         for color, spec in ((Color.BLACK, black), (Color.WHITE, white)):
             if spec == "me":
-                self.seats[color] = PlayerInfo(caller.name)
+                self.seats[color] = caller.seat
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
         self.presence.arrive(caller.connection, caller.name)
@@ -223,7 +224,7 @@ class Room:
         self.created_by = opener
         outcome = Outcome()
         for color, caller in ((Color.BLACK, black), (Color.WHITE, white)):
-            self.seats[color] = PlayerInfo(caller.name)
+            self.seats[color] = caller.seat
             self.presence.arrive(caller.connection, caller.name)
         self._start(now, outcome)
         for caller in (black, white):
@@ -292,7 +293,7 @@ class Room:
             open_seats = [color for color in Color if self.seats[color] is None]
             if self.status != "waiting" or not open_seats:
                 raise Refusal("room_full", "no seat is open in this room")
-            self.seats[open_seats[0]] = PlayerInfo(caller.name)
+            self.seats[open_seats[0]] = caller.seat
         back = self._attach(caller.connection, caller.name, now)
         if self.status == "waiting" and self._both_seated():
             self._start(now, outcome)
@@ -583,8 +584,20 @@ class Room:
             not_before = self.turn_started + self.settings.bot_move_pause_s
         moves = self.board.moves
         opening = self.opening.state if self.opening is not None and self.opening.running else None
+        match_ms = None if self.clock_setting is None else self.clock_setting.initial_ms
         return BotTurn(
-            self.version, color, seat.level, self.rule, self.size, moves, clock_ms, bots_only, not_before, opening
+            self.version,
+            color,
+            seat.level,
+            self.rule,
+            self.size,
+            moves,
+            clock_ms,
+            bots_only,
+            not_before,
+            opening,
+            self.game_id,
+            match_ms,
         )
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:
@@ -599,12 +612,13 @@ class Room:
             self._play(turn.color, point, now, outcome, None)
         return outcome
 
-    def bot_failed(self, version: int, now: float) -> Outcome:
-        """A bot could not move at all: it resigns, so that its opponent is not left waiting."""
+    def bot_failed(self, version: int, now: float, reason: str | None = None) -> Outcome:
+        """A bot could not move at all: it resigns, so that its opponent is not left waiting; the
+        `reason` goes into the result (and so into the record)."""
         outcome = Outcome()
         turn = self.bot_turn(now)
         if turn is not None and turn.version == version:
-            self._end(GameResult(turn.color.other, EndReason.RESIGN), now, outcome, None)
+            self._end(GameResult(turn.color.other, EndReason.RESIGN, detail=reason), now, outcome, None)
         return outcome
 
     # --------------------------------------------------------------- time
@@ -652,7 +666,7 @@ class Room:
         if self.status == "finished":
             return self.presence.left_on_purpose or self.presence.empty_for(self.settings.abandon_after_s, now)
         if self.status == "waiting":
-            nobody_seated = all(seat is None or seat.kind == "bot" for seat in self.seats.values())
+            nobody_seated = all(seat is None or is_server_bot(seat) for seat in self.seats.values())
             return nobody_seated or self.presence.empty_for(self.settings.abandon_after_s, now)
         return False
 
@@ -673,9 +687,9 @@ class Room:
         return self.presence.members
 
     def seat_of(self, name: str) -> Color | None:
-        """The colour of the human seat `name` holds here, if any."""
+        """The colour of the seat `name` holds here (as a person or a bot account), if any."""
         for color, seat in self.seats.items():
-            if seat is not None and seat.kind == "human" and seat.name == name:
+            if seat is not None and not is_server_bot(seat) and seat.name == name:
                 return color
         return None
 
@@ -689,8 +703,8 @@ class Room:
         return sum(1 for connection in self.members if self.role_of(connection) == "spectator")
 
     def has_bot(self) -> bool:
-        """Whether a bot holds one of the seats."""
-        return any(seat is not None and seat.kind == "bot" for seat in self.seats.values())
+        """Whether the server plays one of the seats (a bot level)."""
+        return any(is_server_bot(seat) for seat in self.seats.values())
 
     def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
         """Black's and white's seat, when both are taken."""
@@ -703,11 +717,11 @@ class Room:
             self.standings[standing.name] = standing
 
     def seat_connected(self, color: Color) -> bool:
-        """Whether the seat's player is here: a bot always is, a human with any connection."""
+        """Whether the seat's player is here: a bot level always is, anyone else with any connection."""
         seat = self.seats[color]
         if seat is None:
             return False
-        if seat.kind == "bot":
+        if is_server_bot(seat):
             return True
         return self.presence.is_here(seat.name)
 
@@ -972,8 +986,8 @@ class Room:
         return all(seat is not None for seat in self.seats.values())
 
     def _is_bot(self, color: Color) -> bool:
-        seat = self.seats[color]
-        return seat is not None and seat.kind == "bot"
+        """Whether the server plays this seat (a bot level: it answers offers at once)."""
+        return is_server_bot(self.seats[color])
 
     def _clock_ms(self, now: float) -> tuple[int, int] | None:
         if self.clock is None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.actors import RoomRegistry
-from server.bot_pool import BotPool
+from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal
 from server.lobby import Lobby
@@ -59,10 +59,13 @@ class Services:
     settings: HandlerSettings
     storage: Storage
     rooms: RoomRegistry
-    bots: BotPool | None
+    bots: BotPlayers | None
+    """Who plays the bots' moves; None on a server that runs no bots."""
     ratings: RatingBook
     lobby: Lobby
     deliver: Deliver
+    roster: BotRoster = field(default_factory=BotRoster)
+    """Every bot level: our own and the outside engines (whose names nobody may take)."""
 
 
 def signed_in(connection: Connection) -> str:
@@ -74,4 +77,4 @@ def signed_in(connection: Connection) -> str:
 
 def caller_of(connection: Connection) -> Caller:
     """The connection's player, as rooms know a caller."""
-    return Caller(connection.id, signed_in(connection))
+    return Caller(connection.id, signed_in(connection), connection.player_kind)

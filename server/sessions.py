@@ -10,8 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 
-from server.bots import is_level
+from engine.record import PlayerKind
+from engine.registry import level_names
 from server.domain import Refusal
 from server.storage import Storage, StoredPlayer
 
@@ -33,20 +35,29 @@ def token_matches(token: str, stored_hash: bytes) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
-async def sign_in(storage: Storage, name: str, token: str | None) -> tuple[StoredPlayer, str]:
+async def sign_in(
+    storage: Storage,
+    name: str,
+    token: str | None,
+    kind: PlayerKind | None = None,
+    is_level: Callable[[str], bool] = lambda name: name in level_names(),
+) -> tuple[StoredPlayer, str]:
     """The player and the token to hand back, for a `hello`.
 
     Names are compared ignoring case. A new name creates the player with a
-    fresh token (a token sent along with a name nobody has is ignored);
-    a bot level's name is not free for people. A known name needs its token: without one
-    the answer is `name_taken`, with a wrong one `unauthorized`.
+    fresh token (a token sent along with a name nobody has is ignored), as a
+    person or, with `kind` "bot", as a bot account; a bot level's name (one
+    `is_level` knows, or a level's stored row) is not free. A known name
+    needs its token: without one the answer is `name_taken`, with a wrong
+    one `unauthorized`; a `kind` other than the account's is `not_allowed`
+    (an account is a person's or a bot's for good).
     """
     player = await storage.find_player(name)
-    if (player is None and is_level(name.lower())) or (player is not None and player.kind == "bot"):
+    if (player is None and is_level(name.lower())) or (player is not None and player.is_level):
         raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
     if player is None:
         fresh = new_token()
-        created = await storage.add_player(name, hash_token(fresh))
+        created = await storage.add_player(name, hash_token(fresh), kind or "human")
         if created is not None:
             return created, fresh
         player = await storage.find_player(name)
@@ -55,4 +66,7 @@ async def sign_in(storage: Storage, name: str, token: str | None) -> tuple[Store
         raise Refusal("name_taken", f"the name {name!r} is taken; send its token to sign in")
     if not token_matches(token, player.token_hash):
         raise Refusal("unauthorized", f"that is not the token of {name!r}")
+    if kind is not None and kind != player.kind:
+        account = "a bot account" if player.kind == "bot" else "a person's account"
+        raise Refusal("not_allowed", f"{player.name!r} is {account}: sign in without kind, or as {player.kind!r}")
     return player, token

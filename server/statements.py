@@ -41,9 +41,11 @@ _INSERT_GAME = (
 )
 _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)"
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
-_INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at) VALUES (?, ?, ?, ?, ?)"
+_INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
-_INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+_INSERT_PLAYER = (
+    "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
     "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
@@ -89,7 +91,7 @@ def _rows(record: StoreRecord) -> list[Statement]:
     if isinstance(record, MovesTakenBack):
         return [(_DELETE_MOVES, (record.game_id, record.keep))]
     if isinstance(record, PlayerAdded):
-        return [(_INSERT_PLAYER, (record.name, record.token_hash, format_timestamp(record.created_at)))]
+        return [(_INSERT_PLAYER, (record.name, record.token_hash, format_timestamp(record.created_at), record.kind))]
     if isinstance(record, RatingsChanged):
         return _rating_rows(record)
     if isinstance(record, OpeningStepTaken):
@@ -136,7 +138,8 @@ def _result_row(record: GameFinished) -> Statement:
     result = record.result
     line = None if result.line is None else json.dumps([[point.x, point.y] for point in result.line])
     winner = None if result.winner is None else str(result.winner)
-    return _INSERT_RESULT, (record.game_id, winner, result.reason.value, line, format_timestamp(record.ended_at))
+    ended_at = format_timestamp(record.ended_at)
+    return _INSERT_RESULT, (record.game_id, winner, result.reason.value, line, ended_at, result.detail)
 
 
 def _rating_values(standing: Standing) -> tuple[float, float, float]:

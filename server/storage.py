@@ -81,11 +81,17 @@ class StorageSettings:
 @dataclass(frozen=True, slots=True)
 class StoredPlayer:
     """A player as stored, for signing in: the name as first written, the token's hash, and
-    whether it is a person or a bot (no token signs in as a bot)."""
+    whether it is a person or a bot."""
 
     name: str
     token_hash: bytes
     kind: PlayerKind = "human"
+
+    @property
+    def is_level(self) -> bool:
+        """Whether this is one of the server's bot levels: a bot with no token, as which nobody
+        signs in (a bot account has a token, and signs in like a person)."""
+        return self.kind == "bot" and not self.token_hash
 
 
 async def _connect(
@@ -286,12 +292,13 @@ class Storage:
             ),
         )
 
-    async def add_player(self, name: str, token_hash: bytes) -> StoredPlayer | None:
-        """Create a player; None if the name (ignoring case) was taken meanwhile.
+    async def add_player(self, name: str, token_hash: bytes, kind: PlayerKind = "human") -> StoredPlayer | None:
+        """Create a player (a person, or a bot account); None if the name (ignoring case) was taken
+        meanwhile.
 
         Raises StorageUnavailable when the database cannot take it now.
         """
-        await self.apply([PlayerAdded(name, token_hash, datetime.now(UTC))])
+        await self.apply([PlayerAdded(name, token_hash, datetime.now(UTC), kind)])
         player = await self.find_player(name)
         return player if player is not None and player.token_hash == token_hash else None
 
@@ -445,7 +452,7 @@ _GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
     "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by, g.rated, "
-    "g.opening"
+    "g.opening, r.detail"
 )
 
 
@@ -471,7 +478,7 @@ class _GameRow:
         if row[17] is not None:
             line = None if row[18] is None else tuple(Point(x, y) for x, y in json.loads(row[18]))
             winner = None if row[16] is None else Color.parse(row[16])
-            self.result = GameResult(winner, EndReason(row[17]), line)
+            self.result = GameResult(winner, EndReason(row[17]), line, row[23])
             self.ended_at = parse_timestamp(row[19])
 
     def summary(self, move_count: int) -> GameSummary:

@@ -243,7 +243,7 @@ def seek_model(seek: Seek) -> SeekModel:
     clock = seek.terms.clock
     return SeekModel(
         seek_id=seek.seek_id,
-        by=SeekerModel(name=seek.owner, rating=seek.rating),
+        by=SeekerModel(name=seek.owner, rating=seek.rating, kind=seek.owner_kind),
         rule=seek.terms.rule,
         size=seek.terms.size,
         clock=clock_setting_model(clock),

@@ -1,16 +1,18 @@
-"""Driving an external Gomocup (piskvork) brain as a subprocess, as a Bot.
+"""Driving an external Gomocup (piskvork) brain as a subprocess, as a Bot: the arena's blocking
+I/O layer over `engine.gomocup_manager`.
 
-`GomocupEngine` starts the brain, says START, INFO (rule, no match clock,
-the time per move) and then, for each move asked of it, tells it only what
-it does not know yet: BEGIN on an empty board, TURN with the opponent's
-last move when the brain knows everything before it, and BOARD with the
-whole game otherwise.
-It reads the brain's answer `x,y`, keeping MESSAGE and DEBUG lines aside;
-ERROR, UNKNOWN, a crash, a malformed or illegal move raise EngineError.
+`GomocupEngine` starts the brain and begins a game (START, INFO rule, no
+match clock); for each move asked of it, the manager says what the brain
+does not know yet (BEGIN, TURN or the whole BOARD) and checks the answer.
+This module only moves the lines: a thread reads the brain's output into
+a queue, so that waiting for an answer can time out. MESSAGE and DEBUG
+lines are kept aside; ERROR, UNKNOWN, a crash, a malformed or illegal move
+raise EngineError.
 
 A brain that has not answered when the move's time plus a grace period is
 over is killed at once (no polite END first) and EngineTimeout is raised,
-so a stuck engine can never stall an arena.
+so a stuck engine can never stall an arena. The server drives brains with
+the same manager through `server.brain_process`.
 """
 
 from __future__ import annotations
@@ -24,12 +26,18 @@ from types import TracebackType
 
 from engine.board import Board
 from engine.bots import Decision
-from engine.gomocup import RULE_EXACT_FIVE, RULE_RENJU
+from engine.gomocup_manager import (
+    BrainEvent,
+    BrainManager,
+    BrainProtocolError,
+    Introduced,
+    Played,
+    Resend,
+    Said,
+    TimeLimits,
+)
 from engine.limits import SearchLimits
-from engine.types import Point, Rule
-
-RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE_RENJU}
-"""The Gomocup INFO rule value for each rule."""
+from engine.types import Rule
 
 START_TIMEOUT_S = 30.0
 """How long a brain may take to load and answer START."""
@@ -62,15 +70,14 @@ class GomocupEngine:
         rule: Rule = Rule.FREESTYLE,
         grace_ms: int = GRACE_MS,
     ) -> None:
-        """Start `command` and say START and INFO rule. Raises EngineError if it does not answer OK."""
+        """Start `command` and begin a game. Raises EngineError if it does not answer OK."""
         self.level = name
         self.size = size
         self.rule = rule
         self.grace_ms = grace_ms
         self.messages: list[str] = []
         """MESSAGE and DEBUG lines of the last move, for people to read."""
-        self._known: list[Point] = []
-        self._turn_ms: int | None = None
+        self._manager = BrainManager(name)
         self._lines: queue.Queue[str | None] = queue.Queue()
         try:
             self._process = subprocess.Popen(
@@ -85,13 +92,11 @@ class GomocupEngine:
             raise EngineError(f"cannot start {name}: {error}") from error
         self._reader = threading.Thread(target=self._read_lines, daemon=True)
         self._reader.start()
-        self._send(f"START {size}")
-        answer = self._answer(START_TIMEOUT_S)
-        if answer != "OK":
+        try:
+            self._converse(self._manager.new_game(size, rule), START_TIMEOUT_S)
+        except EngineError:
             self.close()
-            raise EngineError(f"{name} answered {answer!r} to START {size}")
-        self._send(f"INFO rule {RULE_BITS[rule]}")
-        self._send("INFO timeout_match 0")  # no match clock: each move has its own limit
+            raise
 
     def _read_lines(self) -> None:
         assert self._process.stdout is not None
@@ -100,16 +105,17 @@ class GomocupEngine:
                 self._lines.put(line.strip())
         self._lines.put(None)
 
-    def _send(self, line: str) -> None:
+    def _send(self, lines: Sequence[str]) -> None:
         assert self._process.stdin is not None
         try:
-            self._process.stdin.write(line + "\n")
+            self._process.stdin.write("".join(line + "\n" for line in lines))
             self._process.stdin.flush()
         except OSError as error:
             raise EngineError(f"{self.level} stopped reading its input: {error}") from error
 
-    def _answer(self, timeout_s: float) -> str:
-        """The next line that is not MESSAGE or DEBUG; kill the brain if none comes in time."""
+    def _converse(self, lines: Sequence[str], timeout_s: float) -> BrainEvent:
+        """Send the manager's lines and read until the answer; kill the brain if none comes in time."""
+        self._send(lines)
         deadline = time.monotonic() + timeout_s
         while True:
             try:
@@ -119,55 +125,33 @@ class GomocupEngine:
                 raise EngineTimeout(f"{self.level} did not answer within {timeout_s:.1f} s and was killed") from None
             if line is None:
                 raise EngineError(f"{self.level} exited (code {self._process.poll()})")
-            keyword = line.split(" ", 1)[0].upper()
-            if keyword in ("MESSAGE", "DEBUG"):
-                self.messages.append(line)
-            elif keyword in ("ERROR", "UNKNOWN"):
-                raise EngineError(f"{self.level} said: {line}")
-            elif line:
-                return line
+            if not line:
+                continue
+            try:
+                event = self._manager.receive(line)
+            except BrainProtocolError as error:
+                raise EngineError(str(error)) from None
+            if isinstance(event, Said):
+                self.messages.append(event.text)
+            elif isinstance(event, Resend):
+                self._send(event.lines)
+            else:
+                return event
 
     def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
         """Ask the brain for a move in `board`. Raises EngineTimeout or EngineError."""
         turn_ms = limits.time_ms or DEFAULT_TURN_MS
-        if turn_ms != self._turn_ms:
-            self._send(f"INFO timeout_turn {turn_ms}")
-            self._turn_ms = turn_ms
         self.messages = []
-        moves = list(board.moves)
-        if not moves:
-            self._send("BEGIN")
-        elif self._known == moves[:-1]:
-            self._send(f"TURN {moves[-1].x},{moves[-1].y}")
-        else:
-            self._send_board(board)
-        answer = self._answer((turn_ms + self.grace_ms) / 1000)
-        move = self._parse_move(answer, board)
-        self._known = [*moves, move]
-        return Decision(move=move, score=0, pv=(move,))
-
-    def _send_board(self, board: Board) -> None:
-        self._send("BOARD")
-        mover = board.to_move
-        for point in board.moves:
-            color = board.stone_at(point)
-            self._send(f"{point.x},{point.y},{1 if color == mover else 2}")
-        self._send("DONE")
-
-    def _parse_move(self, answer: str, board: Board) -> Point:
-        try:
-            x_text, y_text = answer.split(",")
-            point = Point(int(x_text), int(y_text))
-        except ValueError:
-            raise EngineError(f"{self.level} answered {answer!r}, not a move 'x,y'") from None
-        if not board.is_legal(point):
-            raise EngineError(f"{self.level} played the illegal move {answer!r}")
-        return point
+        lines = self._manager.ask_move(board.moves, TimeLimits(turn_ms))
+        event = self._converse(lines, (turn_ms + self.grace_ms) / 1000)
+        assert isinstance(event, Played), "the answer to a move is a move"
+        return Decision(move=event.point, score=0, pv=(event.point,))
 
     def about(self) -> str:
         """The brain's ABOUT line (name, version, author...)."""
-        self._send("ABOUT")
-        return self._answer(START_TIMEOUT_S)
+        event = self._converse(self._manager.ask_about(), START_TIMEOUT_S)
+        assert isinstance(event, Introduced), "the answer to ABOUT is a line about the brain"
+        return event.text
 
     def kill(self) -> None:
         """Stop the brain at once."""
@@ -179,7 +163,7 @@ class GomocupEngine:
         """Say END and give the brain a moment to leave, then kill it if it has not."""
         if self._process.poll() is None:
             try:
-                self._send("END")
+                self._send(self._manager.end())
                 self._process.wait(timeout=2)
             except (EngineError, subprocess.TimeoutExpired):
                 pass

@@ -15,9 +15,9 @@ from engine.board import Board
 from engine.registry import level_names
 from engine.types import Point, Rule
 from server import bot_pool
-from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest
+from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, Priority
 from server.bot_ratings import read_ratings
-from server.bots import bot_catalogue
+from server.bots import BotRoster
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
 """A few moves of a real game, black to move: every bot has something to think about."""
@@ -134,9 +134,31 @@ async def test_a_bot_past_its_deadline_is_stopped_and_the_pool_recovers(
 
 
 def test_the_catalogue_describes_every_level() -> None:
-    catalogue = bot_catalogue()
+    catalogue = BotRoster(arena_ratings=read_ratings()).catalogue()
     assert [info.level for info in catalogue] == level_names()
     for info in catalogue:
         assert info.description.strip()
         assert info.rating == read_ratings().get(info.level)
     assert any(info.rating is not None for info in catalogue), "the arena has rated no level"
+
+
+async def test_a_search_outside_the_pool_takes_a_slot_like_any_other(pool: BotPool) -> None:
+    """An outside engine's search counts against the same capacity: while it holds the only slot,
+    a person's search waits in the queue, and one more is refused as busy."""
+    release = asyncio.Event()
+
+    async def outside_search() -> str:
+        await release.wait()
+        return "engine's move"
+
+    running = asyncio.create_task(pool.run_outside(Priority.PERSON, outside_search))
+    await asyncio.sleep(0.05)
+    waiting = asyncio.create_task(pool.choose(BotRequest("greedy", Rule.FREESTYLE, 15, OPENING, time_ms=100)))
+    await asyncio.sleep(0.05)
+    assert pool.saturated
+    with pytest.raises(BotBusyError):
+        await pool.choose(BotRequest("greedy", Rule.FREESTYLE, 15, OPENING, time_ms=100))
+    assert not waiting.done(), "the person's search waits for the slot the outside engine holds"
+    release.set()
+    assert await running == "engine's move"
+    assert Board.from_moves(OPENING).is_legal((await waiting).move)

@@ -5,8 +5,14 @@ from __future__ import annotations
 from engine.registry import default_time_ms
 from engine.types import Color, Point, Rule
 from server.bot_pool import DEFAULT_TIME_MS, Priority
-from server.bots import search_request, search_time_ms
+from server.bots import BotRoster
 from server.domain import BotTurn
+
+ROSTER = BotRoster()
+
+
+def search_time_ms(turn: BotTurn, cap_ms: int | None) -> int:
+    return ROSTER.search_time_ms(turn, cap_ms)
 
 
 def turn(level: str, clock_ms: tuple[int, int] | None = None, bots_only: bool = False) -> BotTurn:
@@ -35,5 +41,5 @@ def test_a_level_the_server_no_longer_has_gets_the_pools_default() -> None:
 
 
 def test_a_bot_games_search_waits_behind_peoples() -> None:
-    assert search_request(turn("greedy", bots_only=True), None).priority is Priority.BOT_GAME
-    assert search_request(turn("greedy"), None).priority is Priority.PERSON
+    assert ROSTER.search_request(turn("greedy", bots_only=True), None).priority is Priority.BOT_GAME
+    assert ROSTER.search_request(turn("greedy"), None).priority is Priority.PERSON

@@ -148,7 +148,12 @@ async def test_a_restored_bot_game_goes_on_and_a_bot_that_cannot_move_resigns(
     broken = await alice.request(type="join_room", room_id="room-g2")
     if broken["room"]["status"] == "playing":
         broken = await next_of(alice, "game_over")
-        assert broken["result"] == {"winner": "black", "reason": "resign", "line": None}
+        assert {key: broken["result"][key] for key in ("winner", "reason", "line")} == {
+            "winner": "black",
+            "reason": "resign",
+            "line": None,
+        }
+        assert "unknown bot level 'retired-level'" in broken["result"]["detail"]
     else:
         assert broken["room"]["result"]["reason"] == "resign"
 

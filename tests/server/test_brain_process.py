@@ -1,0 +1,85 @@
+"""A Gomocup brain as an asyncio subprocess: our own gomoku-engine, and scripted brains that crash,
+hang, print garbage or answer an occupied point, each of which ends killed with a clear reason."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.gomocup_manager import TimeLimits
+from engine.openings import PlaceStones
+from engine.types import Point, Rule
+from server.brain_process import BrainFailure, BrainProcess, BrainTimeout
+
+SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
+ENGINE = [sys.executable, "-m", "tools.brain", "--level", "greedy"]
+QUICK = TimeLimits(turn_ms=300)
+START_S = 30.0
+"""Generous: a Python brain imports the engine first, on a busy machine."""
+
+
+def scripted(*fault: str) -> list[str]:
+    return [sys.executable, SCRIPTED, *fault]
+
+
+async def started(command: list[str], name: str = "brain") -> BrainProcess:
+    brain = await BrainProcess.start(command, name)
+    await brain.new_game(15, Rule.FREESTYLE, START_S)
+    return brain
+
+
+async def test_our_own_engine_plays_its_moves_and_follows_the_game() -> None:
+    brain = await started(ENGINE, "greedy")
+    try:
+        assert "gomoku-engine" in await brain.about(START_S)
+        first = await brain.move([], QUICK, START_S)
+        assert brain.holds([first, Point(0, 0)])
+        second = await brain.move([first, Point(0, 0)], QUICK, START_S)
+        assert second not in (first, Point(0, 0))
+        assert any(line.startswith("MESSAGE depth") for line in brain.messages)
+        decided = await brain.swap2([], QUICK, START_S)
+        assert isinstance(decided.step, PlaceStones) and len(decided.step.points) == 3
+    finally:
+        await brain.close()
+    assert not brain.running
+
+
+async def test_a_brain_that_crashes_is_a_failure_naming_its_exit_code_and_stderr() -> None:
+    brain = await started(scripted("crash", "2"))
+    await brain.move([], QUICK, START_S)
+    with pytest.raises(BrainFailure, match="exited with code 3"):
+        await brain.move([Point(0, 0), Point(7, 7)], QUICK, START_S)
+    assert not brain.running
+    assert brain.stderr_tail().endswith("scripted brain: crashing on purpose")
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"), [("garbage", "'hello there', not a move"), ("occupied", "illegal: a15 is already taken")]
+)
+async def test_an_answer_that_is_not_a_legal_move_kills_the_brain(fault: str, reason: str) -> None:
+    brain = await started(scripted(fault, "2"))
+    await brain.move([], QUICK, START_S)
+    with pytest.raises(BrainFailure, match=reason):
+        await brain.move([Point(0, 0), Point(7, 7)], QUICK, START_S)
+    assert not brain.running
+
+
+async def test_a_brain_that_overruns_is_killed_when_its_time_is_up() -> None:
+    brain = await started(scripted("slow", "1", "60000"))
+    with pytest.raises(BrainTimeout, match="did not answer within 0.5 s"):
+        await brain.move([], QUICK, 0.5)
+    assert not brain.running
+
+
+async def test_a_brain_that_never_answers_start_is_killed() -> None:
+    brain = await BrainProcess.start(scripted("mute"), "mute")
+    with pytest.raises(BrainTimeout, match="mute did not answer"):
+        await brain.new_game(15, Rule.FREESTYLE, 1.0)
+    assert not brain.running
+
+
+async def test_a_command_that_cannot_be_started_is_a_failure() -> None:
+    with pytest.raises(BrainFailure, match="ghost cannot be started"):
+        await BrainProcess.start(["/nonexistent/brain"], "ghost")
