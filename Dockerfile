@@ -1,21 +1,39 @@
 # The Gomoku server: one process serving websockets and HTTP on port 8765,
 # keeping its SQLite database in /data (mount a volume there).
+
+# Builder: the full Python image has a C compiler and Python's headers, so the
+# wheels built here carry the engine's hot path compiled by mypyc (setup.py).
+FROM python:3.11 AS builder
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY engine ./engine
+COPY server ./server
+COPY client ./client
+COPY tools ./tools
+RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+# The image itself needs no compiler: it installs the wheels built above.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1
 
+COPY --from=builder /wheels /wheels
+RUN pip install --no-cache-dir --no-index --find-links /wheels gomoku-server \
+    && rm -rf /wheels \
+    && python -c "import engine, sys; print(engine.build_info()); sys.exit(not engine.build.is_compiled())" \
+    && useradd --create-home --uid 10001 gomoku \
+    && mkdir -p /data \
+    && chown gomoku /data
+
+# The server runs from /app so that server/ finds migrations/ beside it. The
+# engine is deliberately not copied here: it is imported from the installed,
+# compiled package.
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY engine ./engine
 COPY server ./server
 COPY client ./client
 COPY tools ./tools
 COPY migrations ./migrations
-RUN pip install --no-cache-dir . \
-    && useradd --create-home --uid 10001 gomoku \
-    && mkdir -p /data \
-    && chown gomoku /data
 
 USER gomoku
 VOLUME ["/data"]

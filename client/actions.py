@@ -45,6 +45,16 @@ class Status:
 
 
 @dataclass(frozen=True, slots=True)
+class Fetch:
+    """GET a path of the server's HTTP API (same host and port as the websocket), and hand the
+    answer to `ClientCore.fetched` (a `client.web_api.HttpAnswer` carrying `request`)."""
+
+    path: str
+    request: int
+    """The number that ties the answer to what it was asked for."""
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Close the connection and end the client."""
 
@@ -52,4 +62,4 @@ class Quit:
     """The exit status: 0 when the player asked to quit."""
 
 
-Action = Send | Show | Status | SaveFile | RememberToken | Quit
+Action = Send | Show | Status | SaveFile | RememberToken | Fetch | Quit

@@ -7,24 +7,38 @@ arguments, listed in `HELP`.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.errors import NotationError
-from engine.notation import looks_like_point, parse_point
+from client import opening_commands as opening
+from client import player_commands as players
+from client.opening_commands import OpeningCommand
+from client.player_commands import PlayerCommand
+from client.values import (
+    PLAYER_NAME,
+    GameTerms,
+    TypedPoint,
+    positive_number,
+    read_colour,
+    read_count,
+    read_point,
+    value_of,
+)
+from client.values import CommandError as CommandError
 from engine.types import Color, Point, Rule
-from server.protocol import GameId, RoomId
+from server.protocol import GameId, OpeningName, RoomId
 
 HELP = """\
-commands:
+rooms and games:
   rooms                         list open and running rooms
   bots                          list the bot levels
   create [vs LEVEL | bots LEVEL LEVEL] [as black|white] [rule freestyle|standard|renju]
-         [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private]
-                                open a room (default: you black, white seat open)
+         [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private] [rated]
+         [opening swap|swap2|soosorv8]
+                                open a room (default: you black, white seat open; with an opening,
+                                black's player places the first stones and the colours are decided)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
   leave                         leave the room (resigns a game you are playing: asks first)
@@ -32,23 +46,41 @@ commands:
   resign | draw | undo          resign (asks first), offer a draw, ask to take back your move
   yes | no                      answer the question on screen (draw, undo, rematch, resign, leave, quit)
   rematch                       ask for a new game with colours swapped
+  claim                         win the game when your opponent has been away long enough
   board                         draw the board and clocks again
   clock                         show the clocks and whose turn it is (at a terminal, the running
                                 clock also ticks on the bottom row)
-  hint [SECONDS]                the engine's view of the position (spectators and bot games)
+  hint [SECONDS]                the engine's view of the position (spectators, bot games, replays)
+openings (the room shows whose decision it is and the steps open to them):
+  place POINT...                place the stones due, in order (a single stone: just type it)
+  choose black|white            take a colour for the rest of the game
+  declare N                     (soosorv8) how many fifth moves black must offer
+  offer POINT...                (soosorv8) the fifth moves you offer as black
+  select POINT                  (soosorv8) the offered fifth move you take as white
+finding an opponent:
+  seek [rule R] [size N] [clock M+S] [rated] [as black|white] [rating MIN-MAX] [opening O]
+                                offer a game in the lobby; you go into its room once accepted
+  pair [rule R] [size N] [clock M+S] [rated]
+                                play the nearest-rated player asking for the same game (waits for one)
+  cancel [SEEK]                 withdraw a seek (all of yours without SEEK)
+  seeks                         watch the lobby: the seeks waiting, then seeks as they come and go
+  unwatch                       stop watching the lobby
+  accept SEEK                   take a seek (its id, or the name of who seeks): the game starts
+  online                        who is online, idle or playing
+  say TEXT                      chat in your room (or in the lobby when you are in none)
+  top [humans|bots] [LIMIT]     the best rated players (? marks a provisional rating)
+  profile [PLAYER]              a player's rating, results and recent games (yours by default)
+records:
   games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first, LIMIT 1 to 100
   games more                    the next page of the last games list
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
+  analyze GAME MOVE [SECONDS]   the engine's view of a stored game after MOVE moves
   help                          this list
   quit                          leave the client (asks first during a game, which goes on without you)"""
 
 RecordFormat = Literal["json", "psq", "sgf"]
 RECORD_FORMATS: tuple[RecordFormat, ...] = ("json", "psq", "sgf")
-
-
-class CommandError(ValueError):
-    """A line that is not a command; the message says what was expected."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +123,8 @@ class CreateRoomCommand:
     clock: tuple[int, int] | None
     """(initial_ms, increment_ms), or None for an untimed game."""
     private: bool
+    rated: bool = False
+    opening: OpeningName = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,22 +140,11 @@ class LeaveRoomCommand:
 
 @dataclass(frozen=True, slots=True)
 class PlayMove:
-    point: Point | None
-    """The point, when it was typed as x,y (needs no board size)."""
-    text: str | None
-    """The point in human notation, read once the board size is known."""
+    where: TypedPoint
 
     def resolve(self, size: int) -> Point:
         """The point on a board of `size`. Raises CommandError when it is off the board."""
-        if self.point is not None:
-            if not (0 <= self.point.x < size and 0 <= self.point.y < size):
-                raise CommandError(f"{self.point.x},{self.point.y} is outside the {size}x{size} board")
-            return self.point
-        assert self.text is not None
-        try:
-            return parse_point(self.text, size)
-        except NotationError as error:
-            raise CommandError(str(error)) from None
+        return self.where.resolve(size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +188,20 @@ class HintCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class AnalyzeGameCommand:
+    """The engine's view of a stored game's position after `ply` moves."""
+
+    game_id: GameId
+    ply: int
+    time_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimWinCommand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class ListGamesCommand:
     player: str | None
     limit: int
@@ -204,10 +241,14 @@ Command = (
     | ShowBoard
     | ShowClocks
     | HintCommand
+    | AnalyzeGameCommand
+    | ClaimWinCommand
     | ListGamesCommand
     | MoreGamesCommand
     | ExportGameCommand
     | ReplayCommand
+    | PlayerCommand
+    | OpeningCommand
 )
 
 LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
@@ -216,13 +257,6 @@ LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
 
 QUIT_WORDS = ("quit", "exit")
 
-_XY_POINT = re.compile(r"(\d{1,2})\s*,\s*(\d{1,2})")
-_CLOCK = re.compile(r"(?:(\d+):([0-5]\d(?:\.\d+)?)|(\d+(?:\.\d+)?))(?:\+(\d+(?:\.\d+)?))?")
-"""`MINUTES[+SECONDS]` or `MINUTES:SS[+SECONDS]`, as `client.render.format_clock_setting` writes them."""
-_PLAYER_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-MAX_INITIAL_MS = 24 * 3600 * 1000
-MAX_INCREMENT_MS = 3600 * 1000
-"""The longest time control the server accepts."""
 
 _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "help": ShowHelp(),
@@ -237,9 +271,12 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
     "rematch": RematchCommand(),
     "board": ShowBoard(),
     "clock": ShowClocks(),
+    "claim": ClaimWinCommand(),
+    "seeks": players.WatchLobbyCommand(),
+    "unwatch": players.UnwatchLobbyCommand(),
+    "online": players.OnlineCommand(),
     "yes": Answer(True),
     "y": Answer(True),
-    "accept": Answer(True),
     "no": Answer(False),
     "n": Answer(False),
     "decline": Answer(False),
@@ -248,6 +285,8 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
 DEFAULT_HINT_MS = 1000
 MAX_HINT_MS = 60_000
 """The longest analysis the server runs."""
+MAX_PLY = 26 * 26
+"""The most moves a game can have (the largest board full)."""
 DEFAULT_GAMES_LIMIT = 20
 MAX_GAMES_LIMIT = 100
 """The most games one page may hold (the server's limit)."""
@@ -258,33 +297,46 @@ def parse_command(line: str) -> Command | None:
     text = line.strip()
     if not text:
         return None
-    if looks_like_point(text):
-        return PlayMove(None, text.lower())
-    xy = _XY_POINT.fullmatch(text)
-    if xy:
-        return PlayMove(Point(int(xy.group(1)), int(xy.group(2))), None)
+    point = read_point(text)
+    if point is not None:
+        return PlayMove(point)
     word, *arguments = text.split()
     word = word.lower()
+    if word == "say":
+        return players.parse_say(text[len(word) :].strip())
+    if word == "accept":
+        return players.parse_accept_seek(arguments) if arguments else Answer(True)
     if word in _WITHOUT_ARGUMENTS:
         if arguments:
             raise CommandError(f"{word!r} takes no arguments")
         return _WITHOUT_ARGUMENTS[word]
-    parsers = {
+    parsers: dict[str, Callable[[list[str]], Command]] = {
         "move": _parse_move,
         "create": _parse_create,
-        "join": _parse_join,
-        "watch": _parse_join,
+        "join": lambda arguments: _parse_join("join", arguments),
+        "watch": lambda arguments: _parse_join("watch", arguments),
         "hint": _parse_hint,
+        "analyze": _parse_analyze,
         "games": _parse_games,
         "export": _parse_export,
         "replay": _parse_replay,
+        "seek": players.parse_seek,
+        "pair": players.parse_pair,
+        "cancel": players.parse_cancel,
+        "top": players.parse_top,
+        "profile": players.parse_profile,
+        "place": opening.parse_place,
+        "choose": opening.parse_choose,
+        "declare": opening.parse_declare,
+        "offer": opening.parse_offer,
+        "select": opening.parse_select,
     }
     if word not in parsers:
         raise CommandError(f"unknown command {word!r}: type 'help' for the list")
-    return parsers[word](word, arguments)
+    return parsers[word](arguments)
 
 
-def _parse_move(_: str, arguments: list[str]) -> Command:
+def _parse_move(arguments: list[str]) -> Command:
     command = parse_command(" ".join(arguments)) if arguments else None
     if not isinstance(command, PlayMove):
         raise CommandError("move needs a point, like 'move h8' or 'move 7,7'")
@@ -297,18 +349,33 @@ def _parse_join(word: str, arguments: list[str]) -> Command:
     return JoinRoomCommand(RoomId(arguments[0]), spectator=word == "watch")
 
 
-def _parse_hint(_: str, arguments: list[str]) -> Command:
-    if not arguments:
-        return HintCommand(DEFAULT_HINT_MS)
+def _parse_hint(arguments: list[str]) -> Command:
     if len(arguments) > 1:
         raise CommandError("hint takes at most one number of seconds")
-    time_ms = round(_positive_number(arguments[0], "seconds") * 1000)
+    return HintCommand(_thinking_time(arguments[0] if arguments else None))
+
+
+def _parse_analyze(arguments: list[str]) -> Command:
+    """`analyze GAME PLY [SECONDS]`."""
+    if len(arguments) not in (2, 3):
+        raise CommandError("analyze needs a game id and a move number, like 'analyze g1 12' (after move 12)")
+    game_id, ply = arguments[0], arguments[1]
+    if not (ply.isascii() and ply.isdigit()) or int(ply) > MAX_PLY:
+        raise CommandError(f"the move number is 0 (the empty board) to {MAX_PLY}, not {ply!r}")
+    return AnalyzeGameCommand(GameId(game_id), int(ply), _thinking_time(arguments[2] if len(arguments) == 3 else None))
+
+
+def _thinking_time(seconds: str | None) -> int:
+    """The engine's thinking time in ms, from seconds as typed (the default when None)."""
+    if seconds is None:
+        return DEFAULT_HINT_MS
+    time_ms = round(positive_number(seconds, "seconds") * 1000)
     if time_ms > MAX_HINT_MS:
         raise CommandError(f"the engine thinks {MAX_HINT_MS // 1000} seconds at most")
-    return HintCommand(time_ms)
+    return time_ms
 
 
-def _parse_games(_: str, arguments: list[str]) -> Command:
+def _parse_games(arguments: list[str]) -> Command:
     if [argument.lower() for argument in arguments] == ["more"]:
         return MoreGamesCommand()
     if len(arguments) > 2:
@@ -317,17 +384,15 @@ def _parse_games(_: str, arguments: list[str]) -> Command:
     limit = DEFAULT_GAMES_LIMIT
     for argument in arguments:
         if argument.isdigit():
-            limit = int(argument)
-        elif _PLAYER_NAME.fullmatch(argument):
+            limit = read_count(argument, "the games limit", MAX_GAMES_LIMIT)
+        elif PLAYER_NAME.fullmatch(argument):
             player = argument
         else:
             raise CommandError(f"{argument!r} is not a player name (1 to 32 of A-Z a-z 0-9 _ -) nor a limit")
-    if not 1 <= limit <= MAX_GAMES_LIMIT:
-        raise CommandError(f"the games limit must be 1 to {MAX_GAMES_LIMIT}; 'games more' shows the next page")
     return ListGamesCommand(player, limit)
 
 
-def _parse_export(_: str, arguments: list[str]) -> Command:
+def _parse_export(arguments: list[str]) -> Command:
     if len(arguments) not in (2, 3):
         raise CommandError("export needs a game id and a file name, like 'export g1 game.sgf'")
     game_id, path_text = GameId(arguments[0]), arguments[1]
@@ -339,38 +404,34 @@ def _parse_export(_: str, arguments: list[str]) -> Command:
     raise CommandError(f"say which format to write ({', '.join(RECORD_FORMATS)}), e.g. 'export {game_id} game.sgf'")
 
 
-def _parse_replay(_: str, arguments: list[str]) -> Command:
+def _parse_replay(arguments: list[str]) -> Command:
     if len(arguments) != 1:
         raise CommandError("replay needs one game id, like 'replay g1'")
     return ReplayCommand(GameId(arguments[0]))
 
 
-def _parse_create(_: str, arguments: list[str]) -> Command:
-    """`create [vs LEVEL | bots LEVEL LEVEL] [as COLOUR] [rule R] [size N] [clock M+S] [private]`."""
-    rule = Rule.FREESTYLE
-    size = 15
+def _parse_create(arguments: list[str]) -> Command:
+    """`create [vs LEVEL | bots LEVEL LEVEL] [as COLOUR] [rule R] [size N] [clock M+S] [private] [rated]
+    [opening O]`."""
+    terms = GameTerms()
     opponent: Seat = "open"
     my_colour: Color | None = None
     bots: tuple[BotSeat, BotSeat] | None = None
-    clock: tuple[int, int] | None = None
     private = False
     words = iter(arguments)
     for word in words:
         option = word.lower()
-        if option == "private":
+        changed = terms.with_option(option, words)
+        if changed is not None:
+            terms = changed
+        elif option == "private":
             private = True
         elif option == "vs":
-            opponent = BotSeat(_value_of(option, words))
+            opponent = BotSeat(value_of(option, words))
         elif option == "bots":
-            bots = (BotSeat(_value_of(option, words)), BotSeat(_value_of(option, words)))
+            bots = (BotSeat(value_of(option, words)), BotSeat(value_of(option, words)))
         elif option == "as":
-            my_colour = _colour(_value_of(option, words))
-        elif option == "rule":
-            rule = _rule(_value_of(option, words))
-        elif option == "size":
-            size = _size(_value_of(option, words))
-        elif option == "clock":
-            clock = parse_clock(_value_of(option, words))
+            my_colour = read_colour(value_of(option, words))
         else:
             raise CommandError(f"unknown create option {word!r}: type 'help' for the list")
     black: Seat
@@ -383,67 +444,5 @@ def _parse_create(_: str, arguments: list[str]) -> Command:
         black, white = opponent, "me"
     else:
         black, white = "me", opponent
-    if rule is Rule.RENJU and size != 15:
-        raise CommandError("renju is played on 15x15 only")
-    return CreateRoomCommand(rule, size, black, white, clock, private)
-
-
-def _value_of(option: str, words: Iterator[str]) -> str:
-    value = next(words, None)
-    if value is None:
-        raise CommandError(
-            f"'{option}' needs a value" + (": two levels, black's then white's" if option == "bots" else "")
-        )
-    return value
-
-
-def _colour(text: str) -> Color:
-    try:
-        return Color.parse(text)
-    except ValueError as error:
-        raise CommandError(str(error)) from None
-
-
-def _rule(text: str) -> Rule:
-    try:
-        return Rule.parse(text)
-    except ValueError as error:
-        raise CommandError(str(error)) from None
-
-
-def _size(text: str) -> int:
-    if not text.isdigit() or not 5 <= int(text) <= 26:
-        raise CommandError(f"size must be a number from 5 to 26, not {text!r}")
-    return int(text)
-
-
-def parse_clock(text: str) -> tuple[int, int]:
-    """(initial_ms, increment_ms) from `5+3` (five minutes, three seconds added per move), `10` (ten
-    minutes, no increment) or `0:30+1` (thirty seconds). Raises CommandError, also for a time control
-    the server would refuse."""
-    match = _CLOCK.fullmatch(text)
-    if match is None:
-        raise CommandError(f"clock is MINUTES+SECONDS, like '5+3' (or '0:30+1' under a minute), not {text!r}")
-    minutes, seconds, decimal_minutes, increment = match.groups()
-    if decimal_minutes is not None:
-        initial_ms = round(float(decimal_minutes) * 60_000)
-    else:
-        initial_ms = int(minutes) * 60_000 + round(float(seconds) * 1000)
-    increment_ms = round(float(increment or 0) * 1000)
-    if initial_ms <= 0:
-        raise CommandError("a clock needs some time to start with")
-    if initial_ms > MAX_INITIAL_MS:
-        raise CommandError("a clock starts with 24 hours at most")
-    if increment_ms > MAX_INCREMENT_MS:
-        raise CommandError("the increment is an hour at most")
-    return initial_ms, increment_ms
-
-
-def _positive_number(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise CommandError(f"{what} must be a number, not {text!r}") from None
-    if value <= 0:
-        raise CommandError(f"{what} must be more than zero")
-    return value
+    terms = terms.checked()
+    return CreateRoomCommand(terms.rule, terms.size, black, white, terms.clock, private, terms.rated, terms.opening)

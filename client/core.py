@@ -8,15 +8,16 @@ including reconnecting, catching up after a missed event, and pacing a
 script's lines, can be tested by feeding it lines and messages.
 
 It is one module past 500 lines on purpose: it is one state machine, and
-its parts act on each other. A welcome rejoins the room and lets waiting
-lines go; a room message answers a create, ends a scripted move's wait and
-may ask for the room's time control; an answer can complete a quit. Split
-up, each part would need the others' state.
+its parts act on each other. A welcome rejoins the room, watches the lobby
+again and lets waiting lines go; a room message answers a create or a seek
+and ends a scripted move's wait; an answer can complete a quit. Split up,
+each part would need the others' state. What can stand alone does: the
+room's state (`client.state`), the lobby's (`client.lobby`), the texts
+(`client.screens`, `client.text`, `client.players_text`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -27,38 +28,69 @@ from typing import Literal
 from pydantic import ValidationError
 
 from client import commands as cmd
-from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client import opening_commands as opening
+from client import player_commands as players
+from client.actions import Action, Fetch, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.lobby import LobbyView
+from client.opening_text import describe_decision, describe_step
+from client.players_text import describe_chat, describe_leaderboard, describe_online, describe_profile
 from client.replay import REPLAY_HELP, Replay
-from client.screens import analysis_text, event_screen, room_screen, status_line
-from client.state import Outcome, RoomView, clock_setting, reply_wait_s
-from client.text import describe_bots, describe_games, describe_refused_sign_in, describe_rooms
+from client.screens import analysis_text, event_screen, room_screen, seat_names, status_line
+from client.state import Outcome, RoomView, reply_wait_s
+from client.text import (
+    describe_bots,
+    describe_games,
+    describe_refused_sign_in,
+    describe_rooms,
+    format_rating,
+)
+from client.values import GameTerms
+from client.web_api import HttpAnswer, player_path
 from engine.errors import RecordFormatError
-from engine.record import ClockSetting, record_from_dict
+from engine.record import record_from_dict
+from engine.types import Color
 from server.protocol import (
+    AcceptSeek,
     Analysis,
     AnswerDraw,
     AnswerUndo,
     Bots,
     BotSeatSpec,
+    CancelSeek,
+    ChatMessage,
+    ChatRequest,
+    ClaimWin,
     ClientMessage,
     ClockSettingModel,
     CreateRoom,
     Declined,
     DrawOffered,
     ErrorMessage,
+    GameId,
     GameMessage,
     GameOver,
     Games,
     GetGame,
     Hello,
     JoinRoom,
+    Leaderboard,
+    LeaderboardMessage,
     LeaveRoom,
     Left,
     ListBots,
     ListGames,
     ListRooms,
+    Lobby,
     Moved,
     OfferDraw,
+    OnlineCount,
+    OnlinePlayers,
+    OpeningStep,
+    OpeningStepped,
+    OpponentAway,
+    OpponentBack,
+    ProfileModel,
+    QuickPair,
     Rematch,
     RematchOffered,
     RequestUndo,
@@ -68,11 +100,18 @@ from server.protocol import (
     Rooms,
     RoomSummaryModel,
     SeatSpec,
+    SeekAdded,
+    SeekCreated,
+    SeekRemoved,
+    SeekRequest,
     ServerEvent,
     Spectators,
     Undone,
     UndoRequested,
+    UnwatchLobby,
+    WatchLobby,
     Welcome,
+    WhoIsOnline,
 )
 from server.protocol import Analyze as AnalyzeRequest
 from server.protocol import Move as MoveRequest
@@ -86,20 +125,6 @@ class _Export:
 @dataclass(frozen=True, slots=True)
 class _StartReplay:
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class _Created:
-    """A create_room sent with this time control (None: untimed)."""
-
-    clock: ClockSetting | None
-
-
-@dataclass(frozen=True, slots=True)
-class _ClockLookup:
-    """A game record asked for to learn the room's time control, shown with the room once known."""
-
-    room_id: RoomId
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +142,12 @@ class _GamesPage:
     request: ListGames
 
 
-_Awaited = _Export | _StartReplay | _Created | _ClockLookup | _RoomPages | _GamesPage
+@dataclass(frozen=True, slots=True)
+class _CancelSeek:
+    """A cancel_seek sent by the player: its answer is the seek's removal."""
+
+
+_Awaited = _Export | _StartReplay | _RoomPages | _GamesPage | _CancelSeek
 """What the answer to a request is for, beyond showing it."""
 
 
@@ -183,9 +213,12 @@ class ClientCore:
         self._hello_id: int | None = None
         self._next_id = 0
         self._waiting: dict[int, _Awaited] = {}
-        self._clock_settings: dict[RoomId, ClockSetting] = {}
-        """Rooms' time controls, learned from the player's own create_room, the room list, or a
-        game record (a room's snapshot gives the clocks but not the time control)."""
+        self.lobby = LobbyView(name)
+        """The seeks the client knows of, the player's own among them."""
+        self._awaiting_game: int | None = None
+        """With scripted input, the id of the seek or quick pairing whose game the next lines wait for."""
+        self._fetching: dict[int, str] = {}
+        """The profiles asked for over HTTP and not yet shown, by request number."""
         self._more_games: ListGames | None = None
         """The request for the page after the last games list shown, or None after its last page."""
         self._unanswered: set[int] = set()
@@ -216,11 +249,14 @@ class ClientCore:
         self._signed_in = False
         self._connection_lost = True
         self._entering = None
+        self._awaiting_game = None
         self._waiting.clear()
         self._unanswered.clear()
         if self._quit_by is not None:
             return [Quit()]
-        return [Show("connection lost; reconnecting...")]
+        actions: list[Action] = [Show("connection lost; reconnecting...")]
+        withdrawn = self.lobby.connection_lost()
+        return actions + [Show(withdrawn)] if withdrawn else actions
 
     def handle_line(self, line: str) -> list[Action]:
         """What to do about a line the player typed: now, or after the lines still waiting before it."""
@@ -246,6 +282,8 @@ class ClientCore:
             self._unanswered.discard(message.id)
             if message.id == self._entering:
                 self._entering = None
+            if message.id == self._awaiting_game and isinstance(message, ErrorMessage):
+                self._awaiting_game = None
         actions = self._dispatch(message)
         self._end_turn_wait_on_reply()
         return actions + self._handle_deferred() + self._quit_when_answered()
@@ -263,17 +301,52 @@ class ClientCore:
             opponent = self.room.to_move if self.room is not None else None
             actions.append(Show(f"no reply from {opponent or 'the opponent'}: going on with the next line"))
             actions += self._handle_deferred()
+        actions += self._claims_open(now)
         status = self._status_now(now)
         if status != self._status:
             self._status = status
             actions.append(Status(status))
         return actions
 
+    def fetched(self, answer: HttpAnswer) -> list[Action]:
+        """The answer to a `Fetch`: a profile, or why there is none."""
+        name = self._fetching.pop(answer.request, None)
+        self._unanswered.discard(answer.request)
+        if name is None:
+            return []
+        if answer.status == 200:
+            try:
+                text = describe_profile(ProfileModel.model_validate_json(answer.body))
+            except ValidationError as error:
+                text = f"the server sent a profile this client cannot read: {_first_problem(error)}"
+        elif answer.status == 404:
+            text = f"there is no player named {name!r}"
+        elif answer.status is None:
+            text = f"no profile: {answer.body}"
+        else:
+            text = f"no profile: the server answered HTTP {answer.status}"
+        return [Show(text)] + self._quit_when_answered()
+
+    def _claims_open(self, now: float) -> list[Action]:
+        """Tell the player, once, that the win may now be claimed from an absent opponent."""
+        room = self.room
+        if room is None or room.my_colour is None or room.status != "playing":
+            return []
+        opponent = room.my_colour.other
+        claim_at = room.claim_at.get(opponent)
+        if claim_at is None or now < claim_at:
+            return []
+        del room.claim_at[opponent]
+        name = seat_names(room)[opponent]
+        return [Show(f"{opponent} ({name}) has been away long enough: 'claim' wins the game, or wait for them")]
+
     def _status_now(self, now: float) -> str | None:
         """The status line while a clock is running in the room, else None (also while the connection
         is down: the clocks are the server's, and it may not be counting)."""
         room = self.room
-        if room is None or room.clock is None or room.clock.running is None or room.status != "playing":
+        if room is None or room.clock is None or room.clock.running is None:
+            return None
+        if room.status not in ("playing", "opening"):
             return None
         if not self._signed_in:
             return None
@@ -282,7 +355,7 @@ class ClientCore:
     @property
     def _ready(self) -> bool:
         """Whether a typed line can be acted on now rather than deferred."""
-        return self._signed_in and self._entering is None and self._turn_wait is None
+        return self._signed_in and self._entering is None and self._turn_wait is None and self._awaiting_game is None
 
     def _hold_for_opponent(self) -> bool:
         """Whether a scripted move must wait for the opponent's move first (after the wait has timed
@@ -385,6 +458,18 @@ class ClientCore:
                 return self._game(message)
             case Analysis():
                 return [Show(analysis_text(message))]
+            case OpponentAway() | OpponentBack():
+                return self._presence(message)
+            case OpeningStepped():
+                return self._opening_stepped(message)
+            case Lobby() | SeekAdded() | SeekRemoved() | SeekCreated() | OnlineCount():
+                return self._lobby_message(message)
+            case OnlinePlayers():
+                return [Show(describe_online(message.count, message.players))]
+            case LeaderboardMessage():
+                return [Show(describe_leaderboard(message.players))]
+            case ChatMessage():
+                return [Show(describe_chat(message, self.room is not None))]
         return []
 
     # ------------------------------------------------------------- commands
@@ -403,11 +488,7 @@ class ClientCore:
             case cmd.ListBotsCommand():
                 return self._send(ListBots())
             case cmd.CreateRoomCommand():
-                create = _create_room(command)
-                actions = self._send_entering(create)
-                clock = clock_setting(create.clock) if create.clock is not None else None
-                self._waiting[self._next_id] = _Created(clock)
-                return actions
+                return self._send_entering(_create_room(command))
             case cmd.JoinRoomCommand():
                 role: Literal["player", "spectator"] = "spectator" if command.spectator else "player"
                 return self._send_entering(JoinRoom(room_id=command.room_id, as_=role))
@@ -424,7 +505,78 @@ class ClientCore:
                 )
             case cmd.ReplayCommand():
                 return self._send_waiting(GetGame(game_id=command.game_id, format="json"), _StartReplay())
+            case cmd.AnalyzeGameCommand():
+                return self._send(AnalyzeRequest(game_id=command.game_id, ply=command.ply, time_ms=command.time_ms))
+            case cmd.HintCommand() if self.replay is not None and self.replay.record.game_id:
+                game_id, ply = GameId(self.replay.record.game_id), self.replay.ply
+                return self._send(AnalyzeRequest(game_id=game_id, ply=ply, time_ms=command.time_ms))
+            case players.SayCommand():
+                room_id = self.room.room_id if self.room is not None else None
+                return self._send(ChatRequest(room_id=room_id, text=command.text))
+            case players.ProfileCommand():
+                request = self._new_id()
+                self._fetching[request] = command.name or self.name
+                self._unanswered.add(request)
+                return [Fetch(player_path(command.name or self.name), request)]
+            case (
+                players.SeekCommand()
+                | players.QuickPairCommand()
+                | players.WatchLobbyCommand()
+                | players.UnwatchLobbyCommand()
+                | players.CancelSeekCommand()
+                | players.AcceptSeekCommand()
+                | players.OnlineCommand()
+                | players.LeaderboardCommand()
+            ):
+                return self._lobby_command(command)
         return self._room_command(command)
+
+    def _lobby_command(
+        self,
+        command: players.SeekCommand
+        | players.QuickPairCommand
+        | players.WatchLobbyCommand
+        | players.UnwatchLobbyCommand
+        | players.CancelSeekCommand
+        | players.AcceptSeekCommand
+        | players.OnlineCommand
+        | players.LeaderboardCommand,
+    ) -> list[Action]:
+        """Commands about the lobby and the other players."""
+        match command:
+            case players.SeekCommand():
+                return self._seek_game(_seek(command))
+            case players.QuickPairCommand():
+                terms = command.terms
+                return self._seek_game(
+                    QuickPair(rule=terms.rule, size=terms.size, clock=_clock_model(terms), rated=terms.rated)
+                )
+            case players.WatchLobbyCommand():
+                return self._send(WatchLobby())
+            case players.UnwatchLobbyCommand():
+                self.lobby.unwatched()
+                return self._tell(UnwatchLobby()) + [Show("you no longer watch the lobby")]
+            case players.CancelSeekCommand():
+                seek_ids = [command.seek] if command.seek is not None else list(self.lobby.mine)
+                if not seek_ids:
+                    return [Show("you have no seek waiting")]
+                actions: list[Action] = []
+                for seek_id in seek_ids:
+                    actions += self._send_waiting(CancelSeek(seek_id=seek_id), _CancelSeek())
+                return actions
+            case players.AcceptSeekCommand():
+                return self._send_entering(AcceptSeek(seek_id=self.lobby.seek_id_for(command.seek)))
+            case players.OnlineCommand():
+                return self._send(WhoIsOnline())
+            case players.LeaderboardCommand():
+                return self._send(Leaderboard(limit=command.limit, kind=command.kind))
+
+    def _seek_game(self, request: SeekRequest | QuickPair) -> list[Action]:
+        """Offer a game in the lobby; with scripted input, the next lines wait for the game."""
+        actions = self._send(request)
+        if self._scripted_input:
+            self._awaiting_game = self._next_id
+        return actions
 
     def _room_command(self, command: cmd.Command) -> list[Action]:
         """Commands about the room the player is in."""
@@ -437,6 +589,16 @@ class ClientCore:
                 if self._playing():
                     return self._ask("leave", _QUESTIONS["leave"])
                 return self._send(LeaveRoom(room_id=room_id))
+            case cmd.PlayMove() if room.status == "opening":
+                return self._opening_move(room, command)
+            case (
+                opening.PlaceStones()
+                | opening.ChooseColour()
+                | opening.DeclareOffers()
+                | opening.OfferFifths()
+                | opening.SelectFifth()
+            ):
+                return self._send(OpeningStep(room_id=room_id, step=opening.step_of(command, room.size)))
             case cmd.PlayMove():
                 point = command.resolve(room.size)
                 actions = self._send(MoveRequest(room_id=room_id, x=point.x, y=point.y))
@@ -457,6 +619,8 @@ class ClientCore:
                 return [Show(status_line(room, self._clock()) or "no game yet")]
             case cmd.HintCommand():
                 return self._send(AnalyzeRequest(room_id=room_id, time_ms=command.time_ms))
+            case cmd.ClaimWinCommand():
+                return self._send(ClaimWin(room_id=room_id))
         raise AssertionError(f"unhandled command {command!r}")
 
     def _playing(self) -> bool:
@@ -496,11 +660,14 @@ class ClientCore:
         if self._hello_id is not None:
             self._unanswered.discard(self._hello_id)  # the answer to hello, whatever its id
         self.token = message.token
+        rating = format_rating(message.player.rating, message.player.rd)
         actions: list[Action] = [
             RememberToken(message.token),
-            Show(f"signed in as {message.player.name} (rating {message.player.rating}); 'help' lists the commands"),
+            Show(f"signed in as {message.player.name} (rating {rating}); 'help' lists the commands"),
         ]
         self._signed_in = True
+        if self.lobby.watching:
+            actions += self._send(WatchLobby())
         if self.room is not None:
             actions += self._resync(self.room)
         elif message.rooms:
@@ -518,9 +685,8 @@ class ClientCore:
     def _error(self, message: ErrorMessage) -> list[Action]:
         if message.id is not None and message.id == self._hello_id:
             return [Show(describe_refused_sign_in(self.name, message)), Quit(status=1)]
-        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
-        if isinstance(awaited, _ClockLookup) and self.room is not None:
-            return [Show(self._room_screen(self.room))]  # shown without its time control, then
+        if isinstance(message.id, int):
+            self._waiting.pop(message.id, None)
         if self._resyncing and message.code == "not_found":
             self._resyncing = False
             self.room = None
@@ -530,24 +696,70 @@ class ClientCore:
     def _room(self, message: RoomMessage) -> list[Action]:
         previous = self.room
         room = self.room = RoomView.from_snapshot(message, self._clock())
+        if previous is not None:
+            room.keep_notices(previous)
         self._resyncing = False
-        awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
-        if isinstance(awaited, _Created) and awaited.clock is not None:
-            self._clock_settings[room.room_id] = awaited.clock
+        self._awaiting_game = None
         actions: list[Action] = []
         role = "watching" if message.you == "spectator" else f"playing {message.you}"
         if previous is None or previous.room_id != room.room_id:
             actions.append(Show(f"room {room.room_id}: you are {role}"))
         elif previous.game_id != room.game_id:
             actions.append(Show(f"new game in room {room.room_id}: you are {role}"))
-        if room.clock is not None and room.room_id not in self._clock_settings and room.game_id is not None:
-            actions += self._send_waiting(GetGame(game_id=room.game_id, format="json"), _ClockLookup(room.room_id))
-            self._entering = self._next_id  # the lines typed next wait for the room to be shown
-            return actions
+        elif previous.status == "opening" and room.status != "opening":
+            actions.append(Show(f"the opening is decided: you are {role}"))
         return actions + [Show(self._room_screen(room))]
 
     def _room_screen(self, room: RoomView) -> str:
-        return room_screen(room, self._clock(), self._clock_settings.get(room.room_id))
+        return room_screen(room, self._clock())
+
+    def _opening_stepped(self, message: OpeningStepped) -> list[Action]:
+        """A step of the opening was taken: say what it did (the room's fresh snapshot follows)."""
+        room = self.room
+        if room is None or room.room_id != message.room_id:
+            return []
+        room.seq = max(room.seq, message.seq)
+        return [Show(describe_step(message.by, message.step, room.size))]
+
+    def _opening_move(self, room: RoomView, move: cmd.PlayMove) -> list[Action]:
+        """A point typed during the opening: the stone due, when one alone is; else what to type."""
+        places = [choice for choice in room.opening.choices if choice.kind == "place"] if room.opening else []
+        if len(places) == 1 and len(places[0].colors or []) == 1:
+            return self._room_command(opening.PlaceStones((move.where,)))
+        decision = describe_decision(room.opening, room.my_decision, room.size) if room.opening else ""
+        return [Show(f"the opening is being decided, not played: {decision}")]
+
+    def _presence(self, message: OpponentAway | OpponentBack) -> list[Action]:
+        """A player of the room has gone away (the win may be claimed from them later), or come back."""
+        room = self.room
+        if room is None or room.room_id != message.room_id:
+            return []
+        colour = Color.parse(message.color)
+        who = f"{colour} ({seat_names(room)[colour]})"
+        if isinstance(message, OpponentBack):
+            room.claim_at.pop(colour, None)
+            return [Show(f"{who} is back")]
+        room.claim_at[colour] = self._clock() + message.claim_at_ms / 1000
+        if room.my_colour is colour.other:
+            return [Show(f"{who} is away: you may claim the win in {message.claim_at_ms / 1000:g} s ('claim')")]
+        return [Show(f"{who} is away")]
+
+    def _lobby_message(self, message: Lobby | SeekAdded | SeekRemoved | SeekCreated | OnlineCount) -> list[Action]:
+        """What the lobby says, through the client's view of it."""
+        match message:
+            case Lobby():
+                text: str | None = self.lobby.shown(message)
+            case SeekAdded():
+                text = self.lobby.added(message.seek)
+            case SeekCreated():
+                text = self.lobby.created(message.seek)
+            case SeekRemoved():
+                awaited = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
+                text = self.lobby.removed(message.seek_id, cancelled_by_player=isinstance(awaited, _CancelSeek))
+                # a script's seek that leaves the lobby was taken: its game's room comes next
+            case OnlineCount():
+                text = f"{message.count} players online" if self.lobby.watching else None
+        return [Show(text)] if text else []
 
     def _room_event(
         self, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined
@@ -573,9 +785,6 @@ class ClientCore:
 
     def _rooms_page(self, message: Rooms) -> list[Action]:
         """A page of the room list: ask for the next one, or show them all after the last."""
-        for summary in message.rooms:
-            if summary.clock is not None:
-                self._clock_settings[summary.room_id] = clock_setting(summary.clock)
         pages = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
         rooms = (pages.rooms if isinstance(pages, _RoomPages) else ()) + tuple(message.rooms)
         if isinstance(pages, _RoomPages) and message.next is not None and message.next != pages.after:
@@ -605,19 +814,7 @@ class ClientCore:
             except RecordFormatError as error:
                 return [Show(f"game {message.game_id} cannot be replayed: {error}")]
             return [Show(REPLAY_HELP), Show(self.replay.screen())]
-        if isinstance(waiting, _ClockLookup):
-            return self._show_looked_up_clock(waiting.room_id, message)
         return []
-
-    def _show_looked_up_clock(self, room_id: RoomId, message: GameMessage) -> list[Action]:
-        """Learn the room's time control from its game record, and show the room with it."""
-        with contextlib.suppress(RecordFormatError):
-            clock = record_from_dict(message.record).clock
-            if clock is not None:
-                self._clock_settings[room_id] = clock
-        if self.room is None or self.room.room_id != room_id:
-            return []
-        return [Show(self._room_screen(self.room))]
 
     # -------------------------------------------------------------- helpers
 
@@ -631,7 +828,11 @@ class ClientCore:
         self._unanswered.add(request_id)
         return [Send(message.model_copy(update={"id": request_id}))]
 
-    def _send_entering(self, message: CreateRoom | JoinRoom) -> list[Action]:
+    def _tell(self, message: ClientMessage) -> list[Action]:
+        """Send a request the server does not answer (so nothing waits for its answer)."""
+        return [Send(message.model_copy(update={"id": self._new_id()}))]
+
+    def _send_entering(self, message: CreateRoom | JoinRoom | AcceptSeek) -> list[Action]:
         """Send a request that puts the player in a room; later lines wait for its answer."""
         actions = self._send(message)
         self._entering = self._next_id
@@ -655,7 +856,27 @@ def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
         white=_seat_spec(command.white),
         clock=clock,
         private=command.private,
+        rated=command.rated,
+        opening=command.opening,
     )
+
+
+def _seek(command: players.SeekCommand) -> SeekRequest:
+    terms = command.terms
+    return SeekRequest(
+        rule=terms.rule,
+        size=terms.size,
+        clock=_clock_model(terms),
+        rated=terms.rated,
+        color=command.colour,
+        rating_min=command.rating_min,
+        rating_max=command.rating_max,
+        opening=terms.opening,
+    )
+
+
+def _clock_model(terms: GameTerms) -> ClockSettingModel | None:
+    return None if terms.clock is None else ClockSettingModel(initial_ms=terms.clock[0], increment_ms=terms.clock[1])
 
 
 def _first_problem(error: ValidationError) -> str:

@@ -1,8 +1,8 @@
 """`gomoku`: the terminal client, and subcommands for scripts.
 
 `gomoku --server ws://127.0.0.1:8765/ws --name alice` plays interactively
-(type `help`). `gomoku bots|rooms|games|export|play ...` does one job,
-prints plain text and exits: see `gomoku SUBCOMMAND --help`.
+(type `help`). `gomoku bots|rooms|games|export|play|top|online|seeks|profile
+...` does one job, prints plain text and exits: see `gomoku SUBCOMMAND --help`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 from client import commands as cmd
-from client import subcommands
+from client import player_commands, subcommands, values
 from client.connection import Connection, ScriptError
 from client.core import ClientCore
 from client.lines import StdinLines
@@ -96,7 +97,23 @@ def _parser() -> argparse.ArgumentParser:
         metavar="GAME_ID",
         help="only games older than this one (--before=-Xy12 for an id with a leading '-')",
     )
-    for listing in (bots, rooms, games):
+    top = subcommand(
+        "top", "list the best rated players, provisional ratings last", columns(subcommands.LEADERBOARD_COLUMNS)
+    )
+    top.add_argument("kind", nargs="?", choices=("humans", "bots", "all"), default="all", help="default all")
+    top.add_argument(
+        "--limit", type=_page_limit, default=player_commands.DEFAULT_TOP_LIMIT, help="1 to 100 (default 20)"
+    )
+    online = subcommand("online", "list who is online, idle or playing", columns(subcommands.ONLINE_COLUMNS))
+    seeks = subcommand("seeks", "list the seeks waiting in the lobby", columns(subcommands.SEEK_COLUMNS))
+    profile = subcommand(
+        "profile",
+        "show a player's rating and results",
+        f"{columns(subcommands.PROFILE_COLUMNS)} Read over HTTP from the server's address (ws:// becomes http://); "
+        "--json prints the whole profile, recent games and rating history included.",
+    )
+    profile.add_argument("player", nargs="?", type=_player_name, help="whose profile (default: yours)")
+    for listing in (bots, rooms, games, top, online, seeks, profile):
         listing.add_argument("--json", action="store_true", help="one JSON object per line, as the server sent it")
     export = subcommand(
         "export",
@@ -121,6 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--rule", choices=[rule.value for rule in Rule], default=Rule.FREESTYLE.value)
     play.add_argument("--size", type=_board_size, default=15, help="5 to 26 (renju: 15), default 15")
     play.add_argument("--clock", type=_clock, metavar="MINUTES+SECONDS", help="e.g. 5+3 (default: untimed)")
+    play.add_argument("--rated", action="store_true", help="a rated game: both ratings change with the result")
     return parser
 
 
@@ -142,6 +160,12 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _page_limit(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= player_commands.MAX_TOP_LIMIT:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {player_commands.MAX_TOP_LIMIT}, not {text!r}")
+    return int(text)
+
+
 def _board_size(text: str) -> int:
     if not text.isdigit() or not 5 <= int(text) <= 26:
         raise argparse.ArgumentTypeError(f"a board size from 5 to 26, not {text!r}")
@@ -150,8 +174,8 @@ def _board_size(text: str) -> int:
 
 def _clock(text: str) -> tuple[int, int]:
     try:
-        return cmd.parse_clock(text)
-    except cmd.CommandError as error:
+        return values.parse_clock(text)
+    except values.CommandError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -169,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.subcommand is None:
             return _interactive(arguments, tokens)
+        if arguments.subcommand == "profile":
+            return asyncio.run(_profile(arguments))
         return asyncio.run(_subcommand(arguments, tokens))
     except KeyboardInterrupt:
         return 130
@@ -195,6 +221,16 @@ async def _subcommand(arguments: argparse.Namespace, tokens: TokenStore) -> int:
         return 1
 
 
+async def _profile(arguments: argparse.Namespace) -> int:
+    """`gomoku profile`: over HTTP, without signing in."""
+    try:
+        await subcommands.profile(arguments.server, arguments.player or arguments.name, sys.stdout, arguments.json)
+    except ScriptError as error:
+        print(f"gomoku: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
 async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
     out = sys.stdout
     match arguments.subcommand:
@@ -206,6 +242,13 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
             player = arguments.player or arguments.name
             before = GameId(arguments.before) if arguments.before else None
             await subcommands.list_games(connection, out, player, arguments.limit, before, arguments.json)
+        case "top":
+            kinds: dict[str, Literal["human", "bot"] | None] = {"humans": "human", "bots": "bot", "all": None}
+            await subcommands.leaderboard(connection, out, kinds[arguments.kind], arguments.limit, arguments.json)
+        case "online":
+            await subcommands.online(connection, out, arguments.json)
+        case "seeks":
+            await subcommands.seeks(connection, out, arguments.json)
         case "export":
             record_format = _export_format(arguments.format, arguments.output)
             await subcommands.export_game(connection, GameId(arguments.game_id), record_format, out, arguments.output)
@@ -216,6 +259,7 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
                 rule=Rule.parse(arguments.rule),
                 size=arguments.size,
                 clock=arguments.clock,
+                rated=arguments.rated,
             )
             return await BotGame(connection, out, sys.stderr).play(settings, StdinLines().read_line)
     return 0

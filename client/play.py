@@ -50,6 +50,7 @@ class PlaySettings:
     size: int = 15
     clock: tuple[int, int] | None = None
     """(initial_ms, increment_ms), or None for an untimed game."""
+    rated: bool = False
 
 
 LineSource = Callable[[], Awaitable[str | None]]
@@ -149,4 +150,6 @@ def _create_room(settings: PlaySettings) -> CreateRoom:
     clock = None
     if settings.clock is not None:
         clock = ClockSettingModel(initial_ms=settings.clock[0], increment_ms=settings.clock[1])
-    return CreateRoom(rule=settings.rule, size=settings.size, black=black, white=white, clock=clock)
+    return CreateRoom(
+        rule=settings.rule, size=settings.size, black=black, white=white, clock=clock, rated=settings.rated
+    )

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from client.opening_text import describe_decision
 from client.render import format_clock, format_clock_setting, render_board
-from client.state import RoomView
-from client.text import describe_result, describe_seat
+from client.state import PendingOffer, RoomView
+from client.text import describe_rated_seat, describe_result, seat_name
 from engine.notation import format_point
-from engine.record import ClockSetting
 from engine.types import Color, Point
 from server.protocol import (
     Analysis,
@@ -14,6 +14,7 @@ from server.protocol import (
     DrawOffered,
     GameOver,
     Moved,
+    RatingsModel,
     RematchOffered,
     Undone,
     UndoRequested,
@@ -23,22 +24,32 @@ ScreenEvent = Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchO
 """The room events the player is told about."""
 
 _OFFER_WORDS = {
-    "draw_offered": ("offer a draw", "offers a draw"),
-    "undo_requested": ("ask to take back a move", "asks to take back a move"),
-    "rematch_offered": ("ask for a rematch", "asks for a rematch"),
+    "draw": ("offer a draw", "offers a draw"),
+    "undo": ("ask to take back a move", "asks to take back a move"),
+    "rematch": ("ask for a rematch", "asks for a rematch"),
 }
 """How an offer reads when the player made it, and when the opponent did."""
 
+_OFFERED = {"draw_offered": "draw", "undo_requested": "undo", "rematch_offered": "rematch"}
 
-def room_screen(room: RoomView, now: float, clock_setting: ClockSetting | None) -> str:
-    """Header (with the time control, when the room is timed and it is known), board with the
-    last move marked, clocks, and whose turn or the result."""
-    clock = f", clock {format_clock_setting(clock_setting)}" if room.clock and clock_setting else ""
+
+def room_screen(room: RoomView, now: float) -> str:
+    """Header (time control, rated, players with their ratings), board with the last move marked,
+    clocks, whose turn or the result, and an offer waiting for an answer."""
+    clock = f", clock {format_clock_setting(room.time_control)}" if room.time_control else ""
+    rated = ", rated" if room.rated else ""
+    opening = f", opening {room.opening.rule}" if room.opening is not None and room.opening.rule != "none" else ""
     title = (
-        f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}: "
-        f"black {describe_seat(room.black)}, white {describe_seat(room.white)}, {room.spectators} watching"
+        f"room {room.room_id}, {room.rule.value} {room.size}x{room.size}{clock}{rated}{opening}: "
+        f"black {describe_rated_seat(room.black)}, white {describe_rated_seat(room.white)}, "
+        f"{room.spectators} watching"
     )
-    return board_screen(room, title, now)
+    screen = board_screen(room, title, now)
+    if room.status == "opening" and room.opening is not None:
+        screen += "\n" + describe_decision(room.opening, room.my_decision, room.size)
+    if room.pending is not None and room.status != "waiting":
+        screen += "\n" + offer_text(room, room.pending)
+    return screen
 
 
 def board_screen(room: RoomView, title: str, now: float) -> str:
@@ -57,6 +68,9 @@ def status_line(room: RoomView, now: float) -> str:
         )
     if room.status == "waiting":
         parts.append("waiting for an opponent")
+    elif room.status == "opening" and room.opening is not None and room.opening.to_decide is not None:
+        who = "your decision" if room.my_decision else f"{room.opening.to_decide} ({room.opening.decider}) to decide"
+        parts.append(f"opening {room.opening.rule}, {who}")
     elif room.status == "finished" and room.result is not None:
         winner = Color.parse(room.result.winner) if room.result.winner else None
         parts.append(describe_result(winner, room.result.reason.value, seat_names(room)))
@@ -79,31 +93,46 @@ def event_screen(room: RoomView, event: ScreenEvent, now: float) -> str:
             if event.result.line:
                 points = [Point(x, y) for x, y in event.result.line]
                 line = ": " + " ".join(format_point(point, room.size) for point in points)
-            return f"game over: {describe_result(winner, event.result.reason.value, names)}{line}"
+            over = f"game over: {describe_result(winner, event.result.reason.value, names)}{line}"
+            return over if event.ratings is None else over + "\n" + rating_changes(event.ratings, names)
         case Undone():
             taken = " ".join(format_point(Point(stone.x, stone.y), room.size) for stone in event.removed)
             return board_screen(room, f"taken back: {taken}", now)
         case Declined():
             return f"the {event.what} offer was declined"
         case _:
-            by = Color.parse(event.by)
-            mine, theirs = _OFFER_WORDS[event.type]
-            if by is room.my_colour:
-                return f"you {mine}"
-            question = " Accept? (yes/no)" if room.my_colour is not None else ""
-            return f"{by} ({names[by]}) {theirs}.{question}"
+            return offer_text(room, PendingOffer(_OFFERED[event.type], Color.parse(event.by)))
+
+
+def offer_text(room: RoomView, offer: PendingOffer) -> str:
+    """An offer as the player reads it: their own, or the opponent's as a question."""
+    mine, theirs = _OFFER_WORDS[offer.what]
+    if offer.by is room.my_colour:
+        return f"you {mine}"
+    question = " Accept? (yes/no)" if room.my_colour is not None else ""
+    return f"{offer.by} ({seat_names(room)[offer.by]}) {theirs}.{question}"
+
+
+def rating_changes(ratings: RatingsModel, names: dict[Color, str]) -> str:
+    """How a rated game moved both players' ratings: `alice 1500 -> 1662 (+162)`."""
+    changes = []
+    for colour, change in ((Color.BLACK, ratings.black), (Color.WHITE, ratings.white)):
+        changes.append(f"{names[colour]} {change.before} -> {change.after} ({change.after - change.before:+d})")
+    return "ratings: " + ", ".join(changes)
 
 
 def analysis_text(message: Analysis) -> str:
-    """The engine's view in one line: best move, score, depth, nodes and the expected line."""
+    """The engine's view in one line: best move, score, depth, nodes and the expected line (and which
+    stored position, when it is one)."""
     pv = " ".join(message.pv)
     point = f", the point asked about: {message.point_score}" if message.point_score is not None else ""
+    where = f" (game {message.game_id} after {message.ply} moves)" if message.game_id is not None else ""
     return (
-        f"engine: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
+        f"engine{where}: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
         f"{message.nodes} nodes; line {pv}"
     )
 
 
 def seat_names(room: RoomView) -> dict[Color, str]:
-    """Who plays each colour, as the player reads it."""
-    return {colour: describe_seat(room.seat(colour)) for colour in Color}
+    """Who plays each colour, to name them in a sentence (`black (alice) h8`)."""
+    return {colour: seat_name(room.seat(colour)) for colour in Color}

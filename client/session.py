@@ -21,7 +21,8 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client import web_api
+from client.actions import Action, Fetch, Quit, RememberToken, SaveFile, Send, Show, Status
 from client.core import ClientCore
 from client.lines import StdinLines
 from client.statusline import PinnedStatusLine
@@ -102,6 +103,8 @@ class Session:
         self._connection: ClientConnection | None = None
         self._quit = asyncio.Event()
         self._exit_code = 0
+        self._fetches: set[asyncio.Task[None]] = set()
+        """HTTP requests under way (a slow one must not hold up the terminal or the websocket)."""
 
     async def run(self) -> int:
         """Play until the player quits (input ending is a quit); the exit status (1 if the server was never reached)."""
@@ -117,9 +120,9 @@ class Session:
                 for task in done:
                     task.result()  # a bug in the client must not pass for a normal exit
         finally:
-            for task in tasks:
+            for task in tasks | self._fetches:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, *self._fetches, return_exceptions=True)
             self._terminal.status(None)
             if self._connection is not None:
                 await self._connection.close()
@@ -194,6 +197,10 @@ class Session:
                     self._terminal.write(await asyncio.to_thread(_save, action.path, action.content))
                 case RememberToken():
                     self._remember(action.token)
+                case Fetch():
+                    fetch = asyncio.create_task(self._fetch(action))
+                    self._fetches.add(fetch)
+                    fetch.add_done_callback(self._fetches.discard)
                 case Quit():
                     self._exit_code = action.status
                     self._quit.set()
@@ -205,6 +212,16 @@ class Session:
             return
         with contextlib.suppress(ConnectionClosed):  # the receiving side notices and reconnects
             await connection.send(action.message.to_wire())
+
+    async def _fetch(self, action: Fetch) -> None:
+        """GET a path of the server's HTTP API in a thread, and hand the answer to the core."""
+        try:
+            url = web_api.api_url(self._url, action.path)
+        except web_api.NoHttpAddress as error:
+            answer = web_api.HttpAnswer(action.request, None, str(error))
+        else:
+            answer = await asyncio.to_thread(web_api.get, url, action.request)
+        await self._perform(self._core.fetched(answer))
 
     def _remember(self, token: str) -> None:
         try:

@@ -10,7 +10,7 @@ again) and ignore the room's events until it arrives.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.record import ClockSetting
@@ -22,6 +22,9 @@ from server.protocol import (
     GameId,
     GameOver,
     Moved,
+    OffersModel,
+    OpeningStateModel,
+    RatingsModel,
     RematchOffered,
     ResultModel,
     RoomId,
@@ -104,7 +107,15 @@ class RoomView:
     result: ResultModel | None
     seq: int
     spectators: int
+    time_control: ClockSetting | None = None
+    """The clock's initial time and increment; None when untimed."""
+    rated: bool = False
     pending: PendingOffer | None = None
+    opening: OpeningStateModel | None = None
+    """The game's opening rule, whose decision it is and the steps open to them (1.1 openings)."""
+    claim_at: dict[Color, float] = field(default_factory=dict)
+    """When (by the client's monotonic clock) the win may be claimed from each absent player whose
+    absence was announced, until the player is told or the absent one comes back."""
 
     @classmethod
     def from_snapshot(cls, message: RoomMessage, now: float) -> RoomView:
@@ -113,6 +124,7 @@ class RoomView:
         board = Board(room.size, room.rule)
         for stone in room.moves:
             board.push(Point(stone.x, stone.y))
+        you = message.you
         return cls(
             room_id=room.room_id,
             game_id=room.game_id,
@@ -121,13 +133,34 @@ class RoomView:
             status=room.status,
             black=room.black,
             white=room.white,
-            you=message.you,
+            you=you,
             board=board,
             clock=_clock_view(room.clock, now, Color.parse(room.to_move) if room.to_move else None),
             result=room.result,
             seq=room.seq,
             spectators=room.spectators,
+            time_control=clock_setting(room.time_control) if room.time_control is not None else None,
+            rated=room.rated,
+            opening=room.opening,
+            pending=_pending_offer(room.offers, None if you == "spectator" else Color.parse(you)),
         )
+
+    def keep_notices(self, previous: RoomView) -> None:
+        """Keep the absences announced in `previous`, a view of the same game, while they last
+        (a snapshot says who is connected, not since when)."""
+        if previous.room_id != self.room_id or previous.game_id != self.game_id:
+            return
+        for colour, claim_at in previous.claim_at.items():
+            seat = self.seat(colour)
+            if seat is not None and not seat.connected:
+                self.claim_at[colour] = claim_at
+
+    @property
+    def my_decision(self) -> bool:
+        """Whether the opening waits for a decision of the player's."""
+        opening = self.opening
+        mine = self.my_colour
+        return self.status == "opening" and opening is not None and mine is not None and opening.to_decide == str(mine)
 
     @property
     def my_colour(self) -> Color | None:
@@ -162,8 +195,11 @@ class RoomView:
             self.status = "finished"
             self.result = event.result
             self.pending = None
+            self.claim_at.clear()
             if self.clock is not None:
                 self.clock = _stopped(self.clock, now)
+            if event.ratings is not None:
+                self._rated(event.ratings)
         else:
             self.pending = PendingOffer(_OFFERS[event.type], _colour(event.by))
         self.seq = event.seq
@@ -176,6 +212,13 @@ class RoomView:
             self.pending = None
             self.seq = seq
         return outcome
+
+    def _rated(self, ratings: RatingsModel) -> None:
+        """Both seats carry their new ratings."""
+        if self.black is not None:
+            self.black = self.black.model_copy(update={"rating": ratings.black.after})
+        if self.white is not None:
+            self.white = self.white.model_copy(update={"rating": ratings.white.after})
 
     def _moved(self, event: Moved, now: float) -> Outcome:
         point = Point(event.x, event.y)
@@ -199,6 +242,16 @@ class RoomView:
             self.clock = _clock_view(event.clock, now, _colour(event.to_move))
         self.seq = event.seq
         return Outcome.APPLIED
+
+
+def _pending_offer(offers: OffersModel, mine: Color | None) -> PendingOffer | None:
+    """The offer a snapshot says is waiting; a rematch the opponent asked for comes before one's own."""
+    if offers.draw is not None:
+        return PendingOffer("draw", _colour(offers.draw))
+    if offers.undo is not None:
+        return PendingOffer("undo", _colour(offers.undo))
+    askers = sorted((_colour(name) for name in offers.rematch), key=lambda colour: colour is mine)
+    return PendingOffer("rematch", askers[0]) if askers else None
 
 
 def reply_wait_s(room: RoomView, now: float) -> float:

@@ -1,4 +1,5 @@
-"""`gomoku bots`, `rooms`, `games` and `export`: one request (or one list, page by page), plain text out.
+"""`gomoku bots`, `rooms`, `games`, `export`, `top`, `online`, `seeks` and `profile`: one request (or
+one list, page by page), plain text out.
 
 Lists print one line per item, fields separated by tabs, with `-` for an
 empty field and no header, so that `cut`, `awk` and `while read` take them
@@ -8,11 +9,15 @@ object per line. The columns are named in `gomoku SUBCOMMAND --help`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
+from pydantic import ValidationError
+
+from client import web_api
 from client.commands import RecordFormat
 from client.connection import Connection, ScriptError
 from client.render import format_clock_setting
@@ -20,19 +25,27 @@ from client.state import clock_setting
 from server.protocol import (
     PAGE_LIMIT,
     Bots,
+    ClockSettingModel,
     GameId,
     GameMessage,
     Games,
     GameSummaryModel,
     GetGame,
+    Leaderboard,
+    LeaderboardMessage,
     ListBots,
     ListGames,
     ListRooms,
+    Lobby,
+    OnlinePlayers,
     PlayerInfoModel,
+    ProfileModel,
     RoomId,
     Rooms,
     RoomSummaryModel,
     SeatModel,
+    WatchLobby,
+    WhoIsOnline,
     WireModel,
 )
 
@@ -52,6 +65,11 @@ GAME_COLUMNS = (
     "ended_at",
 )
 """The tab-separated fields of each list, in order (`winner` is black, white, draw or -)."""
+LEADERBOARD_COLUMNS = ("name", "kind", "rating", "rd", "games")
+ONLINE_COLUMNS = ("name", "rating", "status")
+SEEK_COLUMNS = ("seek", "by", "rating", "rule", "size", "clock", "rated", "color", "rating_min", "rating_max", "quick")
+"""`rated` and `quick` are yes or no; `color` is the colour the seeker plays (black, white or random)."""
+PROFILE_COLUMNS = ("name", "kind", "rating", "rd", "games", "wins", "losses", "draws")
 
 
 async def list_bots(connection: Connection, out: TextIO, as_json: bool = False) -> None:
@@ -128,15 +146,87 @@ async def export_game(
         raise ScriptError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+async def leaderboard(
+    connection: Connection, out: TextIO, kind: Literal["human", "bot"] | None, limit: int, as_json: bool = False
+) -> None:
+    """The best rated players, best first (provisional ratings after the others, as the server ranks them)."""
+    answer = await connection.request(Leaderboard(limit=limit, kind=kind))
+    if not isinstance(answer, LeaderboardMessage):
+        raise ScriptError(f"the server answered leaderboard with {answer.type!r}")
+    if as_json:
+        _json_lines(out, answer.players)
+        return
+    for player in answer.players:
+        _row(out, player.name, player.kind, player.rating, player.rd, player.games)
+
+
+async def online(connection: Connection, out: TextIO, as_json: bool = False) -> None:
+    """Who is online (the first PAGE_LIMIT by name): name, rating, idle or playing."""
+    answer = await connection.request(WhoIsOnline())
+    if not isinstance(answer, OnlinePlayers):
+        raise ScriptError(f"the server answered who_is_online with {answer.type!r}")
+    if as_json:
+        _json_lines(out, answer.players)
+        return
+    for player in answer.players:
+        _row(out, player.name, player.rating, player.status)
+
+
+async def seeks(connection: Connection, out: TextIO, as_json: bool = False) -> None:
+    """The seeks waiting in the lobby now (the newest hundred), oldest first."""
+    answer = await connection.request(WatchLobby())
+    if not isinstance(answer, Lobby):
+        raise ScriptError(f"the server answered watch_lobby with {answer.type!r}")
+    if as_json:
+        _json_lines(out, answer.seeks)
+        return
+    for seek in answer.seeks:
+        _row(
+            out,
+            seek.seek_id,
+            seek.by.name,
+            seek.by.rating,
+            seek.rule.value,
+            seek.size,
+            _clock(seek.clock),
+            _yes_no(seek.rated),
+            seek.color,
+            seek.rating_min,
+            seek.rating_max,
+            _yes_no(seek.quick),
+        )
+
+
+async def profile(websocket_url: str, name: str, out: TextIO, as_json: bool = False) -> None:
+    """A player's profile over HTTP: one line of PROFILE_COLUMNS, or the whole profile as JSON."""
+    try:
+        url = web_api.api_url(websocket_url, web_api.player_path(name))
+    except web_api.NoHttpAddress as error:
+        raise ScriptError(str(error)) from None
+    answer = await asyncio.to_thread(web_api.get, url, 0)
+    if answer.status == 404:
+        raise ScriptError(f"there is no player named {name!r}")
+    if answer.status != 200:
+        raise ScriptError(answer.body if answer.status is None else f"{url} answered HTTP {answer.status}")
+    try:
+        player = ProfileModel.model_validate_json(answer.body)
+    except ValidationError as error:
+        raise ScriptError(f"{url} did not answer with a profile: {error.errors()[0]['msg']}") from None
+    if as_json:
+        _json_lines(out, [player])
+        return
+    results = (player.wins, player.losses, player.draws)
+    _row(out, player.name, player.kind, player.rating, player.rd, player.games, *results)
+
+
 def _room_row(out: TextIO, room: RoomSummaryModel) -> None:
-    clock = format_clock_setting(clock_setting(room.clock)) if room.clock is not None else None
     _row(
         out,
         room.room_id,
         room.status,
         room.rule.value,
         room.size,
-        clock,
+        _clock(room.clock),
         _name(room.black),
         _name(room.white),
         room.spectators,
@@ -160,6 +250,15 @@ def _game_row(out: TextIO, game: GameSummaryModel) -> None:
         game.started_at,
         game.ended_at,
     )
+
+
+def _clock(clock: ClockSettingModel | None) -> str | None:
+    """A time control as `5+3`, None when untimed."""
+    return None if clock is None else format_clock_setting(clock_setting(clock))
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def _name(seat: SeatModel | PlayerInfoModel | None) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from client.render import format_clock_setting
@@ -28,6 +29,31 @@ _DRAW_REASONS = {
     "full_board": "draw: the board is full",
 }
 
+PROVISIONAL_RD = 110
+"""A rating whose deviation is above this is provisional (the server ranks such players last)."""
+
+_DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them: a line could show other words than it holds."""
+
+
+def printable(text: str) -> str:
+    """`text` as it can safely go to a terminal: every character kept, but control characters (escape
+    sequences, carriage returns, line breaks) and direction overrides written as `\\x1b` or `\\u202e`, so
+    that a line from someone else can neither move the cursor nor disguise itself."""
+    return "".join(_escaped(character) for character in text)
+
+
+def _escaped(character: str) -> str:
+    if unicodedata.category(character) in ("Cc", "Zl", "Zp") or character in _DIRECTION_CONTROLS:
+        code = ord(character)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return character
+
+
+def format_rating(rating: int, rd: int | None) -> str:
+    """A rating, marked `?` while provisional: `1500?`."""
+    return f"{rating}?" if rd is not None and rd > PROVISIONAL_RD else str(rating)
+
 
 def describe_result(winner: Color | None, reason: str, names: Mapping[Color, str]) -> str:
     """One sentence saying how a game ended, naming the winner."""
@@ -37,26 +63,43 @@ def describe_result(winner: Color | None, reason: str, names: Mapping[Color, str
     return f"{winner} ({names.get(winner, '?')}) wins {how}"
 
 
-def describe_seat(seat: SeatModel | PlayerInfoModel | None) -> str:
-    """Who sits on a seat: a name, a bot level, or `(open)`."""
+def seat_name(seat: SeatModel | PlayerInfoModel | None) -> str:
+    """Who sits on a seat, to name them in a sentence: a name, `bot LEVEL`, or `(open)`."""
     if seat is None:
         return "(open)"
     if seat.kind == "bot":
         return f"bot {seat.level or seat.name}"
-    if isinstance(seat, SeatModel) and not seat.connected:
-        return f"{seat.name} (away)"
     return seat.name
+
+
+def describe_seat(seat: SeatModel | PlayerInfoModel | None) -> str:
+    """Who sits on a seat, as a header shows it: `seat_name`, marked `(away)` while disconnected."""
+    if isinstance(seat, SeatModel) and seat.kind == "human" and not seat.connected:
+        return f"{seat.name} (away)"
+    return seat_name(seat)
+
+
+def describe_rated_seat(seat: SeatModel | None) -> str:
+    """Who sits on a seat, with their rating when the server gives it: `alice (1500)`, `bob (1500?, away)`."""
+    if seat is None or seat.rating is None:
+        return describe_seat(seat)
+    away = ", away" if seat.kind == "human" and not seat.connected else ""
+    return f"{seat_name(seat)} ({format_rating(seat.rating, seat.rd)}{away})"
 
 
 def describe_rooms(rooms: list[RoomSummaryModel]) -> str:
     """The room list as a table, or a sentence when there is none."""
     if not rooms:
         return "no rooms yet: 'create' opens one"
-    lines = [f"{'room':<12} {'rule':<10} {'size':>5}  {'clock':<7} {'status':<9} {'black':<18} {'white':<18} watching"]
+    lines = [
+        f"{'room':<12} {'rule':<10} {'size':>5}  {'clock':<7} {'rated':<5} {'status':<9} {'black':<22} "
+        f"{'white':<22} watching"
+    ]
     for room in rooms:
         lines.append(
             f"{room.room_id:<12} {room.rule.value:<10} {room.size:>5}  {describe_clock_setting(room.clock):<7} "
-            f"{room.status:<9} {describe_seat(room.black):<18} {describe_seat(room.white):<18} {room.spectators}"
+            f"{'yes' if room.rated else 'no':<5} {room.status:<9} {describe_rated_seat(room.black):<22} "
+            f"{describe_rated_seat(room.white):<22} {room.spectators}"
         )
     return "\n".join(lines)
 

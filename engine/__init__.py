@@ -3,7 +3,17 @@
 Pure Python with no I/O: nothing here reads files, opens sockets, prints
 or touches asyncio. The server, the client and the command-line tools all
 stand on it.
+
+The one exception is how the package imports itself: the search's hot
+path can run compiled to C by mypyc or as the same Python sources, and
+`GOMOKU_ENGINE=pure` in the environment asks for the sources (see
+`engine.build`). `use_pure_python_if_asked` must run before any of those
+modules is imported, hence first.
 """
+
+from engine.build import build_info, use_pure_python_if_asked
+
+use_pure_python_if_asked()
 
 from engine.board import DEFAULT_SIZE, Board
 from engine.errors import (
@@ -39,6 +49,7 @@ __all__ = [
     "RecordFormatError",
     "Rule",
     "WrongTurnError",
+    "build_info",
     "format_pairs",
     "format_point",
     "looks_like_point",

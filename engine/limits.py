@@ -15,8 +15,14 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and every bot move's limits crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
     """How much a bot may think. None means no limit of that kind."""
@@ -32,10 +38,10 @@ class SearchLimits:
 Clock = Callable[[], float]
 """Seconds from an arbitrary start, like time.monotonic."""
 
-CHECK_EVERY = 32
+CHECK_EVERY: Final = 32
 """Nodes between clock reads: a few milliseconds of the engine's search at most (a search whose
 nodes cost far more, like the classic `alphabeta`'s, reads the clock at every node)."""
-RESERVE_MS = 15
+RESERVE_MS: Final = 15
 """Kept back from a time limit for what follows the search (choosing, answering)."""
 
 
@@ -125,7 +131,7 @@ class Budget:
         self._next_check = child._next_check
 
 
-MOVES_TO_PLAN_FOR = 20
+MOVES_TO_PLAN_FOR: Final = 20
 """A running clock is spread over this many further moves."""
 
 

@@ -233,16 +233,19 @@ def _balanced_count(fifths: Sequence[tuple[Point, int]]) -> int:
 
 def _more_offers(board: Board, offered: Sequence[Point], count: int) -> tuple[Point, ...]:
     """`count` more legal points, nearest the stones first, none symmetric to one already chosen
-    (for when the search named fewer moves than the offers due)."""
+    (for when the search named fewer moves than the offers due). Legality is checked only for the
+    points considered: under renju it costs a forbidden-move check each."""
+    if count == 0:
+        return ()
     keeping = symmetries_keeping(board.moves[0::2], board.moves[1::2], board.size)
     taken = {symmetry.apply(point, board.size) for point in offered for symmetry in keeping}
     chosen: list[Point] = []
-    for point in sorted(board.legal_moves(), key=lambda point: (_distance(point, board.moves), point)):
-        if len(chosen) == count:
-            break
-        if point not in taken:
+    for point in sorted(board.empty_points(), key=lambda point: (_distance(point, board.moves), point)):
+        if point not in taken and board.is_legal(point):
             chosen.append(point)
             taken.update(symmetry.apply(point, board.size) for symmetry in keeping)
+            if len(chosen) == count:
+                break
     return tuple(chosen)
 
 

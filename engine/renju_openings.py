@@ -16,8 +16,9 @@ programs published on GitHub, which agree with each other on every one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from engine.notation import format_point, parse_point
 from engine.symmetry import SYMMETRIES
@@ -116,16 +117,15 @@ def recognise_opening(stones: Sequence[Point]) -> RenjuOpening | None:
     standard opening: not three stones, black's first not on h8, white not
     next to it, or black's second outside the central 5x5 square.
     """
-    if len(stones) != 3:
-        return None
-    first, white, second = stones
-    for opening in STANDARD_OPENINGS:
-        book_first, book_white, book_second = opening.stones
-        for symmetry in SYMMETRIES:
-            if (
-                symmetry.apply(book_first, RENJU_SIZE) == first
-                and symmetry.apply(book_white, RENJU_SIZE) == white
-                and symmetry.apply(book_second, RENJU_SIZE) == second
-            ):
-                return opening
-    return None
+    return _BY_STONES.get(tuple(stones))
+
+
+_BY_STONES: Mapping[tuple[Point, ...], RenjuOpening] = MappingProxyType(
+    {
+        symmetry.apply_all(opening.stones, RENJU_SIZE): opening
+        for opening in STANDARD_OPENINGS
+        for symmetry in SYMMETRIES
+    }
+)
+"""Each standard opening under each of the board's symmetries, by its stones: recognising one is a
+look-up (bots filter their whole book with it)."""

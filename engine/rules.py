@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from typing import Final
 
-from engine.types import Color, Rule
+from engine.types import Rule
 
-EMPTY = 0
-BLACK = int(Color.BLACK)
-WHITE = int(Color.WHITE)
+EMPTY: Final = 0
+BLACK: Final = 1
+"""`Color.BLACK` as the integer a cell holds."""
+WHITE: Final = 2
+"""`Color.WHITE` as the integer a cell holds."""
 
-DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+DIRECTIONS: Final[tuple[tuple[int, int], ...]] = ((1, 0), (0, 1), (1, 1), (1, -1))
 """The four line directions: horizontal, vertical, and the two diagonals."""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, assert_never
 
+from engine.build import build_kind
 from engine.opening_record import step_from_dict
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
@@ -102,6 +103,8 @@ class RequestHandlers:
             BotInfoModel(level=info.level, description=info.description, rating=info.rating)
             for info in services.roster.catalogue()
         ]
+        self._engine_build = build_kind()
+        """How the bot pool's engine runs (its workers import the same install as this process)."""
 
     async def handle(self, connection: Connection, request: ClientRequest) -> None:
         """Serve one request; raise Refusal to answer it with an error."""
@@ -120,7 +123,8 @@ class RequestHandlers:
             case LeaveRoom():
                 await self._in_room(connection, request, lambda room, caller, now: room.leave(caller, now))
             case ListBots():
-                connection.send(Bots(bots=self._catalogue if self._services.bots is not None else [], id=request.id))
+                bots = self._catalogue if self._services.bots is not None else []
+                connection.send(Bots(bots=bots, engine_build=self._engine_build, id=request.id))
             case Move():
                 target = _move_target(request)
                 await self._in_room(connection, request, lambda room, caller, now: room.move(caller, target, now))

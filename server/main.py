@@ -18,6 +18,7 @@ import logging
 import signal
 import sys
 
+from engine import build_info
 from server.app import GameServer, ServerSettings
 from server.engine_config import EngineConfigError, read_engines
 from server.rooms import RoomSettings
@@ -132,6 +133,7 @@ async def run(settings: ServerSettings) -> None:
     port = server.sockets[0].getsockname()[1] if server.sockets else settings.port
     print(f"listening on ws://{settings.host}:{port}/ws", flush=True)
     logging.getLogger(__name__).info("the web client is at http://%s:%d/", settings.host, port)
+    logging.getLogger(__name__).info("%s", build_info())
     await stop.wait()
     server.close()
     await server.wait_closed()

@@ -828,6 +828,10 @@ class Left(ServerMessage):
 class Bots(ServerMessage):
     type: Literal["bots"] = "bots"
     bots: list[BotInfoModel]
+    engine_build: str | None = None
+    """How the bots' search engine runs on this server: `compiled` (to C, by mypyc), `pure`
+    (Python) or `partly compiled`; the same bots either way, the compiled ones about three
+    times faster. Null from a server older than this field."""
 
 
 class Spectators(ServerMessage):

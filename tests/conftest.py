@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from engine.build import pure_python_requested, stale_sources
+
 settings.register_profile(
     "default",
     max_examples=60,
@@ -45,3 +47,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say where the browser tests' screenshots are (useful when one of them failed)."""
     if SCREENSHOTS.is_dir() and any(SCREENSHOTS.glob("*.png")):
         terminalreporter.write_line(f"web client screenshots: {SCREENSHOTS}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test a compiled engine older than its sources: the tests would pass or fail on
+    code that is no longer there. `./dev` compiles it again."""
+    if pure_python_requested():
+        return
+    stale = stale_sources()
+    if stale:
+        names = ", ".join(os.path.relpath(source) for source in stale)
+        pytest.exit(f"the compiled engine is older than {names}: run ./dev to compile it again", returncode=4)

@@ -6,6 +6,10 @@ stop after END or at the end of input. Any bot level can play, from the
 classic textbook bots to `master`:
 
     gomoku-engine --level master --rule renju
+
+At start it writes one line to stderr saying which build of the engine
+runs (compiled by mypyc or pure Python, see `engine.build`), where a
+tournament manager does not read it; `--version` prints it too.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from typing import TextIO
 
+from engine import build_info
 from engine.gomocup import BrainSession
 from engine.registry import level_names
 from engine.types import Rule
@@ -31,6 +37,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for levels that vary their moves (default: 0)")
     parser.add_argument("--list-levels", action="store_true", help="print the level names and exit")
+    parser.add_argument("--version", action="store_true", help="print the version and the engine's build, and exit")
     return parser.parse_args(argv)
 
 
@@ -49,11 +56,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.list_levels:
         print("\n".join(level_names()))
         return 0
+    if arguments.version:
+        print(f"gomoku-engine {version('gomoku-server')}; {build_info()}")
+        return 0
     try:
         session = BrainSession(arguments.level, rule=arguments.rule, seed=arguments.seed)
     except ValueError as error:
         print(f"gomoku-engine: {error}", file=sys.stderr)
         return 2
+    print(f"gomoku-engine: {build_info()}", file=sys.stderr, flush=True)
     serve(session, sys.stdin, sys.stdout)
     return 0
 

@@ -18,40 +18,41 @@ after they are built.
 from __future__ import annotations
 
 import functools
+from typing import Final
 
-SIDE_CELLS = 5
+SIDE_CELLS: Final = 5
 """Cells read on each side of a point: enough to see an overline through it."""
-WINDOW_BITS = 2 * (2 * SIDE_CELLS + 1)
-WINDOW_MASK = (1 << WINDOW_BITS) - 1
+WINDOW_BITS: Final = 2 * (2 * SIDE_CELLS + 1)
+WINDOW_MASK: Final = (1 << WINDOW_BITS) - 1
 """The bits of an eleven-cell window: five cells, the point itself, five cells."""
-PAIR_WHITE_SHIFT = 4
+PAIR_WHITE_SHIFT: Final = 4
 """A shape pair holds both colours' shapes as `black | white << PAIR_WHITE_SHIFT`."""
-WALL = 3
+WALL: Final = 3
 """The 2-bit code of a cell beyond the edge of the board."""
 
 # Shapes, weakest first; comparisons such as `shape >= FOUR` rely on this order.
-NONE = 0
-OVERLINE = 1
+NONE: Final = 0
+OVERLINE: Final = 1
 """The stone would make six or more where only an exact five wins."""
-TWO = 2
+TWO: Final = 2
 """One more stone makes a THREE."""
-OPEN_TWO = 3
+OPEN_TWO: Final = 3
 """One more stone makes an OPEN_THREE."""
-THREE = 4
+THREE: Final = 4
 """One more stone makes a FOUR."""
-OPEN_THREE = 5
+OPEN_THREE: Final = 5
 """One more stone makes an OPEN_FOUR: a threat that must be answered."""
-FOUR = 6
+FOUR: Final = 6
 """One point left to complete a five."""
-OPEN_FOUR = 7
+OPEN_FOUR: Final = 7
 """Two or more points complete a five: it cannot be blocked."""
-FIVE = 8
+FIVE: Final = 8
 """The stone completes a winning five."""
 
-_OWN = 1
-_EMPTY = 0
-_BLOCK = 2
-_CENTER = SIDE_CELLS
+_OWN: Final = 1
+_EMPTY: Final = 0
+_BLOCK: Final = 2
+_CENTER: Final = SIDE_CELLS
 
 
 @functools.cache
@@ -127,7 +128,7 @@ def _completions(line: list[int], exact: bool) -> int:
     return count
 
 
-_WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO}
+_WEAKER: Final = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO}
 """The shape one stone short of each shape that a further stone can lead to."""
 
 

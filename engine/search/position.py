@@ -7,28 +7,33 @@ reads those again (one table read per point and direction) and logs what
 it changed; `undo` writes the log back without recomputing anything. From
 the shapes it keeps, also incrementally:
 
-* per point and colour, a packed count of shapes by kind (`code()`) and a
-  move value (`values`, read by `move_value`): what playing there would make;
-  both colours' are packed in one integer, so that one addition updates
-  both;
 * per colour, the sets of points that make a five, a four (or better) and
   an open three (or better): the threat lists the threat search walks;
 * per colour, the sum of the values of every empty point (`total()`): the static
   evaluation, which therefore costs nothing to read.
 
+What a single point would make, its packed count of shapes by kind
+(`code()`) and its move value (`move_value`), is read from its four shape
+pairs when asked: far fewer points are asked about than a move changes.
+
 The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
 module because it is made of those running sums: its value table is packed
-into the per-point counts that `play` updates, so it cannot be read apart
-from them.
+into the totals that `play` updates, so it cannot be read apart from them.
 
 Points are plain integers `y * size + x`, as in `Board.cells`.
+
+The module is compiled by mypyc (see `engine.build`), and written for it:
+constants are `Final`, so that the compiled code holds them in C; every
+packed integer stays below 2**62, the largest a compiled engine keeps in
+a machine word; and a move logs one integer per changed entry, since the
+compiled code must box every integer it puts in a list or tuple.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from engine import rules
 from engine.board import Board
@@ -52,19 +57,23 @@ from engine.search.patterns import (
 from engine.types import Point, Rule
 from engine.zobrist import zobrist_keys
 
-PAIR_BLACK = (1 << PAIR_WHITE_SHIFT) - 1
+PAIR_BLACK: Final = (1 << PAIR_WHITE_SHIFT) - 1
 """The bits of a shape pair (see `patterns.window_table`) that hold black's shape; white's are above."""
-SHAPE_COUNT_BITS = 4
-"""Bits per shape kind in a packed count: at most four directions, so four bits suffice."""
-PACK = tuple(0 if shape == NONE else 1 << (SHAPE_COUNT_BITS * shape) for shape in range(FIVE + 1))
-FIVE_MARK = PACK[FIVE]
-"""A packed count at least this large holds a five."""
-FOUR_MARK = PACK[FOUR]
-"""A packed count at least this large holds a four or better."""
-THREAT_MARK = PACK[OPEN_THREE]
-"""A packed count at least this large holds an open three or better."""
+PAIR_BITS: Final = 2 * PAIR_WHITE_SHIFT
+"""Bits of a shape pair."""
+PAIR_MASK: Final = (1 << PAIR_BITS) - 1
+SHAPE_COUNT_BITS: Final = 3
+"""Bits per shape kind in a packed count: at most four directions, so three bits suffice."""
+COUNT_MASK: Final = (1 << SHAPE_COUNT_BITS) - 1
+PACK: Final = tuple(0 if shape == NONE else 1 << (SHAPE_COUNT_BITS * shape) for shape in range(FIVE + 1))
+FIVE_MARK: Final = 1 << (SHAPE_COUNT_BITS * FIVE)
+"""A packed count at least this large holds a five (`PACK[FIVE]`)."""
+FOUR_MARK: Final = 1 << (SHAPE_COUNT_BITS * FOUR)
+"""A packed count at least this large holds a four or better (`PACK[FOUR]`)."""
+THREAT_MARK: Final = 1 << (SHAPE_COUNT_BITS * OPEN_THREE)
+"""A packed count at least this large holds an open three or better (`PACK[OPEN_THREE]`)."""
 
-MOVE_VALUE = {
+MOVE_VALUE: Final = {
     NONE: 0,
     OVERLINE: 0,
     TWO: 2,
@@ -76,27 +85,28 @@ MOVE_VALUE = {
     FIVE: 50000,
 }
 """What a stone making each shape is worth, for ordering moves and for the evaluation."""
-VALUE = tuple(MOVE_VALUE[shape] for shape in range(FIVE + 1))
-DOUBLE_THREAT_WIN = 6000
+VALUE: Final = tuple(MOVE_VALUE[shape] for shape in range(FIVE + 1))
+DOUBLE_THREAT_WIN: Final = 6000
 """Bonus for the side to move with a point that makes two threats, when the opponent has no four."""
-DOUBLE_THREAT_DANGER = 2500
+DOUBLE_THREAT_DANGER: Final = 2500
 """Penalty per point (up to two) where the opponent would make two threats at once."""
 
-WIN = 1_000_000
+WIN: Final = 1_000_000
 """The search's score of a five now; wins further away score less (a win in n plies, WIN - n)."""
-WON = WIN - 1_000
+WON: Final = WIN - 1_000
 """Scores beyond this are proven wins (and below -WON proven losses); evaluations stay far below."""
 
-CODE_BITS = SHAPE_COUNT_BITS * (FIVE + 1)
-"""Bits of one colour's packed count; a point keeps both colours' in one integer, black's low."""
-CODE_MASK = (1 << CODE_BITS) - 1
-VALUE_BITS = 32
-"""Bits of one colour's value (or total) in an integer holding both, black's low."""
-VALUE_MASK = (1 << VALUE_BITS) - 1
-STRONG_BITS = CODE_MASK ^ (THREAT_MARK - 1)
+CODE_BITS: Final = SHAPE_COUNT_BITS * (FIVE + 1)
+"""Bits of one colour's packed count; both colours' are packed in one integer, black's low."""
+CODE_MASK: Final = (1 << CODE_BITS) - 1
+VALUE_BITS: Final = 30
+"""Bits of one colour's value (or total) in an integer holding both, black's low (far more than
+any sum of values reaches)."""
+VALUE_MASK: Final = (1 << VALUE_BITS) - 1
+STRONG_BITS: Final = CODE_MASK ^ (THREAT_MARK - 1)
 """The bits of one colour's counts of open threes or better: only their changes move a point
 between the threat, four and five sets."""
-STRONG_MASK = STRONG_BITS | STRONG_BITS << CODE_BITS
+STRONG_MASK: Final = STRONG_BITS | STRONG_BITS << CODE_BITS
 
 
 def _shapes_of_pair(pair: int) -> tuple[int, int]:
@@ -105,15 +115,19 @@ def _shapes_of_pair(pair: int) -> tuple[int, int]:
     return (black, white) if black <= FIVE and white <= FIVE else (NONE, NONE)
 
 
-PAIR_CODE = tuple(PACK[black] + (PACK[white] << CODE_BITS) for black, white in map(_shapes_of_pair, range(256)))
+SHAPES_OF_PAIRS: Final = tuple(map(_shapes_of_pair, range(1 << PAIR_BITS)))
+"""Shape pair -> (black's shape, white's shape)."""
+PAIR_CODE: Final = tuple(PACK[black] + (PACK[white] << CODE_BITS) for black, white in SHAPES_OF_PAIRS)
 """Shape pair -> both colours' packed counts of it."""
-PAIR_VALUE = tuple(VALUE[black] + (VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256)))
+PAIR_VALUE: Final = tuple(
+    VALUE[black] + (VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256))
+)
 """Shape pair -> both colours' values of it."""
 
 
 def shape_count(code: int, shape: int) -> int:
     """How many directions of a packed count hold `shape`."""
-    return (code >> (SHAPE_COUNT_BITS * shape)) & 15
+    return (code >> (SHAPE_COUNT_BITS * shape)) & COUNT_MASK
 
 
 Entry = tuple[int, int, int, int]
@@ -121,18 +135,24 @@ Entry = tuple[int, int, int, int]
 (`Position.pairs[key]`) and where to read the window of cells around it."""
 Affected = tuple[tuple[Entry, ...], ...]
 """Per point: the entries a move there changes."""
-Change = tuple[int, int, int, int, int]
-"""(key, point, shape pair, packed counts, values) before a move changed the entry's shapes."""
 
 
 @dataclass(slots=True)
 class MoveLog:
-    """What a move changed, so that `Position.undo` can put it back without recomputing it."""
+    """What a move changed, so that `Position.undo` can put it back without recomputing it.
 
-    changes: list[Change]
-    """The entries whose shapes changed, with what they and their point held before, in order."""
-    toggled: list[tuple[set[int], int]]
-    """(set, point): the threat, four and five set memberships the move switched."""
+    A position keeps one log per ply and fills it again at every move
+    there, so that moving allocates no log.
+    """
+
+    changes: list[int]
+    """The entries whose shapes changed, in order, each as `key << PAIR_BITS | the shape pair it
+    held before`."""
+    switched: list[set[int]]
+    """The threat, four and five sets the move put a point in or took one out of, in order."""
+    switched_points: list[int]
+    """The point each of `switched` gained or lost (two lists rather than one of pairs, so that
+    logging a switch allocates no pair)."""
     totals: int
     """Both colours' totals before the move."""
 
@@ -237,16 +257,14 @@ class Position:
         self.pairs = [0] * (4 * area)
         """[direction * area + point] -> the shapes a stone of either colour there would make,
         as a shape pair (see `patterns.window_table`)."""
-        self.codes = [0] * area
-        """[point] -> both colours' packed counts of shapes over the four directions (`code()`)."""
-        self.values = [0] * area
-        """[point] -> both colours' values of the shapes a stone there would make (`value()`)."""
         self.totals = 0
         """Both colours' sums of values over every empty point (`total()`)."""
         self.fives: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.fours: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.threats: tuple[set[int], set[int], set[int]] = (set(), set(), set())
-        self._marked_sets = tuple(
+        # Typed as tuples of any length, which compiled code walks by index (a fixed-length tuple it
+        # would walk with an iterator object, allocated at every call).
+        self._marked_sets: tuple[tuple[tuple[set[int], int], ...], ...] = tuple(
             ((self.threats[color], THREAT_MARK), (self.fours[color], FOUR_MARK), (self.fives[color], FIVE_MARK))
             for color in (EMPTY, BLACK, WHITE)
         )
@@ -255,10 +273,11 @@ class Position:
         """Empty points within reach of a stone: the candidates for a move."""
         self._near_count = [0] * area
         self._logs: list[MoveLog] = []
-        own_entries = (
+        """[ply] -> what the move at that ply changed (logs beyond the current ply are spare)."""
+        own_entries = tuple(
             entry for stone, entries in enumerate(self._geometry.affected) for entry in entries if entry[1] == stone
         )
-        self._reshape(own_entries)
+        self._reshape(own_entries, MoveLog([], [], [], 0))
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -275,18 +294,20 @@ class Position:
         color = self.side
         self.cells[point] = color
         self.hash ^= self._keys[color][point]
+        log = self._log_for(len(self.moves))
         self.moves.append(point)
         lines = self._lines
         for line, shift in self._geometry.stone_shifts[point]:
-            lines[line] |= color << shift
-        self._logs.append(self._reshape(self._geometry.affected[point]))
+            lines[line] = lines[line] | color << shift
+        self._reshape(self._geometry.affected[point], log)
         cells = self.cells
         near_count = self._near_count
         nearby = self.nearby
         nearby.discard(point)
         for other in self._geometry.neighbours[point]:
-            near_count[other] += 1
-            if near_count[other] == 1 and cells[other] == EMPTY:
+            count = near_count[other] + 1
+            near_count[other] = count
+            if count == 1 and cells[other] == EMPTY:
                 nearby.add(other)
         self.side = WHITE if color == BLACK else BLACK
 
@@ -294,64 +315,73 @@ class Position:
         """Take back the last move and return its point."""
         point = self.moves.pop()
         color = self.cells[point]
-        self._restore(self._logs.pop())
+        self._restore(self._logs[len(self.moves)])
         lines = self._lines
         for line, shift in self._geometry.stone_shifts[point]:
-            lines[line] &= ~(3 << shift)
+            lines[line] = lines[line] & ~(3 << shift)
         self.cells[point] = EMPTY
         self.hash ^= self._keys[color][point]
         near_count = self._near_count
         nearby = self.nearby
         for other in self._geometry.neighbours[point]:
-            near_count[other] -= 1
-            if near_count[other] == 0:
+            count = near_count[other] - 1
+            near_count[other] = count
+            if count == 0:
                 nearby.discard(other)
         if near_count[point]:
             nearby.add(point)
         self.side = color
         return point
 
-    def _reshape(self, entries: Iterable[Entry]) -> MoveLog:
-        """Bring shapes, counts, values, totals and threat sets up to date for `entries` (those a
-        new stone changes, or every point's own to start), and return the log that undoes it.
+    def _log_for(self, ply: int) -> MoveLog:
+        """The log of the move at `ply`, emptied, with the totals before it."""
+        if ply == len(self._logs):
+            self._logs.append(MoveLog([], [], [], 0))
+        log = self._logs[ply]
+        log.changes.clear()
+        log.switched.clear()
+        log.switched_points.clear()
+        log.totals = self.totals
+        return log
+
+    def _reshape(self, entries: tuple[Entry, ...], log: MoveLog) -> None:
+        """Bring shapes, totals and threat sets up to date for `entries` (those a new stone
+        changes, or every point's own to start), writing to `log` what undoes it.
 
         This is the innermost loop of the whole engine. A point holding a
         stone has no shapes; an empty point's are one table read of the
-        window of cells around it. Both colours' counts and values are
-        updated at once, packed in one integer each, and a colour's sets are
-        only looked at when its count of open threes or better changes (most
-        changes are of weaker shapes).
+        window of cells around it. Both colours' totals are updated at once,
+        packed in one integer, and a point's sets are only looked at when
+        a count of open threes or better changes (most changes are of
+        weaker shapes).
         """
         cells, lines, table = self.cells, self._lines, self._window_table
-        pairs, codes, values = self.pairs, self.codes, self.values
-        pair_code, pair_value = PAIR_CODE, PAIR_VALUE
-        log = MoveLog([], [], self.totals)
-        logged = log.changes.append
+        pairs, changes = self.pairs, log.changes
         total = 0
         for key, point, line, shift in entries:
             pair = 0 if cells[point] else table[(lines[line] >> shift) & WINDOW_MASK]
             old = pairs[key]
             if pair == old:
                 continue
-            before = codes[point]
-            value = values[point]
-            logged((key, point, old, before, value))
+            changes.append(key << PAIR_BITS | old)
             pairs[key] = pair
-            after = before + pair_code[pair] - pair_code[old]
-            codes[point] = after
-            change = pair_value[pair] - pair_value[old]
-            values[point] = value + change
-            total += change
-            crossed = before ^ after
-            if crossed & STRONG_MASK:
-                if crossed & STRONG_BITS:
-                    self._reclassify(BLACK, point, before & CODE_MASK, after & CODE_MASK, log)
-                if (crossed >> CODE_BITS) & STRONG_BITS:
-                    self._reclassify(WHITE, point, before >> CODE_BITS, after >> CODE_BITS, log)
+            total += PAIR_VALUE[pair] - PAIR_VALUE[old]
+            if (PAIR_CODE[pair] | PAIR_CODE[old]) & STRONG_MASK:
+                self._reclassify(point, PAIR_CODE[pair] - PAIR_CODE[old], log)
         self.totals += total
-        return log
 
-    def _reclassify(self, color: int, point: int, old: int, new: int, log: MoveLog) -> None:
+    def _reclassify(self, point: int, change: int, log: MoveLog) -> None:
+        """After a change of `change` to the packed counts of `point` that involved an open three
+        or better, move the point in or out of either colour's sets."""
+        after = self._codes(point)
+        before = after - change
+        crossed = before ^ after
+        if crossed & STRONG_BITS:
+            self._switch_sets(BLACK, point, before & CODE_MASK, after & CODE_MASK, log)
+        if (crossed >> CODE_BITS) & STRONG_BITS:
+            self._switch_sets(WHITE, point, before >> CODE_BITS, after >> CODE_BITS, log)
+
+    def _switch_sets(self, color: int, point: int, old: int, new: int, log: MoveLog) -> None:
         """Move `point` in or out of `color`'s threat, four and five sets as its packed count
         went from `old` to `new`, logging each switch."""
         for members, mark in self._marked_sets[color]:
@@ -360,16 +390,16 @@ class Position:
                     members.add(point)
                 else:
                     members.discard(point)
-                log.toggled.append((members, point))
+                log.switched.append(members)
+                log.switched_points.append(point)
 
     def _restore(self, log: MoveLog) -> None:
         """Put back what a move's `_reshape` changed."""
-        pairs, codes, values = self.pairs, self.codes, self.values
-        for key, point, pair, code, value in reversed(log.changes):
-            pairs[key] = pair
-            codes[point] = code
-            values[point] = value
-        for members, point in log.toggled:
+        pairs = self.pairs
+        for change in reversed(log.changes):
+            pairs[change >> PAIR_BITS] = change & PAIR_MASK
+        for index, members in enumerate(log.switched):
+            point = log.switched_points[index]
             if point in members:
                 members.discard(point)
             else:
@@ -380,8 +410,18 @@ class Position:
 
     def code(self, color: int, point: int) -> int:
         """`color`'s packed count of the shapes a stone at `point` would make (see `shape_count`)."""
-        code = self.codes[point]
+        code = self._codes(point)
         return code & CODE_MASK if color == BLACK else code >> CODE_BITS
+
+    def _codes(self, point: int) -> int:
+        """Both colours' packed counts of the shapes a stone at `point` would make, black's low."""
+        pairs, area = self.pairs, self.area
+        return (
+            PAIR_CODE[pairs[point]]
+            + PAIR_CODE[pairs[area + point]]
+            + PAIR_CODE[pairs[2 * area + point]]
+            + PAIR_CODE[pairs[3 * area + point]]
+        )
 
     def total(self, color: int) -> int:
         """The sum of `color`'s values over every empty point."""
@@ -415,7 +455,7 @@ class Position:
 
     def black_could_be_forbidden(self, point: int) -> bool:
         """Whether black's shapes at `point` need the exact forbidden check (never misses one)."""
-        code = self.codes[point] & CODE_MASK
+        code = self.code(BLACK, point)
         if code >= FIVE_MARK:
             return False
         strong = shape_count(code, OPEN_THREE) + shape_count(code, FOUR) + shape_count(code, OPEN_FOUR)
@@ -457,7 +497,13 @@ class Position:
 
     def move_value(self, point: int) -> int:
         """How promising `point` is for the side to move: its own shapes plus the opponent's it blocks."""
-        values = self.values[point]
+        pairs, area = self.pairs, self.area
+        values = (
+            PAIR_VALUE[pairs[point]]
+            + PAIR_VALUE[pairs[area + point]]
+            + PAIR_VALUE[pairs[2 * area + point]]
+            + PAIR_VALUE[pairs[3 * area + point]]
+        )
         black, white = values & VALUE_MASK, values >> VALUE_BITS
         return black * 10 + white * 8 if self.side == BLACK else white * 10 + black * 8
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.limits import Budget, OutOfBudget
 from engine.search.position import WIN, WON, Position
 from engine.search.threats import ThreatSolver
@@ -33,6 +35,9 @@ Scored = list[tuple[int, int]]
 """Root moves with their scores, best first."""
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and each level's settings crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SafetySettings:
     """How a level checks its root moves for the opponent's threat wins."""

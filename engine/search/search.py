@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
+
+from mypy_extensions import mypyc_attr
 
 from engine.board import Board
 from engine.limits import Budget, OutOfBudget
@@ -30,17 +33,22 @@ from engine.search.safety import RootSafety, SafetySettings
 from engine.search.threats import ThreatSolver, other, unstoppable_fours
 from engine.types import Point
 
-MAX_PLY = 60
+MAX_PLY: Final = 60
 """The deepest line the search follows, forced replies included."""
-EVAL_LIMIT = 100_000
+EVAL_LIMIT: Final = 100_000
 """Static evaluations are clipped to this, well below WON."""
 
-REDUCTION_DEPTH = 3
+REDUCTION_DEPTH: Final = 3
 """Late move reductions apply only this far from the leaves, where a ply saved is worth most."""
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT: Final = 0
+_LOWER: Final = 1
+_UPPER: Final = 2
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and each level's settings crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
     """How a level searches: widths, threat-search depths, and how far to deepen."""
@@ -69,6 +77,9 @@ class SearchSettings:
     """How the best root moves are checked for the opponent's threat wins after each iteration."""
 
 
+# Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
+# and a search's result crosses to the server's worker processes.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What one finished depth (or a root threat search) found."""
@@ -95,6 +106,8 @@ class SearchResult:
         return int(self.nodes / self.seconds) if self.seconds > 0 else self.nodes
 
 
+# Compiled, it may still be subclassed in Python (a test records what each iteration searches).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Searcher:
     """One search of one position; not reusable across positions."""
 
@@ -326,7 +339,7 @@ class Searcher:
         if killers[0] != move:
             killers[1] = killers[0]
             killers[0] = move
-        self._history[move] += depth * depth
+        self._history[move] = self._history[move] + depth * depth
 
     # ------------------------------------------------------ table and lines
 

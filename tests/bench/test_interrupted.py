@@ -33,8 +33,9 @@ def processes_in_group(group: int) -> list[int]:
     [
         ["bench.load", "-C", "5", "-G", "1", "-S", "1", "--duration", "300"],
         ["bench.bots", "--bot-games", "1", "--human-games", "1", "--duration", "300"],
+        ["bench.lobby", "--watchers", "4", "--baseline-watchers", "2", "--rate", "2", "--duration", "300"],
     ],
-    ids=["load", "bots"],
+    ids=["load", "bots", "lobby"],
 )
 def test_ctrl_c_stops_the_server_and_every_process_it_started(command: list[str]) -> None:
     benchmark = subprocess.Popen(

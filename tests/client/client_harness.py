@@ -114,15 +114,15 @@ class Launcher:
 class RunningServer:
     """A real server on 127.0.0.1 that a test may stop and start again on the same port and database."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, room: RoomSettings | None = None) -> None:
+        """`room`: how rooms behave (default: bots think 100 ms a move)."""
         self.db_path = db_path
         self.port = 0
+        self._room = room or RoomSettings(bot_time_ms=100)
         self._running: tuple[GameServer, Server] | None = None
 
     async def start(self) -> None:
-        settings = ServerSettings(
-            port=self.port, db_path=str(self.db_path), bot_workers=1, room=RoomSettings(bot_time_ms=100)
-        )
+        settings = ServerSettings(port=self.port, db_path=str(self.db_path), bot_workers=1, room=self._room)
         self._running = await GameServer.start(settings)
         self.port = self._running[1].sockets[0].getsockname()[1]
 

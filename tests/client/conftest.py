@@ -13,7 +13,15 @@ from client_harness import Launcher, RunningServer
 from engine.board import Board
 from engine.notation import parse_point
 from engine.types import Color, Rule
-from server.protocol import ClockModel, RoomMessage, RoomStateModel, SeatModel, StoneModel
+from server.protocol import (
+    ClockModel,
+    ClockSettingModel,
+    OffersModel,
+    RoomMessage,
+    RoomStateModel,
+    SeatModel,
+    StoneModel,
+)
 
 
 def colour_name(colour: Color) -> Literal["black", "white"]:
@@ -29,9 +37,16 @@ def make_snapshot(
     clock: ClockModel | None = None,
     room_id: str = "r1",
     size: int = 15,
+    time_control: ClockSettingModel | None = None,
+    rated: bool = False,
+    offers: OffersModel | None = None,
+    ratings: tuple[int, int] | None = None,
+    connected: tuple[bool, bool] = (True, True),
 ) -> RoomMessage:
-    """A `room` message for alice (black) against bob (white) after `moves`, e.g. "h8 j9"."""
+    """A `room` message for alice (black) against bob (white) after `moves`, e.g. "h8 j9"; `ratings`
+    and `connected` are black's and white's."""
     board = Board(size, Rule.FREESTYLE)
+    black_rating, white_rating = ratings or (None, None)
     stones = []
     for text in moves.split():
         colour = board.to_move
@@ -44,13 +59,16 @@ def make_snapshot(
         rule=Rule.FREESTYLE,
         size=size,
         status=status,
-        black=SeatModel(name="alice", kind="human", connected=True),
-        white=SeatModel(name="bob", kind="human", connected=True),
+        black=SeatModel(name="alice", kind="human", connected=connected[0], rating=black_rating, rd=60),
+        white=SeatModel(name="bob", kind="human", connected=connected[1], rating=white_rating, rd=60),
         to_move=colour_name(board.to_move) if status == "playing" else None,
         moves=stones,
         clock=clock,
         result=None,
         seq=seq,
+        time_control=time_control,
+        rated=rated,
+        offers=offers or OffersModel(),
     )
     return RoomMessage(you=you, room=state)
 

@@ -20,10 +20,10 @@ from client.commands import (
     QuitClient,
     ReplayCommand,
     ResignCommand,
-    parse_clock,
     parse_command,
 )
 from client.render import format_clock_setting
+from client.values import parse_clock
 from engine.record import ClockSetting
 from engine.types import Point, Rule
 

@@ -5,21 +5,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
 
 import pytest
+from core_harness import finished_record, moved, sent, shown, signed_in_core, welcome
 
-from client.actions import Action, Quit, RememberToken, SaveFile, Send, Show, Status
+from client.actions import Quit, RememberToken, SaveFile, Status
 from client.core import QUIT_WAIT_S, ClientCore
 from client.state import TURN_WAIT_S
-from engine.record import GameRecord, PlayerInfo, RecordedMove, record_to_dict
-from engine.types import Color, EndReason, GameResult, Point, Rule
+from engine.record import record_to_dict
+from engine.types import EndReason, Rule
 from server.protocol import (
     AnswerDraw,
     BotInfoModel,
     Bots,
     BotSeatSpec,
-    ClientMessage,
     ClockModel,
     ClockSettingModel,
     CreateRoom,
@@ -36,9 +35,7 @@ from server.protocol import (
     ListGames,
     ListRooms,
     Move,
-    Moved,
     PlayerInfoModel,
-    PlayerModel,
     Rematch,
     RematchOffered,
     Resign,
@@ -47,35 +44,14 @@ from server.protocol import (
     Rooms,
     RoomSummaryModel,
     SeatModel,
-    Welcome,
 )
 
 SnapshotFactory = Callable[..., RoomMessage]
 
 
-def sent(actions: list[Action]) -> list[ClientMessage]:
-    return [action.message for action in actions if isinstance(action, Send)]
-
-
-def shown(actions: list[Action]) -> str:
-    return "\n".join(action.text for action in actions if isinstance(action, Show))
-
-
-def welcome(token: str = "t0k3n") -> Welcome:
-    return Welcome(player=PlayerModel(name="alice", rating=1500), token=token)
-
-
-def moved(x: int, y: int, ply: int, seq: int) -> Moved:
-    colour: Literal["black", "white"] = "black" if ply % 2 else "white"
-    return Moved(room_id="r1", game_id="g1", ply=ply, color=colour, x=x, y=y, move="?", clock=None, seq=seq)
-
-
 @pytest.fixture
 def core() -> ClientCore:
-    client = ClientCore("alice", token=None, clock=lambda: 0.0)
-    client.connected()
-    client.handle_message(welcome())
-    return client
+    return signed_in_core()
 
 
 def test_hello_carries_the_saved_token() -> None:
@@ -198,20 +174,6 @@ def test_export_as_json_writes_the_record_readably(core: ClientCore, tmp_path: P
     (request,) = sent(core.handle_line(f"export g1 {tmp_path / 'game.json'}"))
     (action,) = core.handle_message(GameMessage(game_id="g1", format="json", record={"size": 15}, id=request.id))
     assert isinstance(action, SaveFile) and json.loads(action.content) == {"size": 15}
-
-
-def finished_record() -> GameRecord:
-    points = [Point(7, 7), Point(0, 0), Point(7, 6), Point(1, 0), Point(7, 5), Point(2, 0), Point(7, 4)]
-    moves = tuple(RecordedMove(point, Color.BLACK if ply % 2 == 0 else Color.WHITE) for ply, point in enumerate(points))
-    return GameRecord(
-        rule=Rule.FREESTYLE,
-        size=15,
-        black=PlayerInfo("alice"),
-        white=PlayerInfo("easy", kind="bot", level="easy"),
-        moves=moves,
-        result=GameResult(Color.WHITE, EndReason.RESIGN),
-        game_id="g7",
-    )
 
 
 def test_replay_steps_through_a_game_and_stops_on_q(core: ClientCore) -> None:
@@ -416,42 +378,21 @@ def test_the_end_of_input_quits_a_game_without_asking(core: ClientCore, snapshot
 
 
 def timed_snapshot(snapshot: SnapshotFactory, moves: str = "", seq: int = 0) -> RoomMessage:
-    return snapshot(moves, seq=seq, clock=ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=2_000))
+    return snapshot(
+        moves,
+        seq=seq,
+        clock=ClockModel(black_ms=60_000, white_ms=60_000, increment_ms=2_000),
+        time_control=ClockSettingModel(initial_ms=60_000, increment_ms=2_000),
+    )
 
 
-def test_the_room_header_shows_the_clock_created_as_minutes_plus_seconds(
+def test_the_room_header_shows_the_time_control_as_minutes_plus_seconds(
     core: ClientCore, snapshot: SnapshotFactory
 ) -> None:
-    (create,) = sent(core.handle_line("create clock 1+2"))
-    text = shown(core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": create.id})))
-    assert "freestyle 15x15, clock 1+2: black alice" in text
-
-
-def test_joining_a_timed_room_reads_its_clock_from_the_game_record(core: ClientCore, snapshot: SnapshotFactory) -> None:
     (join,) = sent(core.handle_line("join r1"))
     actions = core.handle_message(timed_snapshot(snapshot, "h8", seq=1).model_copy(update={"id": join.id}))
-    assert "clock" not in shown(actions)
-    (lookup,) = sent(actions)
-    assert isinstance(lookup, GetGame) and lookup.game_id == "g1"
-    assert sent(core.handle_line("h9")) == []  # the room is shown first
-    record = record_to_dict(finished_record()) | {"clock": {"initial_ms": 300_000, "increment_ms": 3_000}}
-    actions = core.handle_message(GameMessage(game_id="g1", format="json", record=record, id=lookup.id))
-    assert "freestyle 15x15, clock 5+3: black alice" in shown(actions)
-    assert isinstance(sent(actions)[0], Move)
-
-
-def test_a_room_listed_with_its_clock_needs_no_lookup(core: ClientCore, snapshot: SnapshotFactory) -> None:
-    (listing,) = sent(core.handle_line("rooms"))
-    clock = ClockSettingModel(initial_ms=30_000, increment_ms=1_000)
-    seat = SeatModel(name="bob", kind="human", connected=True)
-    summary = RoomSummaryModel(
-        room_id="r1", rule=Rule.FREESTYLE, size=15, status="waiting", black=seat, white=None, spectators=0, clock=clock
-    )
-    core.handle_message(Rooms(rooms=[summary], id=listing.id))
-    (join,) = sent(core.handle_line("join r1"))
-    actions = core.handle_message(timed_snapshot(snapshot).model_copy(update={"id": join.id}))
-    assert sent(actions) == []
-    assert "clock 0:30+1" in shown(actions)
+    assert sent(actions) == []  # the snapshot says it all: nothing more to ask
+    assert "freestyle 15x15, clock 1+2: black alice" in shown(actions)
 
 
 def room_summary(room_id: str) -> RoomSummaryModel:

@@ -31,7 +31,7 @@ async def open_game(launcher: Launcher) -> tuple[Player, Player, str]:
     await bob.expect("signed in as bob")
     bob.type(f"join {room_id}")
     await bob.expect(f"room {room_id}: you are playing white")
-    await alice.expect("black alice, white bob")
+    await alice.expect(r"black alice \(1500\?\), white bob \(1500\?\)")
     return alice, bob, room_id
 
 
@@ -105,7 +105,7 @@ async def test_a_bot_answers_on_the_clock_and_the_engine_gives_hints(launcher: L
     alice = await launcher.start("alice")
     alice.type("create vs easy size 9 clock 5+2")
     await alice.expect(r"room \S+: you are playing black")
-    await alice.expect(r"^room \S+, freestyle 9x9, clock 5\+2: black alice, white bot easy")
+    await alice.expect(r"^room \S+, freestyle 9x9, clock 5\+2: black alice \(1500\?\), white bot easy \(\d+\)")
     await alice.expect(r"^black [45]:\d\d \| white 5:00 -- move 1, your move$")
     alice.type("e5")
     await alice.expect(r"^2\. white \(bot easy\) [a-i]\d$")
@@ -122,7 +122,7 @@ async def test_a_dropped_connection_is_recovered_and_the_game_goes_on(launcher: 
         room_id = (await alice.expect(r"room (\S+): you are playing black")).group(1)
         bob = await launcher.start("bob")
         bob.type(f"join {room_id}")
-        await alice.expect("black alice, white bob")
+        await alice.expect(r"black alice \(1500\?\), white bob \(1500\?\)")
         alice.type("h8")
         await bob.expect(r"black \(alice\) h8")
         proxy.cut()

@@ -163,3 +163,36 @@ async def test_bad_options_are_refused_with_status_2(tmp_path: Path) -> None:
         done = await gomoku(9, tmp_path, *arguments)
         assert (done.status, done.stdout) == (2, "")
         assert "error" in done.stderr
+
+
+async def test_top_and_profile_after_a_rated_game(server_port: int, tmp_path: Path) -> None:
+    played = await gomoku(server_port, tmp_path, "play", "--bot", "greedy", "--rated", stdin="h8\n", name="sam")
+    assert played.stdout.splitlines()[-1] == "result white resign"
+    ((name, kind, rating, rd, games),) = rows((await gomoku(server_port, tmp_path, "top", "humans")).stdout)
+    assert (name, kind, games) == ("sam", "human", "1") and int(rating) < 1500 and int(rd) < 350
+    bots = rows((await gomoku(server_port, tmp_path, "top", "bots", "--limit", "2")).stdout)
+    assert len(bots) == 2 and all(kind == "bot" and rating.isdigit() for _, kind, rating, _, _ in bots)
+    everyone = await gomoku(server_port, tmp_path, "top", "--json")
+    assert {json.loads(line)["kind"] for line in everyone.stdout.splitlines()} == {"bot", "human"}
+    profile = await gomoku(server_port, tmp_path, "profile", "sam")
+    assert rows(profile.stdout) == [["sam", "human", rating, rd, "1", "0", "1", "0"]]
+    whole = json.loads((await gomoku(server_port, tmp_path, "profile", "--json", name="sam")).stdout)
+    assert whole["recent"][0]["white"]["name"] == "greedy" and whole["history"][-1]["rating"] == int(rating)
+
+
+async def test_a_profile_of_nobody_is_an_error(server_port: int, tmp_path: Path) -> None:
+    done = await gomoku(server_port, tmp_path, "profile", "nobody")
+    assert (done.status, done.stdout) == (1, "")
+    assert done.stderr == "gomoku: there is no player named 'nobody'\n"
+
+
+async def test_online_and_seeks_list_the_lobby(launcher: Launcher, server_port: int, tmp_path: Path) -> None:
+    alice = await launcher.start("alice")
+    alice.type("seek clock 5+3 rated as white rating 1400-1600")
+    seek_id = (await alice.expect(r"your seek is in the lobby: (\S+):")).group(1)
+    seeks = await gomoku(server_port, tmp_path, "seeks")
+    assert rows(seeks.stdout) == [
+        [seek_id, "alice", "1500", "freestyle", "15", "5+3", "yes", "white", "1400", "1600", "no"]
+    ]
+    online = await gomoku(server_port, tmp_path, "online")
+    assert rows(online.stdout) == [["alice", "1500", "idle"], ["sam", "1500", "idle"]]

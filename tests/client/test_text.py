@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.text import describe_rooms
+from client.text import describe_rooms, format_rating, printable
 from engine.types import Rule
 from server.protocol import ClockSettingModel, RoomSummaryModel, SeatModel
 
@@ -26,6 +26,24 @@ def test_the_room_list_has_a_clock_column() -> None:
         [summary("r1", ClockSettingModel(initial_ms=300_000, increment_ms=3_000)), summary("r2", None)]
     )
     header, timed, untimed = table.splitlines()
-    assert header.split()[:5] == ["room", "rule", "size", "clock", "status"]
-    assert timed.split()[:5] == ["r1", "freestyle", "15", "5+3", "waiting"]
-    assert untimed.split()[:5] == ["r2", "freestyle", "15", "-", "waiting"]
+    assert header.split()[:6] == ["room", "rule", "size", "clock", "rated", "status"]
+    assert timed.split()[:6] == ["r1", "freestyle", "15", "5+3", "no", "waiting"]
+    assert untimed.split()[:6] == ["r2", "freestyle", "15", "-", "no", "waiting"]
+
+
+def test_the_room_list_says_which_rooms_are_rated_and_the_players_ratings() -> None:
+    rated = summary("r1", None).model_copy(
+        update={"rated": True, "black": SeatModel(name="alice", kind="human", connected=True, rating=1612, rd=80)}
+    )
+    (_, row) = describe_rooms([rated]).splitlines()
+    assert row.split()[4:8] == ["yes", "waiting", "alice", "(1612)"]
+
+
+def test_a_provisional_rating_is_marked() -> None:
+    assert format_rating(1500, 350) == "1500?"
+    assert format_rating(1712, 90) == "1712"
+
+
+def test_text_from_others_reaches_the_terminal_without_control_sequences() -> None:
+    assert printable("hi\x1b[2J\rthere\u202eevil\n") == "hi\\x1b[2J\\x0dthere\\u202eevil\\x0a"
+    assert printable("góod gáme 五目") == "góod gáme 五目"

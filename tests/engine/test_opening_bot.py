@@ -248,6 +248,16 @@ def test_white_chooses_the_offer_that_leaves_black_weakest(level: str) -> None:
     assert decide_opening(state, level, LIMITS, seed=0) == SelectFifth(parse_point("a15", 15))
 
 
+def test_black_offers_every_fifth_due_when_its_search_named_fewer() -> None:
+    # One node: no depth finishes, the judge knows a single move, the other seven are the legal
+    # points nearest the stones, none a mirror image of another (apply would refuse it).
+    state = _after_fourth("h6", "h8 h9 h10", count=8)
+    state = apply(state, FIRST, ChooseColor(BLACK))
+    step = decide_opening(state, "master", SearchLimits(nodes=1), seed=0)
+    assert isinstance(step, OfferFifths) and len(step.points) == 8
+    assert apply(state, FIRST, step).stage is Stage.SELECT_FIFTH
+
+
 # ----------------------------------------------------------------- the interface
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Board, Color, EndReason, ForbiddenMoveError, Point, Rule, parse_point
+from engine import Board, Color, EndReason, ForbiddenMoveError, Point, Rule, parse_point, rules
 
 
 def points(*names: str, size: int = 15) -> tuple[Point, ...]:
@@ -228,3 +228,9 @@ def test_a_five_stays_possible_while_one_line_of_five_cells_holds_one_colour_onl
     )
     assert not no_five_possible(open_column.cells, open_column.size)
     assert not no_five_possible(Board(5).cells, 5)
+
+
+def test_the_cell_values_of_the_rules_are_the_colours() -> None:
+    """rules.py spells the colours out as plain integers (so that the compiled engine holds them as
+    constants): they must stay the colours' values."""
+    assert (rules.EMPTY, rules.BLACK, rules.WHITE) == (0, Color.BLACK, Color.WHITE)

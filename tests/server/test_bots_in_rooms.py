@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
+from engine.build import build_kind
 from engine.record import PlayerInfo
 from engine.types import Color, Point, Rule
 from server.domain import GameId, GameStarted, MovePlayed, RoomId
@@ -100,6 +101,7 @@ async def test_bots_are_listed_and_unknown_levels_refused(bot_server: RunningSer
     bots = await alice.request(type="list_bots")
     levels = [bot["level"] for bot in bots["bots"]]
     assert "greedy" in levels and all(bot["description"] for bot in bots["bots"])
+    assert bots["engine_build"] == build_kind()
     refused = await alice.request(type="create_room", white={"bot": "grandmaster-9000"})
     assert refused["code"] == "bad_request" and "greedy" in refused["message"]
 

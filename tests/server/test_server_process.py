@@ -15,6 +15,7 @@ import pytest
 from server_harness import WireClient
 from websockets.asyncio.client import connect
 
+from engine import build_info
 from server.app import CLOCK_SAVE_EVERY_S
 
 REPO = Path(__file__).resolve().parents[2]
@@ -200,3 +201,25 @@ def test_the_console_script_runs_the_same_server(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_server_says_at_start_which_build_of_the_engine_it_runs(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.main", "--port", "0", "--db", str(tmp_path / "x.sqlite3"), "--bot-workers", "0"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        assert LISTENING.fullmatch(process.stdout.readline().strip())
+        process.send_signal(signal.SIGINT)
+        _, log = process.communicate(timeout=30)
+        assert process.returncode == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert [line for line in log.splitlines() if line.endswith(build_info())], log

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+from engine import build_info
+
 
 def test_a_session_through_a_pipe() -> None:
     script = "\n".join(["ABOUT", "INFO timeout_turn 300", "INFO rule 1", "START 15", "BEGIN", "TURN 8,8", "END", ""])
@@ -21,7 +23,15 @@ def test_a_session_through_a_pipe() -> None:
     assert moves[0] == "7,7"
     assert len(moves) == 2
     assert any(line.startswith("MESSAGE depth ") for line in lines)
-    assert finished.stderr == ""
+    assert finished.stderr == f"gomoku-engine: {build_info()}\n"
+
+
+def test_the_version_says_which_build_of_the_engine_runs() -> None:
+    finished = subprocess.run(
+        [sys.executable, "-m", "tools.brain", "--version"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert finished.stdout.startswith("gomoku-engine 0.1.0; engine: ")
+    assert finished.stdout.strip().endswith(build_info())
 
 
 def test_an_unknown_level_is_refused_with_the_known_ones() -> None:
@@ -81,4 +91,4 @@ def test_swap2_decisions_through_a_pipe() -> None:
     x, y = (int(part) for part in sixth.split(","))
     assert (x, y) not in {(0, 0), (7, 7), (14, 14), (8, 6), (0, 14)}
     assert len(answers) == 6
-    assert finished.stderr == ""
+    assert finished.stderr == f"gomoku-engine: {build_info()}\n"

@@ -7,7 +7,9 @@
 // each change of state (previous -> next) and do what it calls for:
 //
 // * once signed in on a connection, or when the route changes, load what
-//   the route shows (join the room, list rooms, fetch a game);
+//   the route shows (join the room, list rooms and watch the lobby, fetch a
+//   game, the leaderboard or a profile), and stop watching the lobby when
+//   the page leaves it;
 // * a room marked `resync: "needed"` is joined again, which answers with a
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
@@ -15,13 +17,14 @@
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
-import { createRoomRequest } from './requests.js';
+import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 
 const LOBBY_REFRESH_MS = 5000;
 const ANALYSIS_TIME_MS = 1000;
+const LEADERBOARD_LENGTH = 100;
 
-export function createController({ store, connection, storage, sound, location, history, document }) {
+export function createController({ store, connection, storage, sound, location, history, document, fetch }) {
   const state = () => store.getState();
   const send = (message) => connection.send(message);
   const roomId = () => state().room?.id;
@@ -101,6 +104,10 @@ export function createController({ store, connection, storage, sound, location, 
     offerDraw: () => roomRequest('offer_draw'),
     requestUndo: () => roomRequest('request_undo'),
     rematch: () => roomRequest('rematch'),
+    claimWin: () => roomRequest('claim_win'),
+    openingPick: (x, y) => store.dispatch({ type: 'opening_pick', x, y }),
+    openingClear: () => store.dispatch({ type: 'opening_clear' }),
+    openingStep: (step) => roomRequest('opening_step', { step }),
     answer(what, accept) {
       if (what === 'draw') roomRequest('answer_draw', { accept });
       else if (what === 'undo') roomRequest('answer_undo', { accept });
@@ -111,6 +118,18 @@ export function createController({ store, connection, storage, sound, location, 
       roomRequest('analyze', { time_ms: ANALYSIS_TIME_MS });
     },
     clearAnalysis: () => store.dispatch({ type: 'analysis_cleared' }),
+    analyzeReplay() {
+      const replay = state().replay;
+      if (replay?.record == null) return;
+      store.dispatch({ type: 'replay_analysis_requested' });
+      send({ type: 'analyze', game_id: replay.gameId, ply: replay.ply, time_ms: ANALYSIS_TIME_MS });
+    },
+    clearReplayAnalysis: () => store.dispatch({ type: 'replay_analysis_cleared' }),
+    postSeek: (options) => send(seekRequest(options)),
+    quickPair: (terms) => send(quickPairRequest(terms)),
+    cancelSeek: (seekId) => send({ type: 'cancel_seek', seek_id: seekId }),
+    acceptSeek: (seekId) => send({ type: 'accept_seek', seek_id: seekId }),
+    say: (roomId, text) => send({ type: 'chat', room_id: roomId, text }),
     showGames: (player) => navigate({ name: 'games', player }),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
@@ -123,6 +142,10 @@ export function createController({ store, connection, storage, sound, location, 
     const route = next.route;
     if (route.name === 'lobby') {
       send({ type: 'list_rooms' });
+      if (next.features.includes('lobby')) {
+        send({ type: 'watch_lobby' });
+        send({ type: 'who_is_online' });
+      }
     } else if (route.name === 'room' && route.roomId !== null && next.room === null) {
       send({ type: 'join_room', room_id: route.roomId, as: route.as });
     } else if (route.name === 'games') {
@@ -130,7 +153,24 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'list_games', player, limit: 50 });
     } else if (route.name === 'replay' && next.replay?.record === null) {
       send({ type: 'get_game', game_id: route.gameId, format: 'json' });
+    } else if (route.name === 'players') {
+      send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
+    } else if (route.name === 'profile') {
+      loadProfile(route.player);
     }
+  }
+
+  /** A profile is served over HTTP only (GET /api/players/NAME); its answer comes back as an action. */
+  async function loadProfile(name) {
+    let action;
+    try {
+      const response = await fetch(`/api/players/${encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } });
+      if (response.ok) action = { type: 'profile_loaded', name, profile: await response.json() };
+      else action = { type: 'profile_failed', name, error: response.status === 404 ? 'not_found' : 'unavailable' };
+    } catch {
+      action = { type: 'profile_failed', name, error: 'unavailable' };
+    }
+    store.dispatch(action);
   }
 
   function leaveIfDone(room) {
@@ -141,14 +181,16 @@ export function createController({ store, connection, storage, sound, location, 
     const ready = next.session === 'ready';
     const routeChanged = !sameRoute(next.route, previous.route);
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
+    if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
     if (ready && next.room?.resync === 'needed') {
       send({ type: 'join_room', room_id: next.room.id, as: next.room.you === 'spectator' ? 'spectator' : 'player' });
       store.dispatch({ type: 'resync_sent' });
     }
-    const hash = formatRoute(next.route);
-    if (hash !== null && hash !== location.hash) history.replaceState(null, '', hash);
+    // The address bar follows the page's own moves only: a link just clicked changes the hash
+    // before its hashchange event comes, and any other change of state meanwhile must not undo it.
+    if (routeChanged) showAddress(next.route);
     if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
     if (next.prefs.language !== previous.prefs.language) showLanguage();
     playSounds(next, previous);
@@ -166,7 +208,9 @@ export function createController({ store, connection, storage, sound, location, 
   function keepLobbyFresh(wanted) {
     if (wanted && lobbyTimer === null) {
       lobbyTimer = setInterval(() => {
-        if (!document.hidden) send({ type: 'list_rooms' });
+        if (document.hidden) return;
+        send({ type: 'list_rooms' });
+        if (state().features.includes('lobby')) send({ type: 'who_is_online' });
       }, LOBBY_REFRESH_MS);
     } else if (!wanted && lobbyTimer !== null) {
       clearInterval(lobbyTimer);
@@ -186,9 +230,15 @@ export function createController({ store, connection, storage, sound, location, 
     document.title = intents.t('app.name');
   }
 
-  /** Begin: the page's language, then the connection. */
+  function showAddress(route) {
+    const hash = formatRoute(route);
+    if (hash !== null && hash !== location.hash) history.replaceState(null, '', hash);
+  }
+
+  /** Begin: the page's language and address (an unreadable one reads as the lobby), then the connection. */
   function start() {
     showLanguage();
+    showAddress(state().route);
     connection.start();
   }
 

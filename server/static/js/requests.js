@@ -19,7 +19,9 @@ export const RULES = ['freestyle', 'standard', 'renju'];
  * The `create_room` request for a choice of opponent and settings.
  *
  * options: {opponent: "bot" | "friend" | "anyone" | "bots", level, secondLevel,
- *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private}
+ *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private,
+ *   rated (1.1 ratings; sent only when true, so a server without ratings reads the same request),
+ *   opening (1.1 openings: "none" | "swap" | "swap2" | "soosorv8"; sent only when not "none")}
  * `coin()` answers true or false at random (for a random colour).
  * A friend's room is always private (it is reached by its link); an open room never is.
  */
@@ -27,6 +29,8 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   const size = options.rule === 'renju' ? 15 : options.size;
   const request = { type: 'create_room', rule: options.rule, size };
   if (options.clock !== null) request.clock = { ...options.clock };
+  if (options.rated === true) request.rated = true;
+  if (withOpening(options)) request.opening = options.opening;
   if (options.opponent === 'bots') {
     return { ...request, black: { bot: options.level }, white: { bot: options.secondLevel }, private: options.private };
   }
@@ -34,4 +38,37 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   const other = options.opponent === 'bot' ? { bot: options.level } : 'open';
   const isPrivate = options.opponent === 'friend' || (options.opponent === 'bot' && options.private);
   return { ...request, black: color === 'black' ? 'me' : other, white: color === 'white' ? 'me' : other, private: isPrivate };
+}
+
+/**
+ * The `seek` request (1.1 lobby) for the form's choice: the game offered to
+ * anyone in the lobby, and the ratings it is open to (null: no bound).
+ *
+ * options: {rule, size, clock, color: "black" | "white" | "random", rated, ratingMin, ratingMax, opening}
+ */
+export function seekRequest(options) {
+  const request = {
+    type: 'seek',
+    rule: options.rule,
+    size: options.rule === 'renju' ? 15 : options.size,
+    rated: options.rated === true,
+    color: options.color,
+    rating_min: options.ratingMin ?? null,
+    rating_max: options.ratingMax ?? null,
+  };
+  if (options.clock !== null) request.clock = { ...options.clock };
+  if (withOpening(options)) request.opening = options.opening;
+  return request;
+}
+
+/** Whether a request names an opening rule (with none, it leaves the field out as an older client does). */
+function withOpening(options) {
+  return options.opening !== undefined && options.opening !== 'none';
+}
+
+/** The `quick_pair` request: a 15×15 game of `rule` with `clock` (a CLOCK_PRESETS entry), rated or not. */
+export function quickPairRequest({ rule, clock, rated }) {
+  const request = { type: 'quick_pair', rule, size: 15, rated };
+  if (clock !== null) request.clock = { ...clock };
+  return request;
 }

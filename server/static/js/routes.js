@@ -5,6 +5,8 @@
 //   #watch/ROOM_ID     a room, as a spectator
 //   #games             my games; #games/NAME another player's
 //   #game/GAME_ID      the replay of one stored game
+//   #players           the leaderboard; #players/human or #players/bot one kind only
+//   #player/NAME       a player's profile (rating, record, history, recent games)
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -13,6 +15,7 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const LOBBY = Object.freeze({ name: 'lobby' });
+const KINDS = ['human', 'bot'];
 
 function decoded(text) {
   try {
@@ -33,6 +36,8 @@ export function parseHash(hash) {
   if (head === 'games' && rest === '') return { name: 'games', player: null };
   if (head === 'games' && NAME.test(argument)) return { name: 'games', player: argument };
   if (head === 'game' && ID.test(argument)) return { name: 'replay', gameId: argument };
+  if (head === 'players' && (rest === '' || KINDS.includes(argument))) return { name: 'players', kind: rest === '' ? null : argument };
+  if (head === 'player' && NAME.test(argument)) return { name: 'profile', player: argument };
   return LOBBY;
 }
 
@@ -46,6 +51,10 @@ export function formatRoute(route) {
       return route.player === null ? '#games' : `#games/${encodeURIComponent(route.player)}`;
     case 'replay':
       return `#game/${encodeURIComponent(route.gameId)}`;
+    case 'players':
+      return route.kind === null ? '#players' : `#players/${route.kind}`;
+    case 'profile':
+      return `#player/${encodeURIComponent(route.player)}`;
     default:
       return '#lobby';
   }

@@ -12,8 +12,13 @@
 // until a fresh snapshot (`room`) replaces everything. A lost connection
 // marks the room the same way: the board is never shown as current when
 // it might not be.
+//
+// What one room becomes from its snapshot and events is in roomstate.js;
+// the lobby's seeks, online list and chat are in lobbystate.js.
 
-import { receivedClock, stoppedClock } from './clock.js';
+import { initialLobby, lobbyReceived, unwatched, withLine } from './lobbystate.js';
+import { boardChoice, pickPoint } from './opening.js';
+import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
 
 /**
@@ -48,24 +53,28 @@ export function createStore(reducer, state) {
   };
 }
 
-/** The state of a page that has just opened. */
+/** The state of a page that has just opened at `route` (what it shows is loaded once signed in). */
 export function initialState(prefs, route = LOBBY) {
-  return {
+  const blank = {
     prefs,
     connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
     signInError: null, // {code, message, name}
-    me: null, // {name, rating}
-    features: [], // the 1.1 features `welcome` lists (none today)
+    me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
+    features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
-    route,
-    lobby: { rooms: null, bots: null },
+    route: LOBBY,
+    lobby: initialLobby(), // rooms, bots, and from a 1.1 server seeks, who is online, chat: see lobbystate.js
     room: null,
     roomError: null, // {code, message} when the routed room could not be joined
     games: { player: null, list: null },
     replay: null,
+    leaderboard: { kind: null, players: null }, // kind: null (everyone) | 'human' | 'bot'
+    profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
+    chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
   };
+  return navigated(blank, route);
 }
 
 export function reduce(state, action) {
@@ -88,6 +97,10 @@ export function reduce(state, action) {
       return state.room === null ? state : withRoom(state, { analysis: { pending: true, ply: state.room.moves.length } });
     case 'analysis_cleared':
       return state.room === null ? state : withRoom(state, { analysis: null });
+    case 'opening_pick':
+      return openingPicked(state, action.x, action.y);
+    case 'opening_clear':
+      return state.room === null || state.room.draft.length === 0 ? state : withRoom(state, { draft: [] });
     case 'dismiss_notice':
       return state.notice === null ? state : { ...state, notice: null };
     case 'replay_seek':
@@ -96,6 +109,14 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => startOrStop(replay, action.playing));
     case 'replay_tick':
       return withReplay(state, advance);
+    case 'replay_analysis_requested':
+      return withReplay(state, (replay) => ({ analysis: { pending: true, ply: replay.ply } }));
+    case 'replay_analysis_cleared':
+      return withReplay(state, () => ({ analysis: null }));
+    case 'profile_loaded':
+      return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, data: action.profile, error: null } } : state;
+    case 'profile_failed':
+      return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, error: action.error } } : state;
     default:
       return state;
   }
@@ -108,17 +129,22 @@ function connectionChanged(state, status) {
   const room = state.room === null ? null : { ...state.room, resync: 'needed', analysis: null };
   // A room being created when the line dropped may or may not exist: start again from the lobby.
   const creating = state.route.name === 'room' && state.route.roomId === null;
-  return { ...state, connection: status, session: 'none', room, route: creating ? LOBBY : state.route };
+  const lobby = unwatched(state.lobby); // the server forgets a closed connection's watching
+  return { ...state, connection: status, session: 'none', room, lobby, route: creating ? LOBBY : state.route };
 }
 
 function navigated(state, route) {
   const next = { ...state, route, roomError: null };
+  if (route.name !== 'lobby') next.lobby = unwatched(state.lobby);
   const keepsRoom = route.name === 'room' && state.room !== null && route.roomId === state.room.id;
   if (!keepsRoom) next.room = null;
   if (route.name === 'games') next.games = { player: route.player, list: null };
   if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
-    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null };
+    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null };
   }
+  // A list or a profile shown again stays on screen until the fresh one replaces it.
+  if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
+  if (route.name === 'profile' && state.profile?.name !== route.player) next.profile = { name: route.player, data: null, error: null };
   return next;
 }
 
@@ -151,6 +177,20 @@ function fromServer(state, message, request, at) {
       return gameReceived(state, message);
     case 'analysis':
       return analysisReceived(state, message);
+    case 'leaderboard':
+      return leaderboardReceived(state, message, request);
+    case 'lobby':
+    case 'seek_added':
+    case 'seek_created':
+    case 'seek_removed':
+    case 'online':
+    case 'online_players':
+      return withLobby(state, lobbyReceived(state.lobby, message));
+    case 'chat':
+      return chatReceived(state, message);
+    case 'opponent_away':
+    case 'opponent_back':
+      return awayReceived(state, message, at);
     case 'moved':
     case 'game_over':
     case 'draw_offered':
@@ -179,6 +219,16 @@ function errorReceived(state, message, request) {
   if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
     return { ...state, replay: { ...state.replay, error: refusal } };
   }
+  if (kind === 'claim_win' && message.code === 'not_allowed') {
+    return { ...state, notice: notice(state, { code: 'claim_not_yet', message: message.message }, kind) };
+  }
+  if (kind === 'chat') {
+    const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
+    return { ...state, chatRefused, notice: notice(state, refusal, kind) };
+  }
+  if (kind === 'analyze' && request.game_id != null && state.replay?.gameId === request.game_id) {
+    return { ...state, replay: { ...state.replay, analysis: null }, notice: notice(state, refusal, kind) };
+  }
   if (kind === 'analyze' && state.room !== null) {
     return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
   }
@@ -189,49 +239,56 @@ function notice(state, refusal, request) {
   return { ...refusal, request, serial: (state.notice?.serial ?? 0) + 1 };
 }
 
-/** The room as a full snapshot describes it; what the snapshot cannot know is kept from `previous`. */
-function roomFromSnapshot(message, at, previous = null) {
-  const snapshot = message.room;
-  const sameGame = previous !== null && previous.id === snapshot.room_id && previous.gameId === snapshot.game_id;
-  const moves = snapshot.moves.map(({ x, y, color }) => ({ x, y, color }));
-  return {
-    id: snapshot.room_id,
-    gameId: snapshot.game_id,
-    rule: snapshot.rule,
-    size: snapshot.size,
-    status: snapshot.status,
-    black: snapshot.black,
-    white: snapshot.white,
-    you: message.you,
-    toMove: snapshot.to_move,
-    moves,
-    clock: receivedClock(snapshot.clock, at),
-    result: snapshot.result,
-    seq: snapshot.seq,
-    spectators: snapshot.spectators ?? 0,
-    private: snapshot.private ?? false,
-    // Offers are not part of a snapshot: one stays shown only if nothing happened since.
-    offer: sameGame && previous.seq === snapshot.seq && previous.resync === null ? previous.offer : null,
-    declined: null,
-    resync: null,
-    analysis: sameGame && previous.moves.length === moves.length ? previous.analysis : null,
-  };
+/** The signed-in player as a snapshot's seats show them (their rating changes with each rated game). */
+function meFromSeats(me, snapshot) {
+  if (me === null) return me;
+  const seat = [snapshot.black, snapshot.white].find((candidate) => candidate?.name === me.name && candidate.kind === 'human');
+  if (seat === undefined || typeof seat.rating !== 'number') return me;
+  if (seat.rating === me.rating && (seat.rd ?? me.rd) === me.rd) return me;
+  return { ...me, rating: seat.rating, rd: seat.rd ?? me.rd, games: seat.games ?? me.games };
 }
 
 function snapshotReceived(state, message, request, at) {
   const id = message.room.room_id;
   const seatedRooms = updatedSeats(state.seatedRooms, id, message.you !== 'spectator' && message.room.status !== 'finished');
+  const me = meFromSeats(state.me, message.room);
   const route = state.route;
   const wanted =
-    route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'));
-  if (!wanted) return { ...state, seatedRooms };
+    (route.name === 'room' && (route.roomId === id || (route.roomId === null && request?.type === 'create_room'))) ||
+    pairedFromLobby(state, message, request);
+  if (!wanted) return { ...state, seatedRooms, me };
   return {
     ...state,
+    me,
     seatedRooms,
     route: { name: 'room', roomId: id, as: message.you === 'spectator' ? 'spectator' : 'player' },
     room: roomFromSnapshot(message, at, state.room),
     roomError: null,
   };
+}
+
+/**
+ * Whether a snapshot is a game the lobby has just started for me: the answer to
+ * my `accept_seek` or `quick_pair`, or one of my seeks taken by someone else
+ * (the server then sends the room unasked). The page goes to it, unless I am
+ * playing another game on screen or creating a room (the lobby then offers
+ * the way to it).
+ */
+function pairedFromLobby(state, message, request) {
+  if (request?.type === 'accept_seek' || request?.type === 'quick_pair') return true;
+  const snapshot = message.room;
+  const creating = state.route.name === 'room' && state.route.roomId === null;
+  const playingHere = state.room !== null && state.room.you !== 'spectator' && state.room.status === 'playing';
+  return (
+    request === null &&
+    message.you !== 'spectator' &&
+    snapshot.status === 'playing' &&
+    snapshot.moves.length === 0 &&
+    snapshot.room_id !== state.room?.id &&
+    !state.seatedRooms.includes(snapshot.room_id) &&
+    !playingHere &&
+    !creating
+  );
 }
 
 function updatedSeats(rooms, id, seated) {
@@ -249,59 +306,29 @@ function roomEventReceived(state, message, at) {
   if (room === null || room.id !== message.room_id || room.resync !== null || message.seq <= room.seq) return next;
   const applied = message.seq === room.seq + 1 ? applyEvent(room, message, at) : null;
   const changed = applied === null ? { ...room, resync: 'needed' } : { ...applied, seq: message.seq };
-  return { ...next, room: changed };
+  return { ...next, room: changed, me: applied === null ? next.me : meAfterGame(next.me, changed, message) };
 }
 
-const OTHER = { black: 'white', white: 'black' };
+/** The signed-in player's new rating, from the `game_over` of a rated game they played. */
+function meAfterGame(me, room, message) {
+  const change = message.type === 'game_over' && room.you !== 'spectator' ? message.ratings?.[room.you] : undefined;
+  if (me === null || change === undefined) return me;
+  return { ...me, rating: change.after };
+}
 
-/** The room after one event that follows it directly, or null if the event does not fit the room. */
-function applyEvent(room, message, at) {
-  switch (message.type) {
-    case 'moved': {
-      if (message.ply !== room.moves.length + 1 || room.status !== 'playing') return null;
-      const stone = { x: message.x, y: message.y, color: message.color };
-      return {
-        ...room,
-        moves: [...room.moves, stone],
-        toMove: OTHER[message.color],
-        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
-        analysis: null,
-        declined: null,
-      };
-    }
-    case 'game_over':
-      return {
-        ...room,
-        status: 'finished',
-        result: message.result,
-        toMove: null,
-        clock: stoppedClock(room.clock, at),
-        offer: null,
-        analysis: null,
-      };
-    case 'draw_offered':
-      return { ...room, offer: { what: 'draw', by: message.by }, declined: null };
-    case 'undo_requested':
-      return { ...room, offer: { what: 'undo', by: message.by }, declined: null };
-    case 'rematch_offered':
-      return { ...room, offer: { what: 'rematch', by: message.by }, declined: null };
-    case 'declined':
-      return { ...room, offer: null, declined: message.what };
-    case 'undone': {
-      const kept = room.moves.length - message.removed.length;
-      if (kept < 0) return null;
-      return {
-        ...room,
-        moves: room.moves.slice(0, kept),
-        toMove: message.to_move,
-        clock: message.clock ? receivedClock(message.clock, at) : room.clock,
-        offer: null,
-        analysis: null,
-      };
-    }
-    default:
-      return room;
-  }
+/** A seat's player gone or back, in the room on screen while its game is played. */
+function awayReceived(state, message, at) {
+  const room = state.room;
+  if (room === null || room.id !== message.room_id || room.status !== 'playing') return state;
+  return { ...state, room: awayChanged(room, message, at) };
+}
+
+/** A point picked on the board for the opening step I am to take (picked again, it is taken back). */
+function openingPicked(state, x, y) {
+  const room = state.room;
+  if (room === null || room.status !== 'opening' || room.opening?.decider !== state.me?.name) return state;
+  const draft = pickPoint(room.draft, boardChoice(room.opening), room.moves, x, y);
+  return draft === room.draft ? state : withRoom(state, { draft });
 }
 
 function withRoom(state, changes) {
@@ -309,11 +336,31 @@ function withRoom(state, changes) {
 }
 
 function analysisReceived(state, message) {
+  if (message.room_id == null && message.game_id != null) return replayAnalysisReceived(state, message);
   const room = state.room;
   if (room === null || room.id !== message.room_id || !room.analysis?.pending) return state;
   if (room.analysis.ply !== room.moves.length) return state;
   const { best, score, depth, nodes, pv } = message;
   return withRoom(state, { analysis: { pending: false, ply: room.moves.length, best, score, depth, nodes, pv } });
+}
+
+// ------------------------------------------------------------------ lobby, chat
+
+function withLobby(state, lobby) {
+  return lobby === state.lobby ? state : { ...state, lobby };
+}
+
+function chatReceived(state, message) {
+  if (message.room_id === null) return withLobby(state, lobbyReceived(state.lobby, message));
+  if (state.room?.id !== message.room_id) return state;
+  return withRoom(state, { chat: withLine(state.room.chat, message) });
+}
+
+// ------------------------------------------------------------------ players
+
+function leaderboardReceived(state, message, request) {
+  if (request?.type !== 'leaderboard' || (request.kind ?? null) !== state.leaderboard.kind) return state;
+  return { ...state, leaderboard: { ...state.leaderboard, players: message.players } };
 }
 
 // ------------------------------------------------------------------ records
@@ -332,9 +379,20 @@ function gameReceived(state, message) {
   return { ...state, replay: { ...replay, record, ply: record.moves.length, playing: false, error: null } };
 }
 
+/** The engine's answer about the position on screen (1.1 `analyze` with `game_id` and `ply`). */
+function replayAnalysisReceived(state, message) {
+  const analysis = state.replay?.analysis;
+  if (!analysis?.pending || state.replay.gameId !== message.game_id || analysis.ply !== message.ply) return state;
+  const { best, score, depth, nodes, pv } = message;
+  return withReplay(state, () => ({ analysis: { pending: false, ply: message.ply, best, score, depth, nodes, pv } }));
+}
+
+/** The replay changed by `change(replay)`; a hint about another position than the one shown goes. */
 function withReplay(state, change) {
   if (state.replay?.record == null) return state;
-  return { ...state, replay: { ...state.replay, ...change(state.replay) } };
+  const replay = { ...state.replay, ...change(state.replay) };
+  if (replay.analysis !== null && replay.analysis.ply !== replay.ply) replay.analysis = null;
+  return { ...state, replay };
 }
 
 function clampPly(replay, ply) {

@@ -72,7 +72,7 @@ def test_undo_restores_every_incremental_table() -> None:
     for _ in range(25):
         position.undo()
     fresh = Position.from_board(Board.from_moves(board.moves[:25], rule=Rule.STANDARD))
-    for name in ("cells", "pairs", "codes", "values", "totals", "fives", "fours", "threats", "nearby", "hash"):
+    for name in ("cells", "pairs", "totals", "fives", "fours", "threats", "nearby", "hash"):
         assert getattr(position, name) == getattr(fresh, name), name
 
 

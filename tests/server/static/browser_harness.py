@@ -85,13 +85,13 @@ def chromium_paths() -> tuple[str, str]:
 class ThreadedServer:
     """A real GameServer on 127.0.0.1, served by an event loop in a thread of its own."""
 
-    def __init__(self, db_path: Path, bot_workers: int = 0) -> None:
+    def __init__(self, db_path: Path, bot_workers: int = 0, claim_after_s: float = 30.0) -> None:
         self.settings = ServerSettings(
             port=0,
             db_path=str(db_path),
             bot_workers=bot_workers,
             analysis_level="greedy",
-            room=RoomSettings(abandon_after_s=120.0, bot_move_pause_s=0.1),
+            room=RoomSettings(abandon_after_s=120.0, bot_move_pause_s=0.1, claim_after_s=claim_after_s),
         )
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="game-server", daemon=True)
@@ -205,6 +205,16 @@ class Page:
     def click(self, text: str, within: str = "main") -> None:
         self.button(text, within).click()
 
+    def follow(self, text: str, within: str = "main") -> None:
+        """Click a shown link whose text is `text`."""
+        script = """
+            for (const link of document.querySelectorAll(arguments[0] + ' a')) {
+              if (link.checkVisibility() && link.textContent.trim() === arguments[1]) return link;
+            }
+            return null;"""
+        link: WebElement = self.wait(lambda: self.driver.execute_script(script, within, text), f"a link {text!r}")
+        link.click()
+
     def text_of(self, css: str) -> str:
         """The text shown in the elements matching `css`."""
         text: str = self.driver.execute_script(
@@ -232,20 +242,29 @@ class Page:
         self.click("Play")
         self.wait(lambda: name in self.text_of("header .me"), f"signed in as {name}")
 
-    def create_game(self, opponent: str, submit: str = "Create game", **choices: str) -> None:
-        """Fill the lobby's form (`opponent` is the radio's label; choices name selects by id) and create."""
+    def create_game(
+        self, opponent: str, submit: str = "Create game", checked: tuple[str, ...] = (), **choices: str
+    ) -> None:
+        """Fill the lobby's form and create: `opponent` is the radio's label, `checked` the ids of
+        checkboxes to tick, `choices` the values of selects and fields by id."""
         self.wait(lambda: self.visible(".create-form"), "the new game form")
         for radio in self.visible(".create-form label"):
             if radio.text == opponent:
                 radio.click()
-        for select_id, value in choices.items():
-            self.driver.execute_script(
-                "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
-                "s.dispatchEvent(new Event('change', {bubbles: true}));",
-                select_id,
-                value,
-            )
+        for box in checked:
+            self.driver.find_element("id", box).click()
+        for control_id, value in choices.items():
+            self.set_value(control_id, value)
         self.click(submit)
+
+    def set_value(self, control_id: str, value: str) -> None:
+        """Set a select's or a field's value as a person's choice would (a change event follows)."""
+        self.driver.execute_script(
+            "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
+            "s.dispatchEvent(new Event('change', {bubbles: true}));",
+            control_id,
+            value,
+        )
 
     # --------------------------------------------------------------- board
 

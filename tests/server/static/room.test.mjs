@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LANGUAGES, translate } from '../../../server/static/js/i18n.js';
-import { resultText, statusText } from '../../../server/static/js/views/room.js';
+import { deciderText, stepText } from '../../../server/static/js/views/opening.js';
+import { ratingChanges, resultText, roomTitle, statusText } from '../../../server/static/js/views/room.js';
 
 const seats = {
   black: { name: 'alice', kind: 'human', level: null, connected: true },
@@ -37,4 +38,35 @@ test("the status says whose turn it is, from the viewer's side", () => {
   assert.equal(statusText({ ...room, you: 'white' }, t), 'Your turn.');
   assert.equal(statusText({ ...room, status: 'waiting', toMove: null }, t), 'Waiting for an opponent to join.');
   assert.equal(statusText({ ...room, status: 'waiting', toMove: null, you: 'spectator' }, t), 'Waiting for players.');
+});
+
+test('the title says the rule, the board, the time control as 5+3, and whether the game is rated or private', () => {
+  const t = (key, params) => translate('en', key, params);
+  const room = { rule: 'freestyle', size: 15, timeControl: null, clock: null, rated: false, private: false };
+  assert.equal(roomTitle(room, t), 'Freestyle · 15×15');
+  const timed = { ...room, timeControl: { initial_ms: 300_000, increment_ms: 3000 }, clock: { increment_ms: 3000 } };
+  assert.equal(roomTitle({ ...timed, rated: true, private: true }, t), 'Freestyle · 15×15 · 5+3 · rated · private');
+  assert.equal(roomTitle({ ...room, clock: { increment_ms: 3000 } }, t), 'Freestyle · 15×15 · +3 s a move', 'an older server');
+});
+
+test('rating changes name both players', () => {
+  const t = (key, params) => translate('en', key, params);
+  const ratings = { black: { before: 1500, after: 1662 }, white: { before: 1500, after: 1338 } };
+  assert.deepEqual(ratingChanges({ ...seats, ratings }, t), ['alice: 1500 → 1662 (+162)', 'greedy: 1500 → 1338 (−162)']);
+  assert.deepEqual(ratingChanges({ ...seats, ratings: null }, t), []);
+});
+
+test('during the opening the status says whose decision it is, and each step taken reads as a sentence', () => {
+  const t = (key, params) => translate('en', key, params);
+  const opening = { rule: 'swap2', to_decide: 'white', decider: 'bob', choices: [], steps: [] };
+  const room = { ...seats, status: 'opening', toMove: null, you: 'black', opening };
+  assert.equal(statusText(room, t, 'alice'), 'bob is deciding the opening.');
+  assert.equal(statusText({ ...room, you: 'white' }, t, 'bob'), 'Your decision in the opening.');
+  assert.equal(deciderText({ ...room, you: 'white' }, 'bob', t), 'Your decision (you are White for now).');
+  assert.equal(deciderText(room, 'alice', t), 'bob decides (for now White).');
+  const placed = { by: 'alice', step: { kind: 'place', points: [{ x: 7, y: 7 }, { x: 0, y: 0 }, { x: 8, y: 7 }] } };
+  assert.equal(stepText(placed, 15, t), 'alice placed h8, a15, i8');
+  assert.equal(stepText({ by: 'bob', step: { kind: 'choose_color', color: 'black' } }, 15, t), 'bob chose Black');
+  assert.equal(stepText({ by: 'bob', step: { kind: 'declare_offers', count: 3 } }, 15, t), 'bob asked for 3 fifth moves');
+  assert.equal(stepText({ by: 'bob', step: { kind: 'select_fifth', point: { x: 7, y: 5 } } }, 15, t), 'bob selected h10');
 });

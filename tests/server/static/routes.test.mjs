@@ -12,6 +12,10 @@ test('every route round-trips through its hash', () => {
     { name: 'games', player: null },
     { name: 'games', player: 'alice' },
     { name: 'replay', gameId: 'g1' },
+    { name: 'players', kind: null },
+    { name: 'players', kind: 'human' },
+    { name: 'players', kind: 'bot' },
+    { name: 'profile', player: 'alice' },
   ];
   for (const route of routes) assert.deepEqual(parseHash(formatRoute(route)), route);
 });
@@ -22,7 +26,7 @@ test('a room link (the one to share) joins as a player; a watch link as a specta
 });
 
 test('anything unreadable is the lobby', () => {
-  for (const hash of ['', '#', '#nowhere', '#room/', '#room/a b', '#room/a/b', '#games/<script>', '#game/%E0%A4%A', '#room/' + 'x'.repeat(65)]) {
+  for (const hash of ['', '#', '#nowhere', '#room/', '#room/a b', '#room/a/b', '#games/<script>', '#game/%E0%A4%A', '#room/' + 'x'.repeat(65), '#players/robots', '#player/', '#player/a b']) {
     assert.deepEqual(parseHash(hash), LOBBY, hash);
   }
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { LOBBY } from '../../../server/static/js/routes.js';
 import { initialState, reduce, createStore } from '../../../server/static/js/store.js';
 
 const PREFS = { name: 'alice', language: 'en', muted: false, moveNumbers: false, confirmTaps: false, replaySpeedMs: 1000 };
@@ -13,7 +14,7 @@ function server(state, message, request = null, at = 0) {
   return reduce(state, { type: 'server', message, request, at });
 }
 
-function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', gameId = 'g1', you = 'black', clock = null } = {}) {
+function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', gameId = 'g1', you = 'black', clock = null, extra = {} } = {}) {
   return {
     type: 'room',
     you,
@@ -32,6 +33,7 @@ function snapshot({ moves = [], seq = 0, status = 'playing', roomId = 'r1', game
       seq,
       private: false,
       spectators: 0,
+      ...extra,
     },
   };
 }
@@ -136,6 +138,41 @@ test('offers come and go with their events; declined says what was declined', ()
   assert.deepEqual(state.room.offer, { what: 'rematch', by: 'black' });
 });
 
+test('a snapshot shows the offers waiting for an answer, so a page coming back sees them', () => {
+  const offers = (draw, undo, rematch) => ({ extra: { offers: { draw, undo, rematch } } });
+  assert.deepEqual(inRoom(offers('white', null, [])).room.offer, { what: 'draw', by: 'white' });
+  assert.deepEqual(inRoom(offers(null, 'black', [])).room.offer, { what: 'undo', by: 'black' });
+  assert.deepEqual(inRoom({ status: 'finished', ...offers(null, null, ['white']) }).room.offer, { what: 'rematch', by: 'white' });
+  let state = server(inRoom({ seq: 1 }), { type: 'draw_offered', room_id: 'r1', by: 'white', seq: 2 });
+  state = server(state, snapshot({ seq: 3, ...offers(null, null, []) }));
+  assert.equal(state.room.offer, null, 'the snapshot says the offer is gone');
+});
+
+test('a snapshot brings the time control and whether the game is rated', () => {
+  const state = inRoom({ extra: { rated: true, time_control: { initial_ms: 300_000, increment_ms: 3000 } } });
+  assert.equal(state.room.rated, true);
+  assert.deepEqual(state.room.timeControl, { initial_ms: 300_000, increment_ms: 3000 });
+  assert.deepEqual([inRoom().room.rated, inRoom().room.timeControl], [false, null]);
+});
+
+test("a rated game's end brings both rating changes and the player's new rating", () => {
+  const ratings = { black: { before: 1500, after: 1662 }, white: { before: 1500, after: 1338 } };
+  const over = { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 1, result: { winner: 'black', reason: 'five', line: [] }, ratings };
+  let state = server(inRoom({ extra: { rated: true } }), over);
+  assert.deepEqual(state.room.ratings, ratings);
+  assert.equal(state.me.rating, 1662);
+  state = server(state, snapshot({ status: 'finished', seq: 1 }));
+  assert.deepEqual(state.room.ratings, ratings, 'a snapshot of the same finished game keeps them');
+  state = server(state, snapshot({ gameId: 'g2', seq: 2 }));
+  assert.equal(state.room.ratings, null, 'a rematch starts without');
+});
+
+test("the signed-in player's rating follows their seat in any snapshot", () => {
+  const seats = { black: { name: 'alice', kind: 'human', level: null, connected: true, rating: 1620, rd: 200, games: 3 } };
+  const state = server(inRoom(), snapshot({ roomId: 'elsewhere', extra: seats }));
+  assert.deepEqual(state.me, { name: 'alice', rating: 1620, rd: 200, games: 3 });
+});
+
 test('undone takes the stones back and hands the turn over', () => {
   const moves = [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }];
   let state = inRoom({ moves, seq: 5 });
@@ -223,4 +260,120 @@ test('the store lets listeners see each change in order, even one they dispatch'
   store.subscribe((state) => seen.push(state));
   store.dispatch({ add: 1 });
   assert.deepEqual(seen, [[0, 1], 1, [1, 11], 11]);
+});
+
+test('a page opened at an address loads what it names once signed in', () => {
+  const replay = initialState(PREFS, { name: 'replay', gameId: 'g7' });
+  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null, analysis: null });
+  assert.deepEqual(initialState(PREFS, { name: 'players', kind: 'bot' }).leaderboard, { kind: 'bot', players: null });
+  assert.deepEqual(initialState(PREFS, { name: 'profile', player: 'bob' }).profile, { name: 'bob', data: null, error: null });
+});
+
+test('the leaderboard shown is the one asked for the kind on screen', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'players', kind: 'human' } });
+  const players = [{ name: 'alice', kind: 'human', rating: 1662, rd: 290, games: 1 }];
+  state = server(state, { type: 'leaderboard', players: [] }, { type: 'leaderboard', limit: 100 });
+  assert.equal(state.leaderboard.players, null, 'an answer for everyone, while people only are shown');
+  state = server(state, { type: 'leaderboard', players }, { type: 'leaderboard', limit: 100, kind: 'human' });
+  assert.deepEqual(state.leaderboard, { kind: 'human', players });
+  state = reduce(state, { type: 'navigate', route: { name: 'players', kind: 'human' } });
+  assert.equal(state.leaderboard.players, players, 'shown again, the list stays until the fresh one comes');
+  state = reduce(state, { type: 'navigate', route: { name: 'players', kind: 'bot' } });
+  assert.equal(state.leaderboard.players, null);
+});
+
+test('a profile is the one for the name on screen; a failure says why', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'profile', player: 'bob' } });
+  state = reduce(state, { type: 'profile_loaded', name: 'carol', profile: { name: 'carol' } });
+  assert.equal(state.profile.data, null, 'a late answer for another player');
+  state = reduce(state, { type: 'profile_loaded', name: 'bob', profile: { name: 'bob', rating: 1338 } });
+  assert.deepEqual(state.profile, { name: 'bob', data: { name: 'bob', rating: 1338 }, error: null });
+  state = reduce(state, { type: 'navigate', route: { name: 'profile', player: 'nobody' } });
+  state = reduce(state, { type: 'profile_failed', name: 'nobody', error: 'not_found' });
+  assert.deepEqual(state.profile, { name: 'nobody', data: null, error: 'not_found' });
+});
+
+test('a game the lobby starts for me is shown: my acceptance, my quick pairing, or my seek taken', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: LOBBY });
+  const fresh = snapshot({ roomId: 'paired', gameId: 'g9', you: 'white' });
+  const accepted = server(state, fresh, { type: 'accept_seek', seek_id: 's1' });
+  assert.deepEqual(accepted.route, { name: 'room', roomId: 'paired', as: 'player' });
+  assert.equal(server(state, fresh, { type: 'quick_pair' }).room.id, 'paired');
+  const taken = server(state, fresh);
+  assert.equal(taken.room.id, 'paired', 'the server sends the seek owner the room unasked');
+  assert.deepEqual(taken.seatedRooms, ['r1', 'paired']);
+
+  state = inRoom();
+  assert.equal(server(state, fresh).room.id, 'r1', 'a player in a game on screen stays in it');
+  assert.deepEqual(server(state, fresh).seatedRooms, ['r1', 'paired'], 'and the lobby offers the way back');
+  const watching = reduce(inRoom({ you: 'spectator' }), { type: 'navigate', route: LOBBY });
+  assert.equal(server(watching, snapshot({ roomId: 'r1', you: 'spectator' })).room, null, 'a spectator is never paired');
+});
+
+test('the seeks stop being kept when the page leaves the lobby or the connection drops', () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: LOBBY });
+  state = server(state, { type: 'lobby', online: 1, seeks: [] });
+  assert.deepEqual(state.lobby.seeks, []);
+  assert.equal(reduce(state, { type: 'navigate', route: { name: 'games', player: null } }).lobby.seeks, null);
+  assert.equal(reduce(state, { type: 'connection', status: 'reconnecting' }).lobby.seeks, null);
+});
+
+test("a room's chat is the room's, kept across its snapshots; a refused line is given back", () => {
+  let state = server(inRoom(), { type: 'chat', room_id: 'r1', from: 'bob', text: '<b>gg</b>', at: 'T' });
+  state = server(state, { type: 'chat', room_id: 'elsewhere', from: 'carol', text: 'hi', at: 'T' });
+  assert.deepEqual(state.room.chat, [{ from: 'bob', text: '<b>gg</b>', at: 'T' }]);
+  state = server(state, snapshot({ seq: 1 }));
+  assert.equal(state.room.chat.length, 1, 'a snapshot of the same room keeps what was said');
+  const refused = server(state, { type: 'error', code: 'rate_limited', message: 'slow down' }, { type: 'chat', room_id: 'r1', text: 'again' });
+  assert.deepEqual(refused.chatRefused, { roomId: 'r1', text: 'again', serial: 1 });
+  assert.equal(refused.notice.code, 'rate_limited');
+});
+
+test('an opponent who leaves may be claimed against from the moment the server gives; coming back ends it', () => {
+  const away = { extra: { white: { name: 'bob', kind: 'human', level: null, connected: false } } };
+  let state = server(inRoom({ seq: 2 }), snapshot({ seq: 2, ...away }), null, 1000);
+  assert.deepEqual(state.room.away, { white: { claimAt: null } }, 'a snapshot alone does not know when');
+  state = server(state, { type: 'opponent_away', room_id: 'r1', color: 'white', claim_at_ms: 30_000 }, null, 1500);
+  assert.deepEqual(state.room.away, { white: { claimAt: 31_500 } });
+  state = server(state, snapshot({ seq: 3, ...away }), null, 2000);
+  assert.deepEqual(state.room.away, { white: { claimAt: 31_500 } }, 'a later snapshot keeps the moment');
+  const back = server(state, { type: 'opponent_back', room_id: 'r1', color: 'white' });
+  assert.deepEqual(back.room.away, {});
+  const over = server(state, { type: 'game_over', room_id: 'r1', game_id: 'g1', seq: 4, result: { winner: 'black', reason: 'abandoned' } });
+  assert.deepEqual(over.room.away, {});
+  const early = server(state, { type: 'error', code: 'not_allowed', message: 'you can claim in 12 s' }, { type: 'claim_win', room_id: 'r1' });
+  assert.equal(early.notice.code, 'claim_not_yet');
+});
+
+test("a replay's hint is about the move on screen, and goes when another move is shown", () => {
+  let state = reduce(inRoom(), { type: 'navigate', route: { name: 'replay', gameId: 'g1' } });
+  const record = { game_id: 'g1', moves: [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }], result: null };
+  state = server(state, { type: 'game', game_id: 'g1', format: 'json', record });
+  state = reduce(state, { type: 'replay_seek', ply: 1 });
+  state = reduce(state, { type: 'replay_analysis_requested' });
+  assert.deepEqual(state.replay.analysis, { pending: true, ply: 1 });
+  const answer = { type: 'analysis', room_id: null, game_id: 'g1', ply: 1, best: { x: 8, y: 7, move: 'i8' }, score: 30, depth: 4, nodes: 900, pv: ['i8'] };
+  assert.equal(server(state, { ...answer, ply: 0 }).replay.analysis.pending, true, 'an answer about another move');
+  state = server(state, answer);
+  assert.deepEqual(state.replay.analysis, { pending: false, ply: 1, best: answer.best, score: 30, depth: 4, nodes: 900, pv: ['i8'] });
+  assert.equal(reduce(state, { type: 'replay_seek', ply: 2 }).replay.analysis, null);
+  state = reduce(state, { type: 'replay_analysis_requested' });
+  const refused = server(state, { type: 'error', code: 'busy', message: 'busy' }, { type: 'analyze', game_id: 'g1', ply: 1 });
+  assert.deepEqual([refused.replay.analysis, refused.notice.code], [null, 'busy']);
+});
+
+test('stones picked for an opening step are mine to pick, kept while the decision is open, gone after it', () => {
+  const place = { kind: 'place', colors: ['black', 'white', 'black'], least: null, most: null, count: null, offers: null };
+  const opening = (decider, steps = []) => ({ rule: 'swap2', to_decide: 'black', decider, choices: [place], steps });
+  let state = inRoom({ status: 'opening', extra: { opening: opening('alice') } });
+  state = reduce(state, { type: 'opening_pick', x: 7, y: 7 });
+  state = reduce(state, { type: 'opening_pick', x: 8, y: 8 });
+  assert.deepEqual(state.room.draft, [{ x: 7, y: 7, color: 'black' }, { x: 8, y: 8, color: 'white' }]);
+  state = server(state, snapshot({ status: 'opening', seq: 1, extra: { opening: opening('alice') } }));
+  assert.equal(state.room.draft.length, 2, 'a snapshot of the same decision (someone came or went) keeps them');
+  assert.deepEqual(reduce(state, { type: 'opening_clear' }).room.draft, []);
+  const taken = [{ by: 'alice', step: { kind: 'place', points: [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 9, y: 9 }] } }];
+  state = server(state, snapshot({ status: 'opening', seq: 2, extra: { opening: opening('bob', taken) } }));
+  assert.deepEqual(state.room.draft, [], 'the step was taken');
+  assert.equal(reduce(state, { type: 'opening_pick', x: 1, y: 1 }), state, "bob's decision now: alice picks nothing");
 });

@@ -65,7 +65,9 @@ def test_the_keyboard_alone_plays_and_every_point_says_what_is_on_it(
     bob.wait_stones({"g8": "black", "h9": "white", "g9": "black"})
 
     focused(alice).send_keys(Keys.TAB)
-    assert focused(alice).text == "Offer a draw", "the board is one stop in the tab order"
+    assert focused(alice).text == "bob", "the board is one stop in the tab order; the players' names (links) follow"
+    focused(alice).send_keys(Keys.TAB, Keys.TAB)
+    assert focused(alice).text == "Offer a draw"
 
     labels: list[list[str]] = alice.driver.execute_script(
         "return [...document.querySelectorAll('.room-screen .point')]"

@@ -92,3 +92,23 @@ def test_a_finished_game_is_found_replayed_and_downloaded(
             "fetch(arguments[0]).then((reply) => reply.text()).then(arguments[1])", link.get_attribute("href")
         )
         assert expected in body, label
+
+
+def test_the_engine_gives_a_hint_at_any_move_of_a_stored_game(
+    bot_web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    game_id = play_by_script(bot_web_server, "ann", "ben", BLACK_WINS)
+    reader = browser(bot_web_server, "reader", fragment=f"#game/{game_id}")
+    reader.sign_in("reader")
+    reader.wait_text(".replay-screen h1", "ann vs ben")
+    reader.wait_text(".replay-position", "Move 9 of 9: Black l8.")
+    assert not reader.visible(".replay-screen .hint"), "no hint where five stones stand"
+
+    reader.driver.find_element(By.CSS_SELECTOR, ".replay-screen h1").send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * 7)
+    reader.wait_text(".replay-position", "Move 7 of 9: Black k8.")
+    reader.click("Hint from the engine", within=".replay-screen")
+    reader.wait_text(".replay-screen .hint-result", "Best move")
+    reader.wait(lambda: reader.visible(".replay-screen .hint-ring"), "the best move marked on the board")
+    reader.screenshot("desktop-replay-hint")
+    reader.driver.find_element(By.CSS_SELECTOR, ".replay-screen h1").send_keys(Keys.ARROW_LEFT)
+    reader.wait_gone(".replay-screen .hint-ring")

@@ -25,6 +25,8 @@ let boards = 0;
  * model: {size, moves: [{x, y, color}], winLine: [[x, y]] | null,
  *   forbidden: [{x, y, reason}], hint: {best: {x, y}, pv: [{x, y, color}]} | null,
  *   playable: "black" | "white" | null (the colour a click would play now),
+ *   draft: [{x, y, color}] (stones picked for an opening step, not sent yet; optional),
+ *   offers: [{x, y}] (fifth moves on offer in a Soosõrv-8 opening; optional),
  *   moveNumbers, confirmTaps, label, t (the translate function)}
  */
 export function createBoard({ onPlay }) {
@@ -89,7 +91,8 @@ export function createBoard({ onPlay }) {
 
   function clicked(x, y, event) {
     moveCursor(x, y, false); // not every browser focuses a button it clicks
-    if (model.playable === null || stoneAt(x, y) !== null) return;
+    const picked = model.draft.some((point) => point.x === x && point.y === y); // a second click takes it back
+    if ((model.playable === null && !picked) || stoneAt(x, y) !== null) return;
     const fromKeyboard = event.detail === 0;
     if (model.confirmTaps && !fromKeyboard && (armed === null || armed.x !== x || armed.y !== y)) {
       armed = { x, y };
@@ -170,6 +173,13 @@ export function createBoard({ onPlay }) {
       const d = 0.17;
       marks.append(svg('path', { d: `M${x + 1 - d} ${y + 1 - d}L${x + 1 + d} ${y + 1 + d}M${x + 1 + d} ${y + 1 - d}L${x + 1 - d} ${y + 1 + d}`, class: 'forbidden' }));
     }
+    model.draft.forEach((stone, index) => {
+      const [cx, cy] = [stone.x + 1, stone.y + 1];
+      marks.append(svg('circle', { cx, cy, r: 0.46, fill: `url(#${prefix}-${stone.color})`, class: 'draft' }));
+      marks.append(svg('circle', { cx, cy, r: 0.52, class: 'draft-ring' }));
+      numbers.append(numberText(cx, cy, index + 1, `number on-${stone.color}`));
+    });
+    for (const { x, y } of model.offers) marks.append(svg('circle', { cx: x + 1, cy: y + 1, r: 0.4, class: 'offer-ring' }));
     if (model.hint !== null) {
       model.hint.pv.forEach((ghost, index) => {
         const [cx, cy] = [ghost.x + 1, ghost.y + 1];
@@ -191,6 +201,8 @@ export function createBoard({ onPlay }) {
     if (info.win) parts.push(t('point.winning'));
     if (info.forbidden) parts.push(t('point.forbidden', { reason: t(`forbidden.${info.forbidden}`) }));
     if (info.best) parts.push(t('point.hint'));
+    if (info.draft) parts.push(t('point.draft', { n: info.draft, color: t(`point.${info.draftColor}`) }));
+    if (info.offer) parts.push(t('point.offer'));
     return parts.join(t('point.separator'));
   }
 
@@ -203,6 +215,11 @@ export function createBoard({ onPlay }) {
     for (const [x, y] of model.winLine ?? []) note(x, y, 'win', true);
     for (const { x, y, reason } of model.forbidden) note(x, y, 'forbidden', reason);
     if (model.hint !== null) note(model.hint.best.x, model.hint.best.y, 'best', true);
+    model.draft.forEach(({ x, y, color }, index) => {
+      note(x, y, 'draft', index + 1);
+      note(x, y, 'draftColor', color);
+    });
+    for (const { x, y } of model.offers) note(x, y, 'offer', true);
     buttons.forEach((button, index) => {
       const text = label(index % size, Math.floor(index / size), info.get(index) ?? {});
       if (button.getAttribute('aria-label') !== text) button.setAttribute('aria-label', text);
@@ -213,12 +230,12 @@ export function createBoard({ onPlay }) {
     const stones = new Map();
     next.moves.forEach((stone, index) => stones.set(stone.y * next.size + stone.x, { color: stone.color, n: index + 1 }));
     const previousMoves = model?.moves.length;
-    model = { ...next, stones };
+    model = { draft: [], offers: [], ...next, stones };
     if (next.size !== size) build(next.size);
     if (previousMoves !== next.moves.length) armed = null;
     grid.setAttribute('aria-label', next.label);
     help.textContent = next.t('board.help');
-    const key = JSON.stringify([next.moves, next.winLine, next.forbidden, next.hint, next.moveNumbers, next.t('point.empty')]);
+    const key = JSON.stringify([next.moves, next.winLine, next.forbidden, next.hint, model.draft, model.offers, next.moveNumbers, next.t('point.empty')]);
     if (key !== drawnKey) {
       drawnKey = key;
       draw();

@@ -1,12 +1,17 @@
 // The form that opens a new room: who to play (a bot, a friend by a link,
 // anyone, or two bots to watch), the rule, the board, the clock and the
 // colour. The inputs hold the choice until it is sent.
+//
+// With a 1.1 server, the form can also post a seek to the lobby (open to a
+// range of ratings) instead of opening a room, and make a game rated.
 
 import { h, fill, setText, show } from '../dom.js';
 import { formatClockSetting } from '../clock.js';
+import { OPENINGS, openingFits } from '../opening.js';
 import { CLOCK_PRESETS, RULES, SIZES } from '../requests.js';
 
-const OPPONENTS = ['bot', 'friend', 'anyone', 'bots'];
+const OPPONENTS = ['bot', 'friend', 'seek', 'anyone', 'bots'];
+const RATING_BOUNDS = { min: 0, max: 5000 };
 const COLORS = ['black', 'white', 'random'];
 
 function radio(name, value, checked) {
@@ -35,6 +40,10 @@ export function createCreateForm(intents) {
   const ruleField = labelled(rule.id, rule);
   const sizeField = labelled(size.id, size);
   const clockField = labelled(clock.id, clock);
+  const opening = h('select', { id: 'create-opening' }, OPENINGS.map((value) => h('option', { value })));
+  const openingField = labelled(opening.id, opening);
+  const openingHelp = h('p', { class: 'detail field-help' });
+  const openingBox = h('div', {}, openingField.element, openingHelp);
 
   const colorLegend = h('legend');
   const colors = COLORS.map((value) => radio('color', value, value === 'black'));
@@ -42,6 +51,16 @@ export function createCreateForm(intents) {
   const privateBox = h('input', { type: 'checkbox', id: 'create-private' });
   const privateLabel = h('label', { for: privateBox.id });
   const privateField = h('div', { class: 'option' }, privateBox, privateLabel);
+  const ratedBox = h('input', { type: 'checkbox', id: 'create-rated' });
+  const ratedLabel = h('label', { for: ratedBox.id });
+  const ratedField = h('div', { class: 'option' }, ratedBox, ratedLabel);
+  const ratingBox = (id) => h('input', { type: 'number', id, min: RATING_BOUNDS.min, max: RATING_BOUNDS.max, step: 1, inputMode: 'numeric' });
+  const ratingMin = ratingBox('create-rating-min');
+  const ratingMax = ratingBox('create-rating-max');
+  const ratingMinField = labelled(ratingMin.id, ratingMin);
+  const ratingMaxField = labelled(ratingMax.id, ratingMax);
+  const rangeLegend = h('legend');
+  const rangeSet = h('fieldset', { class: 'choices range' }, rangeLegend, h('div', { class: 'field-row' }, ratingMinField.element, ratingMaxField.element));
   const submit = h('button', { type: 'submit', class: 'primary' });
 
   const form = h(
@@ -51,7 +70,10 @@ export function createCreateForm(intents) {
     h('div', { class: 'field-row' }, levelField.element, secondField.element),
     h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
     clockField.element,
+    openingBox,
     colorSet,
+    rangeSet,
+    ratedField,
     privateField,
     submit,
   );
@@ -70,24 +92,49 @@ export function createCreateForm(intents) {
       clock: CLOCK_PRESETS[Number(clock.value)],
       color: colors.find((entry) => entry.input.checked).input.value,
       private: privateBox.checked,
+      rated: !ratedField.hidden && ratedBox.checked,
+      ratingMin: ratingMin.value === '' ? null : Number(ratingMin.value),
+      ratingMax: ratingMax.value === '' ? null : Number(ratingMax.value),
+      opening: openingShown ? opening.value : 'none',
       ...overrides,
     };
   }
 
+  let ratings = false;
+  let seeks = false;
+  let openingShown = false;
+
   function arrange() {
+    const seekChoice = opponents.find((entry) => entry.input.value === 'seek');
+    show(seekChoice.element, seeks);
+    if (!seeks && seekChoice.input.checked) opponents[1].input.checked = true;
     const kind = opponent();
+    show(ratedField, ratings && kind !== 'bots');
+    show(rangeSet, kind === 'seek');
+    ratingMin.disabled = ratingMax.disabled = kind !== 'seek'; // a hidden field is left out of the form's checks
+    const backwards = ratingMin.value !== '' && ratingMax.value !== '' && Number(ratingMin.value) > Number(ratingMax.value);
+    ratingMax.setCustomValidity(backwards ? words.rangeBackwards : '');
+    setText(submit, kind === 'seek' ? words.seek : words.room);
     show(levelField.element, kind === 'bot' || kind === 'bots');
     show(secondField.element, kind === 'bots');
     show(colorSet, kind !== 'bots');
     show(privateField, kind === 'bot' || kind === 'bots');
     size.disabled = rule.value === 'renju';
     if (rule.value === 'renju') size.value = '15';
+    show(openingBox, openingShown);
+    for (const option of opening.options) option.disabled = !openingFits(option.value, rule.value);
+    if (!openingFits(opening.value, rule.value)) opening.value = 'none';
+    setText(openingHelp, words.openings[opening.value] ?? '');
   }
 
+  // The sentences arrange() needs, in the page's language.
+  let words = { rangeBackwards: '', seek: '', room: '', openings: {} };
   form.addEventListener('change', arrange);
+  form.addEventListener('input', arrange);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    intents.createRoom(choice());
+    if (opponent() === 'seek') intents.postSeek(choice());
+    else intents.createRoom(choice());
   });
   let botsShown = null;
 
@@ -126,7 +173,22 @@ export function createCreateForm(intents) {
       setText(colorLegend, t('create.color'));
       colors.forEach((entry) => setText(entry.label, t(`create.color.${entry.input.value}`)));
       setText(privateLabel, t('create.private'));
-      setText(submit, t('create.submit'));
+      setText(ratedLabel, t('create.rated'));
+      ratings = state.features.includes('ratings');
+      seeks = state.features.includes('lobby');
+      setText(rangeLegend, t('create.range'));
+      setText(ratingMinField.label, t('create.ratingMin'));
+      setText(ratingMaxField.label, t('create.ratingMax'));
+      ratingMin.placeholder = ratingMax.placeholder = t('create.anyRating');
+      openingShown = state.features.includes('openings');
+      setText(openingField.label, t('create.opening'));
+      [...opening.options].forEach((option) => setText(option, option.value === 'none' ? t('create.noOpening') : t(`opening.${option.value}`)));
+      words = {
+        rangeBackwards: t('create.rangeBackwards'),
+        seek: t('create.postSeek'),
+        room: t('create.submit'),
+        openings: Object.fromEntries(OPENINGS.map((name) => [name, t(`opening.about.${name}`)])),
+      };
       submit.disabled = state.session !== 'ready';
       arrange();
     },

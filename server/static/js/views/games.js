@@ -33,6 +33,23 @@ export function formatDate(text, language) {
   return date.toLocaleString(language === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** One game of a list: who played, when, the rule, its length and result; a replay link and downloads. */
+export function gameEntry(game, t, language) {
+  return h('li', { 'data-game': game.game_id },
+    h('div', { class: 'entry-text' },
+      h('strong', {}, t('lobby.versus', { black: seatName(game.black, t), white: seatName(game.white, t) })),
+      h('span', { class: 'detail' }, [
+        formatDate(game.started_at, language),
+        `${t(`rule.${game.rule}`)} ${t('size', { size: game.size })}`,
+        game.rated ? t('room.rated') : null,
+        t('games.moves', { count: game.moves }),
+        shortResult(game, t),
+      ].filter(Boolean).join(' · '))),
+    h('div', { class: 'entry-actions' },
+      h('a', { href: `#game/${encodeURIComponent(game.game_id)}`, class: 'button' }, t('games.replay')),
+      downloadLinks(game.game_id, t)));
+}
+
 export function createGamesView(intents) {
   const heading = h('h1', { tabIndex: -1 });
   const input = h('input', { type: 'text', id: 'games-player', maxLength: 32, pattern: '[A-Za-z0-9_\\-]{1,32}', autocomplete: 'off', spellcheck: false });
@@ -67,23 +84,7 @@ export function createGamesView(intents) {
       const key = [games, state.prefs.language];
       if (drawn !== null && drawn[0] === key[0] && drawn[1] === key[1]) return;
       drawn = key;
-      fill(
-        list,
-        (games ?? []).map((game) =>
-          h('li', { 'data-game': game.game_id },
-            h('div', { class: 'entry-text' },
-              h('strong', {}, t('lobby.versus', { black: seatName(game.black, t), white: seatName(game.white, t) })),
-              h('span', { class: 'detail' }, [
-                formatDate(game.started_at, state.prefs.language),
-                `${t(`rule.${game.rule}`)} ${t('size', { size: game.size })}`,
-                t('games.moves', { count: game.moves }),
-                shortResult(game, t),
-              ].filter(Boolean).join(' · '))),
-            h('div', { class: 'entry-actions' },
-              h('a', { href: `#game/${encodeURIComponent(game.game_id)}`, class: 'button' }, t('games.replay')),
-              downloadLinks(game.game_id, t))),
-        ),
-      );
+      fill(list, (games ?? []).map((game) => gameEntry(game, t, state.prefs.language)));
     },
   };
 }

@@ -4,14 +4,16 @@
 
 import { h, setText, show, svg } from '../dom.js';
 import { LANGUAGES } from '../i18n.js';
+import { formatRating } from '../ratings.js';
 
 export function createHeader(intents) {
   const brand = h('a', { href: '#lobby', class: 'brand' }, h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), h('span', { class: 'brand-name' }));
   const lobby = h('a', { href: '#lobby' });
   const games = h('a', { href: '#games' });
-  const nav = h('nav', {}, lobby, games);
+  const players = h('a', { href: '#players' });
+  const nav = h('nav', {}, lobby, games, players);
   const connection = h('span', { class: 'connection', role: 'status' });
-  const player = h('span', { class: 'me' });
+  const player = h('a', { class: 'me' });
   const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
   const language = h('select', { id: 'language', onChange: () => intents.setPref('language', language.value) },
     Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, lang: code }, name)));
@@ -41,10 +43,14 @@ export function createHeader(intents) {
       const route = state.route.name;
       lobby.toggleAttribute('aria-current', route === 'lobby');
       games.toggleAttribute('aria-current', route === 'games' || route === 'replay');
+      setText(players, t('nav.players'));
+      show(players, state.features.includes('ratings'));
+      players.toggleAttribute('aria-current', route === 'players' || route === 'profile');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;
-      setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: state.me.rating }));
+      setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: formatRating(state.me) }));
+      if (state.me !== null) player.href = `#player/${encodeURIComponent(state.me.name)}`;
       show(switchPlayer, state.me !== null);
       setText(switchPlayer, t('header.switch'));
       setText(languageLabel, t('header.language'));

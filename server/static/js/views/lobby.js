@@ -1,5 +1,6 @@
-// The lobby: games to come back to, a new game, open rooms to join, games
-// being played to watch, and the bots with their ratings.
+// The lobby: games to come back to, quick pairing and a new game (or seek),
+// the seeks and open rooms to join, games being played to watch, the bots
+// with their ratings, who is online and the lobby's chat.
 //
 // It is a list of sections, each drawn from the state alone. When the
 // server's `welcome` lists 1.1 features (`lobby`: seeks and who is online,
@@ -7,18 +8,15 @@
 // them shows none of them.
 
 import { h, fill, setText, show } from '../dom.js';
-import { formatClockSetting } from '../clock.js';
+import { createChatBox } from './chat.js';
 import { createCreateForm } from './create.js';
+import { playerLink, ratingBadge } from './names.js';
+import { createQuickPair, seekItems } from './seeks.js';
+import { settingsText } from './terms.js';
 
 function seatText(seat, t) {
   if (seat === null) return t('player.open');
   return seat.kind === 'bot' ? t('lobby.botSeat', { name: seat.name }) : seat.name;
-}
-
-function settingsText(summary, t) {
-  const parts = [t(`rule.${summary.rule}`), t('size', { size: summary.size })];
-  parts.push(summary.clock ? formatClockSetting(summary.clock) : t('create.untimed'));
-  return parts.join(' · ');
 }
 
 /** Whether two lists of sources hold the same objects. */
@@ -83,7 +81,7 @@ export function createLobbyView(intents) {
         const yourColor = room.black === null ? 'black' : 'white';
         return h('li', { 'data-room': room.room_id },
           h('div', { class: 'entry-text' },
-            h('strong', {}, hostName),
+            h('strong', {}, hostName, ' ', ratingBadge(host, t)),
             h('span', { class: 'detail' }, `${settingsText(room, t)} · ${t('lobby.youPlay', { color: t(`color.${yourColor}`) })}`)),
           h('button', {
             type: 'button',
@@ -96,7 +94,7 @@ export function createLobbyView(intents) {
   });
 
   const liveGames = listPanel('live-games', (state, t) => {
-    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'playing');
+    const rooms = (state.lobby.rooms ?? []).filter((room) => room.status === 'playing' || room.status === 'opening');
     return {
       title: t('lobby.liveGames'),
       emptyText: state.lobby.rooms === null ? t('lobby.loading') : t('lobby.noLiveGames'),
@@ -133,13 +131,36 @@ export function createLobbyView(intents) {
     ),
   }));
 
-  const sections = [openRooms, liveGames, bots];
+  const seeks = listPanel('seeks', (state, t) => ({
+    title: t('seek.title'),
+    emptyText: state.lobby.seeks === null ? t('lobby.loading') : t('seek.none'),
+    sources: [state.lobby.seeks, state.me],
+    items: seekItems(state, t, intents),
+  }));
+
+  const online = listPanel('online', (state, t) => ({
+    title: state.lobby.online === null ? t('online.title') : t('online.count', { count: state.lobby.online }),
+    emptyText: state.lobby.players === null ? t('lobby.loading') : '',
+    sources: [state.lobby.players],
+    items: (state.lobby.players ?? []).map((player) =>
+      h('li', { 'data-player': player.name },
+        h('span', {}, playerLink(player.name), ' ', ratingBadge(player, t)),
+        player.status === 'playing' ? h('span', { class: 'status-tag' }, t('online.playing')) : null)),
+  }));
+
+  const quickPair = createQuickPair(intents);
+  const chat = createChatBox(intents, 'lobby');
+  const sections = [seeks, openRooms, liveGames, bots];
+  const social = h('div', { class: 'lobby-social' }, online.element, chat.element);
   const element = h(
     'section',
     { class: 'screen lobby-screen' },
     heading,
     resume.element,
-    h('div', { class: 'lobby-grid' }, form.element, h('div', { class: 'lobby-lists' }, sections.map((section) => section.element))),
+    h('div', { class: 'lobby-grid' },
+      h('div', { class: 'lobby-start' }, quickPair.element, form.element),
+      h('div', { class: 'lobby-lists' }, sections.map((section) => section.element)),
+      social),
   );
 
   return {
@@ -151,7 +172,19 @@ export function createLobbyView(intents) {
       show(resume.element, state.seatedRooms.length > 0);
       resume.update(state, t);
       form.update(state, t);
-      for (const section of sections) section.update(state, t);
+      const lobbyFeature = state.features.includes('lobby');
+      show(quickPair.element, lobbyFeature);
+      show(seeks.element, lobbyFeature);
+      show(online.element, lobbyFeature);
+      show(chat.element, lobbyFeature && state.features.includes('chat')); // the lobby's chat reaches its watchers
+      show(social, lobbyFeature);
+      if (lobbyFeature) {
+        quickPair.update(state, t);
+        seeks.update(state, t);
+        online.update(state, t);
+      }
+      chat.update(state.lobby.chat, null, state.session === 'ready' && lobbyFeature, state);
+      for (const section of sections) if (section !== seeks) section.update(state, t);
     },
   };
 }

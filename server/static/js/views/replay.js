@@ -2,12 +2,13 @@
 // the arrow keys, and autoplay at a chosen speed.
 //
 // The position shown is `replay.ply`, in the store. Panels about that
-// position go in `panels` below the board; an analysis of any move of a
-// stored game (1.1's `analyze` with `game_id` and `ply`) would be one.
+// position go in `panels` below the board: the engine's hint at any move
+// (1.1's `analyze` with `game_id` and `ply`) is one.
 
 import { h, fill, setText, show, svg } from '../dom.js';
 import { formatPoint } from '../notation.js';
 import { createBoard } from './board.js';
+import { createHintBox, hintMarks } from './hint.js';
 import { downloadLinks, formatDate, shortResult } from './games.js';
 
 const SPEEDS_MS = [2000, 1000, 500, 250];
@@ -30,7 +31,8 @@ export function createReplayView(intents) {
     SPEEDS_MS.map((ms) => h('option', { value: String(ms) })));
   const speedLabel = h('label', { for: speed.id });
   const downloads = h('p', { class: 'downloads' });
-  const panels = h('div', { class: 'replay-panels' });
+  const hint = createHintBox({ ask: () => intents.analyzeReplay(), hide: () => intents.clearReplayAnalysis() });
+  const panels = h('div', { class: 'replay-panels' }, hint.element);
   const failure = h('p', { class: 'empty', role: 'alert' });
   const controls = h('div', { class: 'replay-controls' },
     h('div', { class: 'button-row' }, first, previous, play, next, last),
@@ -94,7 +96,7 @@ export function createReplayView(intents) {
         moves,
         winLine: atEnd ? record.result?.line ?? null : null,
         forbidden: [],
-        hint: null,
+        hint: hintMarks(replay.analysis, moves, record.size),
         playable: null,
         moveNumbers: state.prefs.moveNumbers,
         confirmTaps: false,
@@ -118,6 +120,10 @@ export function createReplayView(intents) {
       setText(speedLabel, t('replay.speed'));
       [...speed.options].forEach((option) => setText(option, t('replay.speedOption', { seconds: Number(option.value) / 1000 })));
       speed.value = String(state.prefs.replaySpeedMs);
+      // The server analyses a stored position if it runs bots and has no five on the board.
+      const five = atEnd && record.result?.reason === 'five';
+      const canAnalyse = state.features.includes('analysis_at_ply') && (state.lobby.bots ?? []).length > 0 && !five;
+      hint.update(replay.analysis, canAnalyse, state.connection === 'online' && state.session === 'ready', t);
       const downloadsKey = `${record.game_id}:${state.prefs.language}`;
       if (drawnDownloads !== downloadsKey) {
         drawnDownloads = downloadsKey;

@@ -6,10 +6,17 @@
 // of date (a lost connection, a skipped event), until a snapshot arrives.
 
 import { h, fill, setText, show } from '../dom.js';
-import { formatPoint, parsePoint } from '../notation.js';
+import { formatClockSetting } from '../clock.js';
+import { formatPoint } from '../notation.js';
+import { boardChoice, draftColors, selectedFifth } from '../opening.js';
+import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
 import { createBoard } from './board.js';
+import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
+import { createHintBox, hintMarks } from './hint.js';
+import { createOpeningPanel } from './opening.js';
+import { playerLink, ratingBadge } from './names.js';
 
 const OTHER = { black: 'white', white: 'black' };
 
@@ -19,14 +26,17 @@ export function createRoomView(intents) {
   const announcer = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'data-role': 'announcer' });
   const clockAnnouncer = h('p', { class: 'visually-hidden', 'aria-live': 'assertive' });
   const banner = h('p', { class: 'room-banner', role: 'status', hidden: true });
-  const board = createBoard({ onPlay: (x, y) => intents.play(x, y) });
+  const board = createBoard({ onPlay: (x, y) => boardClicked(x, y) });
   const bars = { top: createPlayerBar(), bottom: createPlayerBar() };
   const waiting = h('p', { class: 'room-waiting' });
 
   const share = createShareBox();
   const offers = h('div', { class: 'offers', role: 'group', hidden: true });
+  const claim = createClaimBox(intents);
+  const opening = createOpeningPanel(intents);
+  const chat = createChatBox(intents, 'room');
   const actions = createActions(intents);
-  const hint = createHintBox(intents);
+  const hint = createHintBox({ ask: () => intents.analyze(), hide: () => intents.clearAnalysis() });
   const options = createOptions(intents);
   const moves = h('ol', { class: 'move-list' });
   const movesHeading = h('h2');
@@ -36,16 +46,23 @@ export function createRoomView(intents) {
 
   // In the page's order the heading comes first, then the board, then the rest, which is
   // the order of the keyboard and of a screen reader; the grid places them side by side.
-  const head = h('div', { class: 'room-head' }, heading, status, spectators);
-  const main = h('div', { class: 'room-main' }, bars.top.element, h('div', { class: 'board-frame' }, board.element, banner), bars.bottom.element);
+  const changesLine = h('p', { class: 'rating-changes' });
+  const head = h('div', { class: 'room-head' }, heading, status, changesLine, spectators);
+  // The board comes before both players' bars (whose names link to profiles), so that Tab goes
+  // from the heading to the board; the style draws the opponent's bar above it.
+  bars.top.element.classList.add('top-bar');
+  const main = h('div', { class: 'room-main' }, h('div', { class: 'board-frame' }, board.element, banner), bars.top.element, bars.bottom.element);
   const side = h(
     'div',
     { class: 'room-side' },
     share.element,
+    opening.element,
+    claim.element,
     offers,
     actions.element,
     hint.element,
     movesBox,
+    chat.element,
     options.element,
     back,
     announcer,
@@ -56,6 +73,18 @@ export function createRoomView(intents) {
 
   let state = null;
   let shownRoom = null;
+
+  /** A click on the board: a move, or during the opening a point for the step I am to take. */
+  function boardClicked(x, y) {
+    const room = state.room;
+    if (room?.status !== 'opening') {
+      intents.play(x, y);
+      return;
+    }
+    const fifth = selectedFifth(boardChoice(room.opening), x, y);
+    if (fifth !== null) intents.openingStep(fifth);
+    else intents.openingPick(x, y);
+  }
   let forbiddenCache = { key: '', points: [] };
   let lastWarning = null;
 
@@ -105,9 +134,15 @@ export function createRoomView(intents) {
     const mine = room.you === 'spectator' ? null : room.you;
     const current = room.resync === null && next.connection === 'online';
     const myTurn = current && room.status === 'playing' && mine !== null && room.toMove === mine;
+    const myDecision = current && room.status === 'opening' && mine !== null && room.opening?.decider === next.me?.name;
 
     setText(heading, roomTitle(room, t));
-    setText(status, statusText(room, t));
+    setText(status, statusText(room, t, next.me?.name ?? null));
+    const changes = ratingChanges(room, t);
+    if (changesLine.textContent !== changes.join(' · ')) {
+      fill(changesLine, changes.map((change, index) => [index > 0 ? ' · ' : null, h('span', {}, change)]));
+    }
+    show(changesLine, changes.length > 0);
     setText(spectators, t('room.spectators', { count: room.spectators }));
     show(banner, !current);
     setText(banner, next.connection === 'online' ? t('room.catchingUp') : t('connection.reconnecting'));
@@ -124,8 +159,10 @@ export function createRoomView(intents) {
       moves: room.moves,
       winLine: room.result?.line ?? null,
       forbidden: room.rule === 'renju' && myTurn && mine === 'black' ? forbiddenFor(room) : [],
-      hint: hintMarks(room),
-      playable: myTurn ? mine : null,
+      hint: hintMarks(room.analysis, room.moves, room.size),
+      playable: myTurn ? mine : myDecision ? openingPlayable(room) : null,
+      draft: room.draft,
+      offers: boardChoice(room.opening)?.offers ?? [],
       moveNumbers: next.prefs.moveNumbers,
       confirmTaps: next.prefs.confirmTaps,
       label: t('board.label', { size: room.size }),
@@ -133,13 +170,17 @@ export function createRoomView(intents) {
     });
 
     share.update(room, mine, t);
+    opening.update(room, next.me?.name, current, t);
+    claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
-    hint.update(room, mine, current, (next.lobby.bots ?? []).length > 0, t);
+    hint.update(room.analysis, analysisAllowed(room, mine, (next.lobby.bots ?? []).length > 0), current, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
     show(movesBox, room.moves.length > 0);
     drawMoveList(moves, room);
+    show(chat.element, next.features.includes('chat'));
+    chat.update(room.chat, room.id, current, next);
     setText(announcer, announcement(room, mine, t));
   }
 
@@ -180,13 +221,21 @@ function createPlayerBar() {
   const clock = createClockFace();
   const element = h('div', { class: 'player-bar' }, stone, h('div', { class: 'player-text' }, name, tag), presence, turn, clock.element);
   let color = 'black';
+  let drawnName = null;
   return {
     element,
     update(room, barColor, mine, t) {
       color = barColor;
       const seat = room[color];
       stone.className = `stone-icon ${color}`;
-      setText(name, seat === null ? t('player.open') : seat.name);
+      const change = room.ratings?.[color] ?? null;
+      const key = JSON.stringify([seat?.name, seat?.rating, seat?.rd, change, t('player.open')]);
+      if (key !== drawnName) {
+        drawnName = key;
+        if (seat === null) fill(name, t('player.open'));
+        else if (change !== null) fill(name, playerLink(seat.name), ' ', h('span', { class: 'rating' }, `${change.after} (${formatDelta(change.after - change.before)})`));
+        else fill(name, playerLink(seat.name), ' ', ratingBadge(seat, t));
+      }
       const tags = [t(`color.${color}`)];
       if (seat?.kind === 'bot') tags.push(t('player.bot', { level: seat.level ?? seat.name }));
       if (color === mine) tags.push(t('player.you'));
@@ -195,11 +244,50 @@ function createPlayerBar() {
       setText(presence, away ? t('player.away') : '');
       show(presence, away);
       const toMove = room.status === 'playing' && room.toMove === color;
-      setText(turn, toMove ? t('player.toMove') : '');
-      element.classList.toggle('to-move', toMove);
+      const deciding = room.status === 'opening' && room.opening?.to_decide === color;
+      setText(turn, toMove ? t('player.toMove') : deciding ? t('player.deciding') : '');
+      element.classList.toggle('to-move', toMove || deciding);
     },
     drawClock(clockState, now, t) {
       clock.update(clockState, color, now, t);
+    },
+  };
+}
+
+/**
+ * When the opponent has gone during the game: how long until the win may be
+ * claimed, counted down, then the button to claim it (the server refuses a
+ * claim that comes early, and a page that came back after the opponent left
+ * does not know the moment: its button is ready, the server answers).
+ */
+function createClaimBox(intents) {
+  const text = h('p', {});
+  const button = h('button', { type: 'button', class: 'primary', onClick: () => intents.claimWin() });
+  const element = h('section', { class: 'claim', role: 'status', hidden: true }, text, button);
+  let shown = null;
+  const ticker = createTicker(() => draw());
+
+  function draw() {
+    if (shown === null || element.hidden) {
+      ticker.update(false);
+      return;
+    }
+    const { room, current, t, name } = shown;
+    const claimAt = room.away[OTHER[room.you]].claimAt;
+    const waitMs = claimAt === null ? 0 : claimAt - performance.now();
+    setText(text, waitMs > 0 ? t('claim.wait', { name, seconds: Math.ceil(waitMs / 1000) }) : t('claim.ready', { name }));
+    button.disabled = !current || waitMs > 0;
+    ticker.update(waitMs > 0);
+  }
+
+  return {
+    element,
+    update(room, mine, current, t) {
+      const gone = mine !== null && room.status === 'playing' ? room.away[OTHER[mine]] : undefined;
+      show(element, gone !== undefined);
+      shown = gone === undefined ? null : { room, current, t, name: seatName(room, OTHER[mine], t) };
+      setText(button, t('claim.button'));
+      draw();
     },
   };
 }
@@ -262,8 +350,9 @@ function createActions(intents) {
     update(room, mine, current, t) {
       const playing = mine !== null && room.status === 'playing';
       const finished = mine !== null && room.status === 'finished';
-      show(element, playing || finished);
-      if (!playing && !confirm.hidden) confirming(false);
+      const opening = mine !== null && room.status === 'opening'; // an opening may be resigned, nothing else
+      show(element, playing || finished || opening);
+      if (!playing && !opening && !confirm.hidden) confirming(false);
       setText(draw, t('action.draw'));
       setText(undo, t('action.undo'));
       setText(resign, t('action.resign'));
@@ -272,8 +361,8 @@ function createActions(intents) {
       setText(yes, t('action.resignConfirm'));
       setText(no, t('action.resignCancel'));
       show(draw, playing);
-      show(undo, playing);
-      show(resign, playing);
+      show(undo, playing && !room.rated); // a rated game allows no take-backs
+      show(resign, playing || opening);
       show(rematch, finished);
       const myMoves = room.moves.filter((stone) => stone.color === mine).length;
       draw.disabled = !current || room.offer?.what === 'draw';
@@ -289,33 +378,6 @@ function analysisAllowed(room, mine, serverHasBots) {
   if (!serverHasBots || room.status === 'waiting' || room.result?.reason === 'five') return false;
   const opponent = mine === null ? null : room[OTHER[mine]];
   return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
-}
-
-function createHintBox(intents) {
-  const ask = h('button', { type: 'button', onClick: () => intents.analyze() });
-  const hide = h('button', { type: 'button', class: 'link-button', onClick: () => intents.clearAnalysis() });
-  const result = h('div', { class: 'hint-result', 'aria-live': 'polite' });
-  const element = h('section', { class: 'panel hint', hidden: true }, h('div', { class: 'button-row' }, ask, hide), result);
-  return {
-    element,
-    update(room, mine, current, serverHasBots, t) {
-      show(element, analysisAllowed(room, mine, serverHasBots));
-      setText(ask, t('hint.ask'));
-      setText(hide, t('hint.hide'));
-      const analysis = room.analysis;
-      ask.disabled = !current || analysis?.pending === true;
-      show(hide, analysis !== null && !analysis.pending);
-      if (analysis === null) fill(result);
-      else if (analysis.pending) fill(result, h('p', {}, t('hint.thinking')));
-      else {
-        fill(
-          result,
-          h('p', { class: 'hint-best' }, t('hint.best', { move: analysis.best.move, score: analysis.score, depth: analysis.depth })),
-          h('p', { class: 'hint-pv' }, t('hint.pv', { line: analysis.pv.join(' ') })),
-        );
-      }
-    },
-  };
 }
 
 function createOptions(intents) {
@@ -340,23 +402,45 @@ function createOptions(intents) {
 
 // ------------------------------------------------------------ pure helpers
 
-/** "Freestyle · 15×15 · +3 s a move · private" */
-function roomTitle(room, t) {
+/** "Freestyle · 15×15 · 5+3 · rated · swap2 · private" */
+export function roomTitle(room, t) {
   const parts = [t(`rule.${room.rule}`), t('size', { size: room.size })];
-  if (room.clock !== null && room.clock.increment_ms > 0) {
+  if (room.timeControl !== null) parts.push(formatClockSetting(room.timeControl));
+  else if (room.clock !== null && room.clock.increment_ms > 0) {
+    // A server whose snapshots carry no time control: the increment is all the room tells.
     parts.push(t('room.increment', { seconds: room.clock.increment_ms / 1000 }));
   }
+  if (room.rated) parts.push(t('room.rated'));
+  if (room.opening != null && room.opening.rule !== 'none') parts.push(t(`opening.${room.opening.rule}`));
   if (room.private) parts.push(t('room.private'));
   return parts.join(' · ');
+}
+
+/** ["alice: 1500 → 1662 (+162)", "bob: 1500 → 1338 (−162)"] after a rated game, else []. */
+export function ratingChanges(room, t) {
+  if (room.ratings === null) return [];
+  return ['black', 'white'].map((color) =>
+    t('room.ratingChange', { name: seatName(room, color, t), change: formatChange(room.ratings[color]) }));
 }
 
 function seatName(room, color, t) {
   return room[color]?.name ?? t(`color.${color}`);
 }
 
+/** The colour a click on the board picks during the opening, or null when no more stones are due. */
+function openingPlayable(room) {
+  const choice = boardChoice(room.opening);
+  if (choice?.kind === 'select_fifth') return 'black';
+  return draftColors(choice)[room.draft.length] ?? null;
+}
+
 /** The one line saying where the game stands. */
-export function statusText(room, t) {
+export function statusText(room, t, me = null) {
   if (room.status === 'waiting') return room.you === 'spectator' ? t('status.waiting') : t('status.waitingForOpponent');
+  if (room.status === 'opening') {
+    const yours = room.opening.decider === me && room.you !== 'spectator';
+    return yours ? t('status.openingYours') : t('status.opening', { name: room.opening.decider });
+  }
   if (room.status === 'finished') return resultText(room, t);
   if (room.toMove === room.you) return t('status.yourTurn');
   return t('status.toMove', { color: t(`color.${room.toMove}`), name: seatName(room, room.toMove, t) });
@@ -381,23 +465,6 @@ function announcement(room, mine, t) {
   if (room.status === 'finished') parts.push(resultText(room, t));
   else if (room.status === 'playing' && room.toMove === mine) parts.push(t('status.yourTurn'));
   return parts.join(' ');
-}
-
-/** The hint drawn on the board: the best point and the principal variation as numbered ghost stones. */
-function hintMarks(room) {
-  const analysis = room.analysis;
-  if (analysis === null || analysis.pending) return null;
-  let color = analysis.ply % 2 === 0 ? 'black' : 'white';
-  const taken = new Set(room.moves.map((stone) => stone.y * room.size + stone.x));
-  const pv = [];
-  for (const move of analysis.pv) {
-    const point = parsePoint(move, room.size);
-    if (point === null || taken.has(point.y * room.size + point.x)) break;
-    taken.add(point.y * room.size + point.x);
-    pv.push({ ...point, color });
-    color = OTHER[color];
-  }
-  return { best: { x: analysis.best.x, y: analysis.best.y }, pv };
 }
 
 function drawMoveList(list, room) {

@@ -1,0 +1,195 @@
+"""A watcher process of `bench.lobby`: many signed-in connections that watch the lobby and note when
+each seek's news reaches them.
+
+The process is stepped by commands on its pipe (see `run_watchers`). While
+it records, every `seek_added` and `seek_removed` a watcher reads is noted
+with `time.monotonic()` the moment it is read, under the event's key
+(`a` or `r`, then the seek id), in one compact array of arrival times per
+event, so that hundreds of thousands of arrivals stay cheap. At the end the
+main process sends the moment each event was caused (its owner sending
+`seek` or `cancel_seek`), and the delays are worked out here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from array import array
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+
+from bench.load_worker import bounded, close_all
+from bench.wire import BenchClient, Message, Received
+
+LAG_TICK_S = 0.05
+"""How often the process checks its own event loop's lag."""
+
+
+def event_key(message: Message) -> str | None:
+    """The key of a lobby event (`a` + seek id for `seek_added`, `r` + seek id for `seek_removed`), or
+    None for any other message."""
+    kind = message.get("type")
+    if kind == "seek_added":
+        return "a" + str(message["seek"]["seek_id"])
+    if kind == "seek_removed":
+        return "r" + str(message["seek_id"])
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """Connect and sign in these watchers (not watching yet)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Make the first `count` connections of this process watch the lobby."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Forget what was noted so far; measure this process between `start_at` and `stop_at`."""
+
+    start_at: float
+    stop_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """How many arrivals have been noted since `Record`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The delays of the events caused at these moments (time.monotonic, by event key)."""
+
+    caused_at: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close every connection and end the process."""
+
+
+@dataclass(slots=True)
+class WatcherReport:
+    """What one process measured in one phase."""
+
+    delays: array[float] = field(default_factory=lambda: array("d"))
+    """Seconds from an event's cause to a watcher reading it, one per delivery."""
+    arrivals: int = 0
+    """Lobby events read (a watcher's copy of an event caused before the phase is not among the delays)."""
+    cpu_s: float = 0.0
+    loop_lags: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    closed_by_server: Counter[str] = field(default_factory=Counter)
+    """Connections the server closed, by close code (1013: too slow to read)."""
+
+
+def run_watchers(pipe: Connection) -> None:
+    """Process entry point. A Ctrl-C reaches the main process, which stops this one."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    asyncio.run(Watchers(pipe).serve())
+
+
+class Watchers:
+    """This process's watcher connections and what they have read."""
+
+    def __init__(self, pipe: Connection) -> None:
+        self.pipe = pipe
+        self.url = ""
+        self.clients: list[BenchClient] = []
+        self.watching = 0
+        self.arrivals: dict[str, array[float]] = {}
+        self.report = WatcherReport()
+
+    async def serve(self) -> None:
+        self.url = await asyncio.to_thread(self.pipe.recv)
+        try:
+            while True:
+                command = await asyncio.to_thread(self.pipe.recv)
+                if isinstance(command, Close):
+                    break
+                self.pipe.send(await self._do(command))
+        finally:
+            await close_all(self.clients)
+
+    async def _do(self, command: object) -> object:
+        match command:
+            case Open(names):
+                self.clients += await self._open(names)
+                return len(self.clients)
+            case Watch(count):
+                newcomers = self.clients[self.watching : count]
+                await bounded([client_watch(client) for client in newcomers])
+                for client in newcomers:
+                    client.listener = self._note
+                self.watching = max(self.watching, count)
+                return self.watching
+            case Record(start_at, stop_at):
+                self.arrivals.clear()
+                self.report = WatcherReport()
+                asyncio.get_running_loop().create_task(self._measure(start_at, stop_at))
+                return "recording"
+            case Count():
+                return sum(len(times) for times in self.arrivals.values())
+            case Report(caused_at):
+                return self._finish(caused_at)
+        raise ValueError(f"unknown command {command!r}")
+
+    async def _open(self, names: Sequence[str]) -> list[BenchClient]:
+        return await bounded([opener(self.url, name) for name in names])
+
+    def _note(self, message: Message, arrived: float) -> None:
+        key = event_key(message)
+        if key is not None:
+            times = self.arrivals.get(key)
+            if times is None:
+                times = self.arrivals[key] = array("d")
+            times.append(arrived)
+
+    async def _measure(self, start_at: float, stop_at: float) -> None:
+        """This process's CPU time and event-loop lag between the two moments."""
+        await _sleep_until(start_at)
+        began = time.process_time()
+        while time.monotonic() < stop_at:
+            asked = time.monotonic()
+            await asyncio.sleep(LAG_TICK_S)
+            self.report.loop_lags.append(time.monotonic() - asked - LAG_TICK_S)
+        self.report.cpu_s = time.process_time() - began
+
+    def _finish(self, caused_at: dict[str, float]) -> WatcherReport:
+        report = self.report
+        for key, times in self.arrivals.items():
+            report.arrivals += len(times)
+            cause = caused_at.get(key)
+            if cause is not None:
+                report.delays.extend(arrived - cause for arrived in times)
+        for client in self.clients:
+            report.errors.update(client.errors)
+            if client.closed_by_server is not None:
+                report.closed_by_server[str(client.closed_by_server)] += 1
+        return report
+
+
+def opener(url: str, name: str) -> Callable[[], Awaitable[BenchClient]]:
+    """A call that connects and signs in `name` (for `bounded`)."""
+    return lambda: BenchClient.open(url, name, compression=False)
+
+
+def client_watch(client: BenchClient) -> Callable[[], Awaitable[Received]]:
+    """A call that makes `client` watch the lobby (for `bounded`)."""
+    return lambda: client.request({"type": "watch_lobby"}, expect="lobby")
+
+
+async def _sleep_until(moment: float) -> None:
+    delay = moment - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)

@@ -1,0 +1,68 @@
+"""Compiles the engine's hot path to C extension modules with mypyc, when this machine can.
+
+Everything else about the package is in pyproject.toml. The modules listed
+in `engine/build.py` (`COMPILED_MODULES`) are compiled when mypyc, a C
+compiler and Python's headers are all present; otherwise, or with
+`GOMOKU_ENGINE=pure` in the environment, the package installs as pure
+Python, which behaves identically at about a third of the speed. An
+editable install (`pip install -e .`, as `./dev` does) builds the extension
+modules next to their sources, where Python imports them first.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import sysconfig
+import tempfile
+
+from setuptools import Extension, setup
+
+BUILD = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine", "build.py"))
+
+
+def compiled_engine() -> list[Extension]:
+    """The extension modules to build: the engine's hot path, or none when it cannot be compiled."""
+    if BUILD["pure_python_requested"]():
+        return _pure(f"{BUILD['PURE_VARIABLE']}=pure")
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        return _pure("mypyc (the mypy package) is not installed")
+    problem = _compiler_problem()
+    if problem:
+        return _pure(problem)
+    paths = [name.replace(".", "/") + ".py" for name in BUILD["COMPILED_MODULES"]]
+    # One group, so that calls between the modules are direct C calls; its shared library is
+    # engine/compiled__mypyc, inside the package.
+    return mypycify(paths, group_name="engine.compiled", opt_level="3")
+
+
+def _compiler_problem() -> str | None:
+    """Why no C extension can be built here (no compiler, no Python headers), or None."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.errors import CompileError, DistutilsExecError, DistutilsPlatformError
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    if not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+        return "Python's headers (Python.h) are not installed"
+    with tempfile.TemporaryDirectory() as folder:
+        probe = os.path.join(folder, "probe.c")
+        with open(probe, "w") as file:
+            file.write("#include <Python.h>\nint probe(void) { return Py_IsInitialized(); }\n")
+        try:
+            compiler = new_compiler()
+            customize_compiler(compiler)
+            compiler.compile([probe], output_dir=folder, include_dirs=[sysconfig.get_paths()["include"]])
+        except (CompileError, DistutilsExecError, DistutilsPlatformError, OSError) as error:
+            return f"no working C compiler ({error})"
+    return None
+
+
+def _pure(reason: str) -> list[Extension]:
+    print(f"setup.py: the engine installs as pure Python: {reason}", file=sys.stderr)
+    return []
+
+
+setup(ext_modules=compiled_engine())
