@@ -27,8 +27,10 @@ async def test_a_spectator_that_never_reads_is_closed_and_nobody_waits_for_it(
     tiny.connect(("127.0.0.1", server.port))
     sluggard = await connect(server.ws_url, sock=tiny, max_queue=1)
     await sluggard.send(json.dumps({"type": "hello", "name": "sluggard", "id": 1}))
-    await asyncio.sleep(0.2)
-    (connection,) = [known for known in server.app.connections.values() if known.player == "sluggard"]
+    async with asyncio.timeout(30):  # its welcome is never read: wait until the server has signed it in
+        while not (signed := [known for known in server.app.connections.values() if known.player == "sluggard"]):
+            await asyncio.sleep(0.05)
+    (connection,) = signed
 
     flood = error_message(Refusal("not_allowed", "x" * 2_000), None)
     for _ in range(3_000):  # 6 MB it does not read; handing them over never waits
