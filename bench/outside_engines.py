@@ -43,6 +43,10 @@ from tools import arena
 
 DEFAULT_ENGINE = f"greedy-outside={shlex.join([sys.executable, '-m', 'tools.brain', '--level', 'greedy'])}"
 ANSWER_TIMEOUT_S = 60.0
+ANSWER_PAUSE_S = 0.02
+"""The pause before asking the engine alone its next move, as an opponent's move takes a moment: some
+brains drop a command that comes within microseconds of their answer (Rapfi's protocol loop reads it
+while its search thread is still finishing)."""
 ENGINE_TIME_MS = 1000
 """The time per move the server gives the engine (our greedy level takes far less)."""
 
@@ -132,6 +136,7 @@ async def straight(command: Sequence[str], samples: Sequence[Sample]) -> list[fl
             if sample.game != game:
                 await brain.new_game(15, Rule.FREESTYLE, ANSWER_TIMEOUT_S)
                 game = sample.game
+            await asyncio.sleep(ANSWER_PAUSE_S)
             began = time.perf_counter()
             await brain.move(sample.moves, TimeLimits(ENGINE_TIME_MS), ANSWER_TIMEOUT_S)
             seconds.append(time.perf_counter() - began)
