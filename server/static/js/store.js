@@ -282,7 +282,7 @@ function pairedFromLobby(state, message, request) {
   return (
     request === null &&
     message.you !== 'spectator' &&
-    snapshot.status === 'playing' &&
+    (snapshot.status === 'playing' || snapshot.status === 'opening') &&
     snapshot.moves.length === 0 &&
     snapshot.room_id !== state.room?.id &&
     !state.seatedRooms.includes(snapshot.room_id) &&

@@ -306,6 +306,8 @@ test('a game the lobby starts for me is shown: my acceptance, my quick pairing, 
   state = inRoom();
   assert.equal(server(state, fresh).room.id, 'r1', 'a player in a game on screen stays in it');
   assert.deepEqual(server(state, fresh).seatedRooms, ['r1', 'paired'], 'and the lobby offers the way back');
+  const lobby = reduce(inRoom(), { type: 'navigate', route: LOBBY });
+  assert.equal(server(lobby, snapshot({ roomId: 'paired', status: 'opening', you: 'black' })).room.id, 'paired', 'a seek with an opening');
   const watching = reduce(inRoom({ you: 'spectator' }), { type: 'navigate', route: LOBBY });
   assert.equal(server(watching, snapshot({ roomId: 'r1', you: 'spectator' })).room, null, 'a spectator is never paired');
 });

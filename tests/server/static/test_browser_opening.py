@@ -64,3 +64,18 @@ def test_swap2_is_decided_on_the_board_and_the_seats_follow_the_choice(
     alice.wait_text(".opening", "The opening is decided.")
     alice.play("l12")
     bob.wait_stones({"h8": "black", "a15": "white", "i8": "black", "j10": "white", "k11": "black", "l12": "white"})
+
+
+def test_a_seek_with_an_opening_brings_both_players_to_it(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    alice = browser(web_server, "alice")
+    alice.sign_in("alice")
+    alice.create_game("Anyone in the lobby (post a seek)", submit="Post the seek", **{"create-opening": "swap"})
+    alice.wait_text(".seeks li.mine", "Freestyle · 15×15 · Untimed · swap · you place the first stones")
+    assert not alice.visible(".create-form fieldset.inline"), "the opening decides the colours: none to choose"
+    bob = browser(web_server, "bob")
+    bob.sign_in("bob")
+    bob.wait_text(".seeks li", "alice places the first stones")
+    bob.click("Play the seek of alice", within=".seeks")
+    alice.wait_text(".room-status", "Your decision in the opening.")
+    bob.wait_text(".room-status", "alice is deciding the opening.")
+    assert choices(alice) == ["place"]

@@ -117,7 +117,8 @@ export function createCreateForm(intents) {
     setText(submit, kind === 'seek' ? words.seek : words.room);
     show(levelField.element, kind === 'bot' || kind === 'bots');
     show(secondField.element, kind === 'bots');
-    show(colorSet, kind !== 'bots');
+    // A seek with an opening rule makes its owner the first player: the opening decides the colours.
+    show(colorSet, kind !== 'bots' && !(kind === 'seek' && openingShown && opening.value !== 'none'));
     show(privateField, kind === 'bot' || kind === 'bots');
     size.disabled = rule.value === 'renju';
     if (rule.value === 'renju') size.value = '15';

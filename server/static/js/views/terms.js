@@ -17,9 +17,12 @@ export function settingsText(summary, t) {
 
 /**
  * "you play White", "colours at random": the colour a seek gives the reader,
- * its owner (`mine`) or whoever accepts it (a seek's `color` is its owner's).
+ * its owner (`mine`) or whoever accepts it (a seek's `color` is its owner's);
+ * with an opening rule, who places the first stones.
  */
 export function seekColorText(seek, mine, t) {
+  // With an opening rule the seek's owner is the first player, and the opening decides the colours.
+  if (seek.opening && seek.opening !== 'none') return mine ? t('seek.youFirst') : t('seek.theyFirst', { name: seek.by.name });
   if (seek.color === 'random') return t('seek.randomColor');
   return t('lobby.youPlay', { color: t(`color.${mine ? seek.color : OTHER[seek.color]}`) });
 }
