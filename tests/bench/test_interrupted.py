@@ -28,6 +28,14 @@ def processes_in_group(group: int) -> list[int]:
     return found
 
 
+def interruptible() -> None:
+    """Give the benchmark the Ctrl-C a terminal gives: SIGINT neither ignored nor blocked. A process
+    inherits an ignored or blocked signal from whoever starts it (here a test worker that other tests
+    have run in), and Python turns SIGINT into KeyboardInterrupt only when it starts with the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.parametrize(
     "command",
     [
@@ -39,7 +47,12 @@ def processes_in_group(group: int) -> list[int]:
 )
 def test_ctrl_c_stops_the_server_and_every_process_it_started(command: list[str]) -> None:
     benchmark = subprocess.Popen(
-        [sys.executable, "-m", *command], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", *command],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert benchmark.stderr is not None
