@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.board import Board
 from engine.openings import ChooseColor, PlaceStones
 from engine.types import Color, Point, Rule
 from server.protocol import (
@@ -111,12 +112,18 @@ class BotGame:
         if self.color is None:
             return None
         if self.status == "playing":
+            if self._decided_on_the_board():
+                return None  # the last move made five: `game_over` is on its way, no move is due
             to_move = Color.BLACK if len(self.moves) % 2 == 0 else Color.WHITE
             return "move" if to_move is self.color else None
         opening = self.opening
         if self.status == "opening" and opening is not None and opening.decider == self.name:
             return "swap2" if opening.rule == "swap2" else None
         return None
+
+    def _decided_on_the_board(self) -> bool:
+        """Whether the moves so far already end the game (the server sends `moved` before `game_over`)."""
+        return Board.from_moves(self.moves, self.size, self.rule).result is not None
 
     def unplayable_opening(self) -> bool:
         """Whether the bot must decide a step of an opening its engine cannot (it then resigns)."""
