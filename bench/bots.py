@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.figures import Spread, command_line, milliseconds, note, ratio, table
+from bench.figures import Spread, command_line, counts, cpu_share, milliseconds, note, ratio, table
 from bench.server_process import BenchError, MachineTimes, ServerProcess, cores
 from bench.wire import BenchClient, Message, Received, WireError, answer_of, game_over, moved
 
@@ -376,15 +376,16 @@ def report(
         ("rest of the machine CPU", _others),
     )
     for label, used in cpu:
-        rows.append([label, _share(used(alone), options.duration), _share(used(loaded), options.duration), "", ""])
+        shares = (cpu_share(used(phase), options.duration) for phase in (alone, loaded))
+        rows.append([label, *shares, "", ""])
     lines = [
         f"$ {command}",
         f"{cores()} cores; {options.bot_workers} bot workers; humans against {options.human_opponent}, "
         f"{options.bot_games} {options.bot_level}-vs-{options.bot_level} games in the loaded phase; "
         f"{options.duration:.0f} s per phase",
         table(["figure", "alone", f"with {options.bot_games} bot games", "ratio", "target"], rows),
-        "bot games ended: " + (", ".join(f"{reason} {count}" for reason, count in ended.most_common()) or "none"),
-        "errors received: " + (", ".join(f"{code} {count}" for code, count in errors.most_common()) or "none"),
+        f"bot games ended: {counts(ended)}",
+        f"errors received: {counts(errors)}",
         f"server log warnings: {warnings}",
     ]
     return "\n".join(lines)
@@ -408,10 +409,6 @@ def _spread_row(
 
 def _others(phase: Phase) -> float:
     return max(0.0, phase.machine_busy_s - phase.server_cpu_s - phase.workers_cpu_s - phase.generator_cpu_s)
-
-
-def _share(cpu_s: float, window_s: float) -> str:
-    return f"{cpu_s / window_s * 100:.0f}%"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

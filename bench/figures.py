@@ -1,4 +1,4 @@
-"""Small helpers the server benchmarks share: percentiles, the table they print, progress notes.
+"""Small helpers the server benchmarks share: percentiles, the table they print and its cells, progress notes.
 
 A benchmark prints the command line that produced its figures and one
 table on stdout, so that a run pasted into an issue says what was
@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,16 @@ def ratio(value: float | None, baseline: float | None) -> str:
     if value is None or baseline is None or baseline == 0:
         return "-"
     return f"x{value / baseline:.2f}"
+
+
+def cpu_share(cpu_s: float, window_s: float) -> str:
+    """CPU time as a share of one core over a window: `37%`, or `-` for an empty window."""
+    return f"{cpu_s / window_s * 100:.0f}%" if window_s else "-"
+
+
+def counts(counted: Counter[str]) -> str:
+    """What was counted, most first: `not_found 3, room_full 1`, or `none`."""
+    return ", ".join(f"{what} {count}" for what, count in counted.most_common()) or "none"
 
 
 def command_line(argv: Sequence[str] | None, module: str) -> str:

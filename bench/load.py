@@ -36,14 +36,13 @@ import resource
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from bench.figures import Spread, command_line, milliseconds, note, spread_rows, table
+from bench.figures import Spread, command_line, counts, cpu_share, milliseconds, note, spread_rows, table
 from bench.load_worker import Go, WorkerPlan, WorkerResult, run_worker
 from bench.server_process import BenchError, MachineTimes, ServerProcess, cores, sleep_until
 
@@ -308,13 +307,13 @@ def report(measurement: Measurement, command: str) -> str:
         ["spectator deliveries", f"{len(whole.spectator_delays)} ({whole.spectated_moves} moves)", ""],
         *spread_rows("spectator delivery", delays, TARGET_SPECTATOR_P99_S),
         ["server CPU per move", f"{measurement.server_cpu_s / moves * 1000:.3f} ms" if moves else "-", ""],
-        ["server CPU", _share(measurement.server_cpu_s, window), ""],
-        ["generator CPU (per process)", " ".join(_share(cpu, window) for cpu in measurement.generator_cpu_s), ""],
+        ["server CPU", cpu_share(measurement.server_cpu_s, window), ""],
+        ["generator CPU (per process)", " ".join(cpu_share(cpu, window) for cpu in measurement.generator_cpu_s), ""],
         ["generator loop lag p99", milliseconds(None if lag is None else lag.p99), ""],
-        ["rest of the machine CPU", _share(others, window), ""],
+        ["rest of the machine CPU", cpu_share(others, window), ""],
         ["games started / failed", f"{whole.games_started} / {whole.games_failed}", ""],
-        ["errors received", _errors(whole.errors), ""],
-        ["connections closed by the server", _errors(whole.closed_by_server), ""],
+        ["errors received", counts(whole.errors), ""],
+        ["connections closed by the server", counts(whole.closed_by_server), ""],
         ["server log warnings", str(measurement.server_warnings), ""],
     ]
     lines = [
@@ -329,15 +328,6 @@ def report(measurement: Measurement, command: str) -> str:
 
 def _mb(size: int) -> str:
     return f"{size / 2**20:.1f} MB"
-
-
-def _share(cpu_s: float, window_s: float) -> str:
-    """CPU time as a share of one core over the window."""
-    return f"{cpu_s / window_s * 100:.0f}%" if window_s else "-"
-
-
-def _errors(errors: Counter[str]) -> str:
-    return ", ".join(f"{code} {count}" for code, count in errors.most_common()) or "none"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -233,7 +233,7 @@ async def play(games: Sequence[PairedGame], go: Go, result: WorkerResult) -> Non
 
 
 async def _watch_loop_lag(go: Go, result: WorkerResult) -> None:
-    await _sleep_until(go.start_at)
+    await sleep_until(go.start_at)
     while time.monotonic() < go.stop_at:
         asked = time.monotonic()
         await asyncio.sleep(LAG_TICK_S)
@@ -241,13 +241,14 @@ async def _watch_loop_lag(go: Go, result: WorkerResult) -> None:
 
 
 async def _measure_cpu(go: Go, result: WorkerResult) -> None:
-    await _sleep_until(go.start_at)
+    await sleep_until(go.start_at)
     began = time.process_time()
-    await _sleep_until(go.stop_at)
+    await sleep_until(go.stop_at)
     result.cpu_s = time.process_time() - began
 
 
-async def _sleep_until(moment: float) -> None:
+async def sleep_until(moment: float) -> None:
+    """Wait until time.monotonic() reaches `moment` (the asyncio twin of `server_process.sleep_until`)."""
     delay = moment - time.monotonic()
     if delay > 0:
         await asyncio.sleep(delay)
@@ -299,7 +300,7 @@ class PairedGame:
                 self._first_room = None
                 length = self.rng.randint(*self.plies)
                 for ply in range(1, length + 1):
-                    await _sleep_until(next_at)
+                    await sleep_until(next_at)
                     if time.monotonic() >= go.stop_at:
                         return
                     next_at = max(next_at + self.interval, time.monotonic())

@@ -38,9 +38,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from bench.figures import Spread, command_line, milliseconds, note, ratio, table
+from bench.figures import Spread, command_line, counts, cpu_share, milliseconds, note, ratio, table
 from bench.load import raise_file_limit, share
-from bench.load_worker import bounded, close_all
+from bench.load_worker import bounded, close_all, sleep_until
 from bench.lobby_worker import Close, Count, Open, Record, Report, Watch, WatcherReport, opener, run_watchers
 from bench.server_process import BenchError, MachineTimes, ServerProcess, cores
 from bench.wire import BenchClient, WireError, answer_of
@@ -197,7 +197,7 @@ class SeekTraffic:
         next_at = start_at
         turn = 0
         while True:
-            await _sleep_until(next_at)
+            await sleep_until(next_at)
             if time.monotonic() >= stop_at:
                 break
             seeker = self.seekers[turn % len(self.seekers)]
@@ -214,7 +214,7 @@ class SeekTraffic:
             seek_id = created.message["seek"]["seek_id"]
             self.caused_at["a" + seek_id] = sent_at
             self.phase.seek_round_trips.append(created.at - sent_at)
-            await _sleep_until(sent_at + self.lifetime)
+            await sleep_until(sent_at + self.lifetime)
             answer, cancelled_at = await seeker.send_request({"type": "cancel_seek", "seek_id": seek_id})
             self.caused_at["r" + seek_id] = cancelled_at
             await answer_of(seeker.name, "cancel_seek", answer, expect="seek_removed")
@@ -272,7 +272,7 @@ async def _run_phase(
     note(f"{watching} watching the lobby; {options.rate:g} seeks a second for {options.duration:g} s")
     traffic = SeekTraffic(seekers, options.rate, options.lifetime, phase)
     window = asyncio.get_running_loop().create_task(_measure_window(phase, server, start_at, stop_at))
-    await _sleep_until(start_at)
+    await sleep_until(start_at)
     server_cpu = server.cpu_seconds()
     await traffic.run(start_at, stop_at)
     await window
@@ -292,9 +292,9 @@ async def _run_phase(
 
 async def _measure_window(phase: Phase, server: ServerProcess, start_at: float, stop_at: float) -> None:
     """The CPU the server, this process and the machine used while seeks were being sent."""
-    await _sleep_until(start_at)
+    await sleep_until(start_at)
     server_cpu, machine, own = server.cpu_seconds(), MachineTimes.now(), time.process_time()
-    await _sleep_until(stop_at)
+    await sleep_until(stop_at)
     phase.server_cpu_s = server.cpu_seconds() - server_cpu
     phase.machine_busy_s = MachineTimes.now().busy - machine.busy
     phase.seeker_cpu_s = time.process_time() - own
@@ -315,17 +315,17 @@ def report(options: Options, phases: Sequence[Phase], command: str) -> str:
     before, after = (Spread.of(phase.seek_round_trips) for phase in phases)
     trips = [None if spread is None else spread.p99 for spread in (before, after)]
     rows.append(["seek round trip p99", *(milliseconds(trip) for trip in trips), ratio(trips[1], trips[0]), ""])
-    server_shares = [_share(phase.server_cpu_s, phase.window_s) for phase in phases]
+    server_shares = [cpu_share(phase.server_cpu_s, phase.window_s) for phase in phases]
     rows.append(["server CPU", *server_shares, ratio(full.server_cpu_s, baseline.server_cpu_s), ""])
     rows.append(["server CPU per delivery", *(_per_delivery(phase) for phase in phases), "", ""])
     rows.append(["phase, to the last delivery", *(f"{phase.phase_s:.1f} s" for phase in phases), "", ""])
-    rows.append(["seekers' process CPU", *(_share(phase.seeker_cpu_s, phase.window_s) for phase in phases), "", ""])
+    rows.append(["seekers' process CPU", *(cpu_share(phase.seeker_cpu_s, phase.window_s) for phase in phases), "", ""])
     rows.append(["watcher processes' CPU", *(_watcher_cpu(phase) for phase in phases), "", ""])
     rows.append(["watcher loop lag p99", *(_loop_lag(phase) for phase in phases), "", ""])
     rows.append(["rest of the machine CPU", *(_rest(phase) for phase in phases), "", ""])
-    rows.append(["seek failures", *(_counts(phase.failures) for phase in phases), "", ""])
-    rows.append(["errors received", *(_counts(_merged(phase, "errors")) for phase in phases), "", ""])
-    rows.append(["closed by the server", *(_counts(_merged(phase, "closed_by_server")) for phase in phases), "", ""])
+    rows.append(["seek failures", *(counts(phase.failures) for phase in phases), "", ""])
+    rows.append(["errors received", *(counts(_merged(phase, "errors")) for phase in phases), "", ""])
+    rows.append(["closed by the server", *(counts(_merged(phase, "closed_by_server")) for phase in phases), "", ""])
     return "\n".join(
         [
             f"$ {command}",
@@ -344,10 +344,6 @@ def _deliveries(phase: Phase) -> str:
     return f"{phase.measured:,} / {phase.watching * phase.caused:,}"
 
 
-def _share(cpu_s: float, window_s: float) -> str:
-    return f"{cpu_s / window_s * 100:.0f}%" if window_s else "-"
-
-
 def _per_delivery(phase: Phase) -> str:
     """The server's CPU time over the whole phase divided by the deliveries measured: the cost of one
     lobby event sent to one watcher, plus a share of the seeks' own (which the baseline shows)."""
@@ -355,7 +351,7 @@ def _per_delivery(phase: Phase) -> str:
 
 
 def _watcher_cpu(phase: Phase) -> str:
-    return " ".join(_share(report.cpu_s, phase.window_s) for report in phase.reports)
+    return " ".join(cpu_share(report.cpu_s, phase.window_s) for report in phase.reports)
 
 
 def _loop_lag(phase: Phase) -> str:
@@ -365,7 +361,7 @@ def _loop_lag(phase: Phase) -> str:
 
 def _rest(phase: Phase) -> str:
     generators = phase.seeker_cpu_s + sum(report.cpu_s for report in phase.reports)
-    return _share(max(0.0, phase.machine_busy_s - phase.server_cpu_s - generators), phase.window_s)
+    return cpu_share(max(0.0, phase.machine_busy_s - phase.server_cpu_s - generators), phase.window_s)
 
 
 def _merged(phase: Phase, name: str) -> Counter[str]:
@@ -373,16 +369,6 @@ def _merged(phase: Phase, name: str) -> Counter[str]:
     for report in phase.reports:
         merged.update(getattr(report, name))
     return merged
-
-
-def _counts(counts: Counter[str]) -> str:
-    return ", ".join(f"{code} {count}" for code, count in counts.most_common()) or "none"
-
-
-async def _sleep_until(moment: float) -> None:
-    delay = moment - time.monotonic()
-    if delay > 0:
-        await asyncio.sleep(delay)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

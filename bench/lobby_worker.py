@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 
-from bench.load_worker import bounded, close_all
+from bench.load_worker import bounded, close_all, sleep_until
 from bench.wire import BenchClient, Message, Received
 
 LAG_TICK_S = 0.05
@@ -157,7 +157,7 @@ class Watchers:
 
     async def _measure(self, start_at: float, stop_at: float) -> None:
         """This process's CPU time and event-loop lag between the two moments."""
-        await _sleep_until(start_at)
+        await sleep_until(start_at)
         began = time.process_time()
         while time.monotonic() < stop_at:
             asked = time.monotonic()
@@ -187,9 +187,3 @@ def opener(url: str, name: str) -> Callable[[], Awaitable[BenchClient]]:
 def client_watch(client: BenchClient) -> Callable[[], Awaitable[Received]]:
     """A call that makes `client` watch the lobby (for `bounded`)."""
     return lambda: client.request({"type": "watch_lobby"}, expect="lobby")
-
-
-async def _sleep_until(moment: float) -> None:
-    delay = moment - time.monotonic()
-    if delay > 0:
-        await asyncio.sleep(delay)
