@@ -18,7 +18,6 @@ room's state (`client.state`), the lobby's (`client.lobby`), the texts
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from client.text import (
     describe_refused_sign_in,
     describe_rooms,
     format_rating,
+    record_text,
 )
 from client.values import GameTerms
 from client.web_api import HttpAnswer, player_path
@@ -803,11 +803,7 @@ class ClientCore:
     def _game(self, message: GameMessage) -> list[Action]:
         waiting = self._waiting.pop(message.id, None) if isinstance(message.id, int) else None
         if isinstance(waiting, _Export):
-            if isinstance(message.record, str):
-                content = message.record
-            else:
-                content = json.dumps(message.record, indent=2, ensure_ascii=False) + "\n"
-            return [SaveFile(waiting.path, content)]
+            return [SaveFile(waiting.path, record_text(message.record))]
         if isinstance(waiting, _StartReplay):
             try:
                 self.replay = Replay(record_from_dict(message.record))

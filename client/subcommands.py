@@ -10,7 +10,6 @@ object per line. The columns are named in `gomoku SUBCOMMAND --help`.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal, TextIO
@@ -20,12 +19,10 @@ from pydantic import ValidationError
 from client import web_api
 from client.commands import RecordFormat
 from client.connection import Connection, ScriptError
-from client.render import format_clock_setting
-from client.state import clock_setting
+from client.text import describe_clock_setting, record_text
 from server.protocol import (
     PAGE_LIMIT,
     Bots,
-    ClockSettingModel,
     GameId,
     GameMessage,
     Games,
@@ -135,8 +132,7 @@ async def export_game(
     answer = await connection.request(GetGame(game_id=game_id, format=record_format))
     if not isinstance(answer, GameMessage):
         raise ScriptError(f"the server answered get_game with {answer.type!r}")
-    record = answer.record
-    text = record if isinstance(record, str) else json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    text = record_text(answer.record)
     if path is None:
         out.write(text)
         return
@@ -188,7 +184,7 @@ async def seeks(connection: Connection, out: TextIO, as_json: bool = False) -> N
             seek.by.rating,
             seek.rule.value,
             seek.size,
-            _clock(seek.clock),
+            describe_clock_setting(seek.clock),
             _yes_no(seek.rated),
             seek.color,
             seek.rating_min,
@@ -226,7 +222,7 @@ def _room_row(out: TextIO, room: RoomSummaryModel) -> None:
         room.status,
         room.rule.value,
         room.size,
-        _clock(room.clock),
+        describe_clock_setting(room.clock),
         _name(room.black),
         _name(room.white),
         room.spectators,
@@ -250,11 +246,6 @@ def _game_row(out: TextIO, game: GameSummaryModel) -> None:
         game.started_at,
         game.ended_at,
     )
-
-
-def _clock(clock: ClockSettingModel | None) -> str | None:
-    """A time control as `5+3`, None when untimed."""
-    return None if clock is None else format_clock_setting(clock_setting(clock))
 
 
 def _yes_no(flag: bool) -> str:

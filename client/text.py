@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Mapping
+from typing import Any
 
 from client.render import format_clock_setting
 from client.state import clock_setting
@@ -107,6 +109,12 @@ def describe_rooms(rooms: list[RoomSummaryModel]) -> str:
 def describe_clock_setting(clock: ClockSettingModel | None) -> str:
     """A room's time control as `5+3`, or `-` when untimed."""
     return "-" if clock is None else format_clock_setting(clock_setting(clock))
+
+
+def record_text(record: dict[str, Any] | str) -> str:
+    """A stored game's record, as `get_game` carries it, as the text of its file: PSQ and SGF as
+    they come, JSON laid out for people to read."""
+    return record if isinstance(record, str) else json.dumps(record, indent=2, ensure_ascii=False) + "\n"
 
 
 def describe_bots(bots: list[BotInfoModel]) -> str:
