@@ -44,7 +44,6 @@ from client.text import (
     format_rating,
     record_text,
 )
-from client.values import GameTerms
 from client.web_api import HttpAnswer, player_path
 from engine.errors import RecordFormatError
 from engine.record import record_from_dict
@@ -549,7 +548,7 @@ class ClientCore:
             case players.QuickPairCommand():
                 terms = command.terms
                 return self._seek_game(
-                    QuickPair(rule=terms.rule, size=terms.size, clock=_clock_model(terms), rated=terms.rated)
+                    QuickPair(rule=terms.rule, size=terms.size, clock=_clock_model(terms.clock), rated=terms.rated)
                 )
             case players.WatchLobbyCommand():
                 return self._send(WatchLobby())
@@ -844,13 +843,12 @@ class ClientCore:
 
 
 def _create_room(command: cmd.CreateRoomCommand) -> CreateRoom:
-    clock = ClockSettingModel(initial_ms=command.clock[0], increment_ms=command.clock[1]) if command.clock else None
     return CreateRoom(
         rule=command.rule,
         size=command.size,
         black=_seat_spec(command.black),
         white=_seat_spec(command.white),
-        clock=clock,
+        clock=_clock_model(command.clock),
         private=command.private,
         rated=command.rated,
         opening=command.opening,
@@ -862,7 +860,7 @@ def _seek(command: players.SeekCommand) -> SeekRequest:
     return SeekRequest(
         rule=terms.rule,
         size=terms.size,
-        clock=_clock_model(terms),
+        clock=_clock_model(terms.clock),
         rated=terms.rated,
         color=command.colour,
         rating_min=command.rating_min,
@@ -871,8 +869,9 @@ def _seek(command: players.SeekCommand) -> SeekRequest:
     )
 
 
-def _clock_model(terms: GameTerms) -> ClockSettingModel | None:
-    return None if terms.clock is None else ClockSettingModel(initial_ms=terms.clock[0], increment_ms=terms.clock[1])
+def _clock_model(clock: tuple[int, int] | None) -> ClockSettingModel | None:
+    """A time control as commands hold it, (initial_ms, increment_ms) or None, as the wire's."""
+    return None if clock is None else ClockSettingModel(initial_ms=clock[0], increment_ms=clock[1])
 
 
 def _first_problem(error: ValidationError) -> str:
