@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import getpass
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +29,6 @@ from server.protocol import GameId
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 NAME_ENV = "GOMOKU_NAME"
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_LEVEL_LENGTH = 64
 """The longest bot level the protocol carries."""
 
@@ -143,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _player_name(text: str) -> str:
-    if not _NAME.fullmatch(text):
+    if not values.PLAYER_NAME.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -")
     return text
 

@@ -25,6 +25,7 @@ from typing import Literal
 from client.bot.runner import BotRunner, BotStopped
 from client.bot.settings import BotSettings, SeekTerms
 from client.tokens import CONFIG_DIR_ENV, TokenStore, default_config_dir
+from client.values import CommandError, parse_clock
 from engine.types import Rule
 from server.protocol import ClockSettingModel
 
@@ -53,15 +54,14 @@ def _names(text: str) -> frozenset[str]:
 
 
 def _clock(text: str) -> ClockSettingModel | None:
-    """`M+S`: M minutes and S seconds of increment; `none` for untimed."""
+    """`M+S` as the client's `create` reads it (M minutes and S seconds of increment); `none` for untimed."""
     if text.lower() == "none":
         return None
-    minutes, _, increment = text.partition("+")
     try:
-        initial_ms, increment_ms = round(float(minutes) * 60_000), round(float(increment or 0) * 1000)
-        return ClockSettingModel(initial_ms=initial_ms, increment_ms=increment_ms)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a clock is MINUTES+SECONDS (like 5+3) or none, not {text!r}") from None
+        initial_ms, increment_ms = parse_clock(text)
+    except CommandError as error:
+        raise argparse.ArgumentTypeError(f"{error} (or none: untimed)") from None
+    return ClockSettingModel(initial_ms=initial_ms, increment_ms=increment_ms)
 
 
 def _positive(text: str) -> int:
