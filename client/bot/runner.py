@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from client.bot.game import BotGame, step_model
 from client.bot.settings import BotSettings
 from client.tokens import TokenStore, TokenStoreError
+from engine.gomocup_manager import TimeLimits
 from server.brain_process import BrainFailure, BrainProcess
 from server.protocol import (
     MAX_FRAME_BYTES,
@@ -189,9 +190,9 @@ class BotRunner:
                     await self._seek_if_free()
             case Rooms():
                 await self._consider_rooms(message)
-            case Moved() | Undone() | GameOver() | DrawOffered() | UndoRequested() | RematchOffered():
-                await self._room_event(message)
-            case OpeningStepped():
+            case (
+                Moved() | Undone() | GameOver() | DrawOffered() | UndoRequested() | RematchOffered() | OpeningStepped()
+            ):
                 await self._room_event(message)
             case _:
                 pass
@@ -383,22 +384,25 @@ class GameDriver:
             self._task = None
             self.changed()
 
+    def _limits(self) -> tuple[TimeLimits, float]:
+        """The engine's limits for the bot's turn now, and how long to wait for its answer."""
+        game, settings = self.game, self.runner.settings
+        assert game.color is not None
+        limits = settings.move_limits(game.clock, game.time_control, game.color)
+        return limits, (limits.turn_ms + settings.tolerance_ms) / 1000
+
     async def _move(self) -> None:
         game = self.game
-        moves, color = tuple(game.moves), game.color
-        assert color is not None
-        limits = self.runner.settings.move_limits(game.clock, game.time_control, color)
-        timeout_s = (limits.turn_ms + self.runner.settings.tolerance_ms) / 1000
+        moves = tuple(game.moves)
+        limits, timeout_s = self._limits()
         point = await self._ask(lambda brain: brain.move(moves, limits, timeout_s))
         if point is not None and tuple(self.game.moves) == moves and self.game.to_act() == "move":
             await self.runner.send(Move(room_id=game.room_id, x=point.x, y=point.y, id=f"move:{game.room_id}"))
 
     async def _swap2(self) -> None:
         game = self.game
-        stones, color = tuple(game.moves), game.color
-        assert color is not None
-        limits = self.runner.settings.move_limits(game.clock, game.time_control, color)
-        timeout_s = (limits.turn_ms + self.runner.settings.tolerance_ms) / 1000
+        stones = tuple(game.moves)
+        limits, timeout_s = self._limits()
         decided = await self._ask(lambda brain: brain.swap2(stones, limits, timeout_s))
         if decided is not None and tuple(self.game.moves) == stones and self.game.to_act() == "swap2":
             step = OpeningStep(room_id=game.room_id, step=step_model(decided.step), id=f"step:{game.room_id}")
