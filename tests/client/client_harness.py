@@ -110,6 +110,12 @@ class Launcher:
         self.players.append(player)
         return player
 
+    async def stop_all(self) -> None:
+        """Stop every client started, as when their windows are closed."""
+        for player in self.players:
+            player.run.cancel()
+        await asyncio.gather(*(player.run for player in self.players), return_exceptions=True)
+
 
 class RunningServer:
     """A real server on 127.0.0.1 that a test may stop and start again on the same port and database."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Literal
@@ -97,6 +96,4 @@ def server_port(running_server: RunningServer) -> int:
 async def launcher(server_port: int, tmp_path: Path) -> AsyncIterator[Launcher]:
     clients = Launcher(f"ws://127.0.0.1:{server_port}/ws", tmp_path / "config")
     yield clients
-    for player in clients.players:
-        player.run.cancel()
-    await asyncio.gather(*(player.run for player in clients.players), return_exceptions=True)
+    await clients.stop_all()

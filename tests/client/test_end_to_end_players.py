@@ -3,7 +3,6 @@ claims, rated games, the leaderboard and profiles, driven by lines as players wo
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -94,9 +93,7 @@ async def quick_claims(tmp_path: Path) -> AsyncIterator[Launcher]:
     try:
         yield clients
     finally:
-        for player in clients.players:
-            player.run.cancel()
-        await asyncio.gather(*(player.run for player in clients.players), return_exceptions=True)
+        await clients.stop_all()
         await server.stop()
 
 
