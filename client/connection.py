@@ -16,6 +16,7 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import AsyncIterator
+from typing import TypeVar
 
 import websockets
 from websockets.asyncio.client import ClientConnection
@@ -32,6 +33,8 @@ from server.protocol import (
     Welcome,
     parse_server_message,
 )
+
+_Answer = TypeVar("_Answer", bound=ServerEvent)
 
 OPEN_TIMEOUT_S = 10.0
 """How long connecting may take."""
@@ -101,6 +104,15 @@ class Connection:
                 raise Refused(answer)
             else:
                 return answer
+
+    async def request_answer(self, message: ClientMessage, answer_type: type[_Answer]) -> _Answer:
+        """Send `message` and return its answer, which must be an `answer_type`. Raises as `request`
+        does, and ScriptError when the server answers with another message."""
+        answer = await self.request(message)
+        if not isinstance(answer, answer_type):
+            asked = getattr(message, "type", type(message).__name__)  # each request's class names its type
+            raise ScriptError(f"the server answered {asked} with {answer.type!r}")
+        return answer
 
     async def receive(self, timeout_s: float) -> ServerEvent:
         """The next message that was not the answer to a request. Raises ScriptError after `timeout_s`."""

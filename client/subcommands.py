@@ -84,9 +84,7 @@ async def list_rooms(connection: Connection, out: TextIO, as_json: bool = False,
     """Every listed room, page after page, in room id order."""
     after: RoomId | None = None
     while True:
-        answer = await connection.request(ListRooms(limit=page_size, after=after))
-        if not isinstance(answer, Rooms):
-            raise ScriptError(f"the server answered list_rooms with {answer.type!r}")
+        answer = await connection.request_answer(ListRooms(limit=page_size, after=after), Rooms)
         if as_json:
             _json_lines(out, answer.rooms)
         else:
@@ -110,9 +108,7 @@ async def list_games(
     left = limit
     while left > 0:
         request = ListGames(player=player, limit=min(left, page_size), before=before)
-        answer = await connection.request(request)
-        if not isinstance(answer, Games):
-            raise ScriptError(f"the server answered list_games with {answer.type!r}")
+        answer = await connection.request_answer(request, Games)
         games = answer.games[:left]
         if as_json:
             _json_lines(out, games)
@@ -129,9 +125,7 @@ async def export_game(
     connection: Connection, game_id: GameId, record_format: RecordFormat, out: TextIO, path: Path | None
 ) -> None:
     """A stored game's record in `record_format`, written to `path` (or to `out` when None)."""
-    answer = await connection.request(GetGame(game_id=game_id, format=record_format))
-    if not isinstance(answer, GameMessage):
-        raise ScriptError(f"the server answered get_game with {answer.type!r}")
+    answer = await connection.request_answer(GetGame(game_id=game_id, format=record_format), GameMessage)
     text = record_text(answer.record)
     if path is None:
         out.write(text)
@@ -146,9 +140,7 @@ async def leaderboard(
     connection: Connection, out: TextIO, kind: Literal["human", "bot"] | None, limit: int, as_json: bool = False
 ) -> None:
     """The best rated players, best first (provisional ratings after the others, as the server ranks them)."""
-    answer = await connection.request(Leaderboard(limit=limit, kind=kind))
-    if not isinstance(answer, LeaderboardMessage):
-        raise ScriptError(f"the server answered leaderboard with {answer.type!r}")
+    answer = await connection.request_answer(Leaderboard(limit=limit, kind=kind), LeaderboardMessage)
     if as_json:
         _json_lines(out, answer.players)
         return
@@ -158,9 +150,7 @@ async def leaderboard(
 
 async def online(connection: Connection, out: TextIO, as_json: bool = False) -> None:
     """Who is online (the first PAGE_LIMIT by name): name, rating, idle or playing."""
-    answer = await connection.request(WhoIsOnline())
-    if not isinstance(answer, OnlinePlayers):
-        raise ScriptError(f"the server answered who_is_online with {answer.type!r}")
+    answer = await connection.request_answer(WhoIsOnline(), OnlinePlayers)
     if as_json:
         _json_lines(out, answer.players)
         return
@@ -170,9 +160,7 @@ async def online(connection: Connection, out: TextIO, as_json: bool = False) -> 
 
 async def seeks(connection: Connection, out: TextIO, as_json: bool = False) -> None:
     """The seeks waiting in the lobby now (the newest hundred), oldest first."""
-    answer = await connection.request(WatchLobby())
-    if not isinstance(answer, Lobby):
-        raise ScriptError(f"the server answered watch_lobby with {answer.type!r}")
+    answer = await connection.request_answer(WatchLobby(), Lobby)
     if as_json:
         _json_lines(out, answer.seeks)
         return
