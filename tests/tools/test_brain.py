@@ -6,16 +6,17 @@ import sys
 from engine import build_info
 
 
+def run_brain(*arguments: str, script: str = "") -> subprocess.CompletedProcess[str]:
+    """`gomoku-engine ARGUMENTS` with `script` on its input, to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "tools.brain", *arguments], input=script, capture_output=True, text=True, timeout=60
+    )
+
+
 def test_a_session_through_a_pipe() -> None:
     script = "\n".join(["ABOUT", "INFO timeout_turn 300", "INFO rule 1", "START 15", "BEGIN", "TURN 8,8", "END", ""])
-    finished = subprocess.run(
-        [sys.executable, "-m", "tools.brain", "--level", "medium"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    finished = run_brain("--level", "medium", script=script)
+    finished.check_returncode()
     lines = finished.stdout.splitlines()
     assert lines[0].startswith('name="gomoku-engine"')
     assert lines[1] == "OK"
@@ -27,21 +28,14 @@ def test_a_session_through_a_pipe() -> None:
 
 
 def test_the_version_says_which_build_of_the_engine_runs() -> None:
-    finished = subprocess.run(
-        [sys.executable, "-m", "tools.brain", "--version"], capture_output=True, text=True, timeout=60, check=True
-    )
+    finished = run_brain("--version")
+    finished.check_returncode()
     assert finished.stdout.startswith("gomoku-engine 0.1.0; engine: ")
     assert finished.stdout.strip().endswith(build_info())
 
 
 def test_an_unknown_level_is_refused_with_the_known_ones() -> None:
-    finished = subprocess.run(
-        [sys.executable, "-m", "tools.brain", "--level", "grandmaster"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    finished = run_brain("--level", "grandmaster")
     assert finished.returncode == 2
     assert "master" in finished.stderr
 
@@ -74,14 +68,8 @@ def test_swap2_decisions_through_a_pipe() -> None:
             "",
         ]
     )
-    finished = subprocess.run(
-        [sys.executable, "-m", "tools.brain", "--level", "easy"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    finished = run_brain("--level", "easy", script=script)
+    finished.check_returncode()
     answers = [line for line in finished.stdout.splitlines() if not line.startswith("MESSAGE")]
     assert answers[0] == "OK"
     opening = answers[1].split()
