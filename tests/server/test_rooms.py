@@ -353,6 +353,18 @@ def test_absence_counts_only_while_the_opponent_is_there() -> None:
     assert room.next_deadline() == pytest.approx(130.0)
 
 
+def test_a_game_that_starts_without_its_creator_says_at_once_that_the_creator_is_away() -> None:
+    room = Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(claim_after_s=30.0))
+    room.open(ALICE, "me", "open", 0.0)
+    room.disconnect(ALICE.connection, 1.0)
+    joined = room.join(BOB, True, 2.0)
+    assert types_for(joined, BOB.connection) == ["room", "opponent_away"]
+    away = as_dicts(joined, BOB.connection)[1]
+    assert (away["room_id"], away["color"], away["claim_at_ms"]) == (room.room_id, "black", 30_000)
+    watched = room.join(CAROL, False, 12.5)
+    assert as_dicts(watched, CAROL.connection)[1]["claim_at_ms"] == 19_500
+
+
 # ------------------------------------------------------ rematch and restore
 
 
@@ -388,6 +400,7 @@ def test_a_restored_game_charges_no_time_for_the_downtime() -> None:
     assert room.clock is not None and room.clock.left_ms(Color.WHITE, 1000.0) == 50_000
     back = room.join(Caller(ConnectionId(5), "bob"), True, 1001.0)
     assert as_dicts(back, ConnectionId(5))[0]["room"]["clock"]["white_ms"] == 49_000
+    assert as_dicts(back, ConnectionId(5))[1]["color"] == "black", "alice has not come back yet"
     room.move(Caller(ConnectionId(5), "bob"), Point(9, 9), 1002.0)
     assert room.board.ply == 4
 
