@@ -517,6 +517,7 @@ class Room:
         if after.black is not black_before:
             black, white = self.opening.seats()
             self.seats = {Color.BLACK: black, Color.WHITE: white}
+            self.presence.swap_sides()
             if self.clock is not None:
                 self.clock.swap_sides(now)
             outcome.records.append(SeatsDecided(self.game_id, black, white))
