@@ -121,9 +121,3 @@ def _announce(outcome: Outcome, before: tuple[Standing, Standing], after: tuple[
     for index, (connection, message) in enumerate(outcome.messages):
         if isinstance(message, GameOver):
             outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))
-
-
-def rounded(standing: Standing) -> tuple[int, int, int]:
-    """Rating, deviation and games as the wire shows them."""
-    return round(standing.rating.rating), round(standing.rating.rd), standing.games
-

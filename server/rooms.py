@@ -694,10 +694,6 @@ class Room:
         """Connections in the room that hold no seat."""
         return sum(1 for connection in self.members if self.role_of(connection) == "spectator")
 
-    def has_bot(self) -> bool:
-        """Whether the server plays one of the seats (a bot level)."""
-        return any(is_server_bot(seat) for seat in self.seats.values())
-
     def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
         """Black's and white's seat, when both are taken."""
         black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
