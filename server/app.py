@@ -150,8 +150,7 @@ class GameServer:
             metrics.bot_queue.set_function(lambda: pool.waiting)
             bots = BotPlayers(pool, OutsideEngines(settings.engines, pool) if settings.engines else None)
         app = cls(settings, storage, bots, metrics, roster)
-        await app.ratings.enrol_bots(arena_ratings, level_names())
-        await app.ratings.enrol_engines(settings.engines)
+        await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
         loop = asyncio.get_running_loop()
         app._chores = [

@@ -72,6 +72,10 @@ class Presence:
         """The seat's player has no connection in the room any more."""
         self.away_since[color] = now
 
+    def swap_sides(self) -> None:
+        """The players have changed colours (an opening's choice): each absence goes with its player."""
+        self.away_since = {color.other: since for color, since in self.away_since.items()}
+
     def empty_for(self, seconds: float, now: float) -> bool:
         """Whether the room has had no connection for at least `seconds`."""
         return not self.members and self.empty_since is not None and now >= self.empty_since + seconds

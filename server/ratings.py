@@ -48,23 +48,20 @@ class RatingBook:
         self._known: dict[str, Standing] = {}
         self._settling = asyncio.Lock()
 
-    async def enrol_bots(self, arena_ratings: dict[str, int], levels: list[str]) -> None:
-        """Give every bot level a place in the pool (kept if it has one), starting from its arena
-        rating, or the default rating for a level the arena has not rated."""
-        newcomers = tuple(
-            Standing(level, "bot", Rating(float(arena_ratings.get(level, 1500)), BOT_START_RD), 0) for level in levels
-        )
-        await self._storage.apply([BotsEnrolled(newcomers)])
-
-    async def enrol_engines(self, engines: Sequence[EngineSpec]) -> None:
-        """Give every outside engine a place in the pool (kept if it has one): at its configured
-        rating with our levels' deviation, or as an unknown newcomer when it has none."""
-        newcomers = tuple(
-            Standing(spec.name, "bot", Rating() if spec.rating is None else Rating(float(spec.rating), BOT_START_RD), 0)
+    async def enrol_bots(
+        self, arena_ratings: dict[str, int], levels: list[str], engines: Sequence[EngineSpec] = ()
+    ) -> None:
+        """Give every bot a place in the pool (kept if it has one), in one write: each of our levels
+        at its arena rating (the default rating for a level the arena has not rated), each outside
+        engine at its configured rating, both with BOT_START_RD; an engine without a rating is an
+        unknown newcomer."""
+        ours = [(level, Rating(float(arena_ratings.get(level, 1500)), BOT_START_RD)) for level in levels]
+        outside = [
+            (spec.name, Rating() if spec.rating is None else Rating(float(spec.rating), BOT_START_RD))
             for spec in engines
-        )
-        if newcomers:
-            await self._storage.apply([BotsEnrolled(newcomers)])
+        ]
+        newcomers = tuple(Standing(name, "bot", rating, 0) for name, rating in ours + outside)
+        await self._storage.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
         """A player's standing: as stored, or a newcomer's for a name not in the pool yet."""
@@ -121,9 +118,3 @@ def _announce(outcome: Outcome, before: tuple[Standing, Standing], after: tuple[
     for index, (connection, message) in enumerate(outcome.messages):
         if isinstance(message, GameOver):
             outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))
-
-
-def rounded(standing: Standing) -> tuple[int, int, int]:
-    """Rating, deviation and games as the wire shows them."""
-    return round(standing.rating.rating), round(standing.rating.rd), standing.games
-

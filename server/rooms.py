@@ -214,7 +214,7 @@ class Room:
         outcome = Outcome()
         if self._both_seated():
             self._start(now, outcome)
-        outcome.reply(caller.connection, views.room_message(self, caller.connection, now))
+        self._snapshot(caller.connection, now, outcome, answers=True)
         return outcome
 
     def open_paired(self, black: Caller, white: Caller, opener: str, answering: Caller | None, now: float) -> Outcome:
@@ -228,11 +228,7 @@ class Room:
             self.presence.arrive(caller.connection, caller.name)
         self._start(now, outcome)
         for caller in (black, white):
-            snapshot = views.room_message(self, caller.connection, now)
-            if caller == answering:
-                outcome.reply(caller.connection, snapshot)
-            else:
-                outcome.send(caller.connection, snapshot)
+            self._snapshot(caller.connection, now, outcome, answers=caller == answering)
         return outcome
 
     @classmethod
@@ -321,13 +317,8 @@ class Room:
         if connection not in self.members:
             return outcome
         before = self._presence()
-        away = self._detach(connection, now, on_purpose=False)
-        self._announce_presence(before, outcome, None, now)
-        if away is not None:
-            claim_at_ms = round(self.settings.claim_after_s * 1000)
-            notice = OpponentAway(room_id=self.room_id, color=views.color_name(away), claim_at_ms=claim_at_ms)
-            for member in self.members:
-                outcome.send(member, notice)
+        self._detach(connection, now, on_purpose=False)
+        self._announce_presence(before, outcome, None, now)  # a seat gone away comes with its notice
         return outcome
 
     def claim_win(self, caller: Caller, now: float) -> Outcome:
@@ -526,6 +517,7 @@ class Room:
         if after.black is not black_before:
             black, white = self.opening.seats()
             self.seats = {Color.BLACK: black, Color.WHITE: white}
+            self.presence.swap_sides()
             if self.clock is not None:
                 self.clock.swap_sides(now)
             outcome.records.append(SeatsDecided(self.game_id, black, white))
@@ -541,7 +533,7 @@ class Room:
         stepped = OpeningStepped(room_id=self.room_id, seq=self.seq, by=taken.player, step=wire_step)
         self._broadcast(stepped, outcome, caller)
         for connection in self.members:
-            outcome.send(connection, views.room_message(self, connection, now))
+            self._snapshot(connection, now, outcome)
 
     def _both_sides_acted(self) -> bool:
         """Whether each player has moved or taken an opening step (a game where one has not is an abort).
@@ -702,10 +694,6 @@ class Room:
         """Connections in the room that hold no seat."""
         return sum(1 for connection in self.members if self.role_of(connection) == "spectator")
 
-    def has_bot(self) -> bool:
-        """Whether the server plays one of the seats (a bot level)."""
-        return any(is_server_bot(seat) for seat in self.seats.values())
-
     def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
         """Black's and white's seat, when both are taken."""
         black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
@@ -767,7 +755,7 @@ class Room:
         back = self._attach(caller.connection, caller.name, now)
         if self._presence() != before:
             for connection in self.members:
-                outcome.send(connection, views.room_message(self, connection, now))
+                self._snapshot(connection, now, outcome)
         self._announce_back(back, outcome)
 
     def _require_playing(self, caller: Caller) -> None:
@@ -910,11 +898,7 @@ class Room:
         self.rematch_asks = set()
         self._start(now, outcome)
         for connection in self.members:
-            snapshot = views.room_message(self, connection, now)
-            if connection == caller.connection:
-                outcome.reply(connection, snapshot)
-            else:
-                outcome.send(connection, snapshot)
+            self._snapshot(connection, now, outcome, answers=connection == caller.connection)
 
     def _broadcast(self, message: ServerMessage, outcome: Outcome, caller: Caller | None) -> None:
         """Send to every member; the copy for the request's sender (if any) answers the request."""
@@ -935,14 +919,12 @@ class Room:
         self.presence.seat_back(color, now)
         return color if was_away and self.in_game else None
 
-    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> Color | None:
-        """A connection goes; the seat whose player it leaves with no connection during a game, if any."""
+    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> None:
+        """A connection goes; a seat it leaves with no connection during a game is away from now."""
         name = self.presence.depart(connection, now, on_purpose)
         color = None if name is None else self.seat_of(name)
         if color is not None and self.in_game and not self.seat_connected(color):
             self.presence.seat_away(color, now)
-            return color
-        return None
 
     def _announce_back(self, color: Color | None, outcome: Outcome) -> None:
         if color is not None:
@@ -963,10 +945,35 @@ class Room:
         seats_changed = self._presence() != before
         for connection in self.members:
             if caller is not None and connection == caller.connection:
-                outcome.reply(connection, views.room_message(self, connection, now))
+                self._snapshot(connection, now, outcome, answers=True)
             elif seats_changed:
-                outcome.send(connection, views.room_message(self, connection, now))
+                self._snapshot(connection, now, outcome)
         self._announce_spectators(outcome, now)
+
+    def _snapshot(self, connection: ConnectionId, now: float, outcome: Outcome, answers: bool = False) -> None:
+        """Send a member the room as it stands (as the request's answer if `answers`), then an
+        `opponent_away` for each seat whose player is away: the snapshot shows the seat
+        disconnected but not when the win may be claimed, and a member who joined (or reloaded)
+        after the drop has no other way to learn it."""
+        snapshot = views.room_message(self, connection, now)
+        if answers:
+            outcome.reply(connection, snapshot)
+        else:
+            outcome.send(connection, snapshot)
+        for notice in self._away_notices(now):
+            outcome.send(connection, notice)
+
+    def _away_notices(self, now: float) -> list[OpponentAway]:
+        """An `opponent_away` for each seat whose player is away, with how long until the win may
+        be claimed from them (0 once it may)."""
+        return [
+            OpponentAway(
+                room_id=self.room_id,
+                color=views.color_name(color),
+                claim_at_ms=max(0, round((since + self.settings.claim_after_s - now) * 1000)),
+            )
+            for color, since in sorted(self.presence.away_since.items())
+        ]
 
     def _announce_spectators(self, outcome: Outcome, now: float) -> None:
         """Tell members the spectator count when it has changed, at most once every

@@ -83,3 +83,68 @@ async def test_an_opponent_coming_back_is_announced_and_cannot_be_claimed_agains
     await asyncio.sleep(0.3)
     refused = await alice.request(type="claim_win", room_id=room_id)
     assert (refused["type"], refused["code"]) == ("error", "not_allowed")
+
+
+async def test_a_spectator_who_comes_after_the_drop_is_told_who_is_away_and_when_the_claim_opens(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(claim_after_s=30.0)
+    alice, bob, room_id = await game(client, server)
+    await bob.close()
+    await alice.expect_next("opponent_away")
+
+    carol = await client("carol", server=server)
+    joined = await carol.request(type="join_room", room_id=room_id, as_="spectator")
+    assert joined["room"]["white"]["connected"] is False
+    first = await carol.expect("opponent_away", room_id=room_id, color="white")
+    assert 0 < first["claim_at_ms"] <= 30_000
+
+    await asyncio.sleep(0.3)
+    dave = await client("dave", server=server)
+    await dave.request(type="join_room", room_id=room_id, as_="spectator")
+    later = await dave.expect("opponent_away", room_id=room_id, color="white")
+    assert later["claim_at_ms"] <= first["claim_at_ms"] - 250, "the claim counts down from the drop, not from the join"
+
+
+async def test_a_player_back_in_the_room_is_told_the_opponent_is_away_and_since_when_it_counts(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(claim_after_s=0.2)
+    alice, bob, room_id = await game(client, server)
+    await bob.close()
+    await alice.expect_next("opponent_away")
+    await asyncio.sleep(0.3)
+
+    second_tab = await client("alice", server=server)
+    await second_tab.request(type="join_room", room_id=room_id)
+    assert (await second_tab.expect("opponent_away", color="white"))["claim_at_ms"] == 0, "the claim is open already"
+
+    carol = await client("carol", server=server)
+    await carol.request(type="join_room", room_id=room_id, as_="spectator")
+    await alice.close()
+    await second_tab.close()
+    while (await carol.expect_next("room"))["room"]["black"]["connected"]:
+        pass  # the server has seen both of alice's connections go
+    again = await client("alice", server=server)
+    back = await again.request(type="join_room", room_id=room_id)
+    assert back["you"] == "black" and back["room"]["white"]["connected"] is False
+    away = await again.expect("opponent_away", color="white")
+    assert away["claim_at_ms"] == 200, "an absence counts only while the opponent is there: from now"
+
+
+async def test_nobody_is_told_of_an_absence_when_nobody_is_away(client: ClientFactory) -> None:
+    alice, bob, room_id = await game(client)
+    carol = await client("carol")
+    await carol.request(type="join_room", room_id=room_id, as_="spectator")
+    await bob.close()
+    await alice.expect_next("opponent_away")
+    bob_again = await client("bob")
+    await bob_again.request(type="join_room", room_id=room_id)
+    await alice.expect_next("opponent_back")
+
+    dave = await client("dave")
+    await dave.request(type="join_room", room_id=room_id, as_="spectator")
+    for member in (alice, bob_again, carol, dave):
+        await member.request(type="list_rooms")  # answered after anything the join sent
+    assert [message["type"] for message in bob_again.seen + dave.seen].count("opponent_away") == 0
+    assert [message["type"] for message in carol.seen].count("opponent_away") == 1, "only at the drop"

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from engine.board import Board
+from engine.openings import ChooseColor, OpeningRule, PlaceStones
 from engine.record import ClockSetting, PlayerInfo
-from engine.types import Color, EndReason, Point, Rule
+from engine.types import Color, EndReason, GameResult, Point, Rule
 from server import views
 from server.domain import (
     Caller,
@@ -353,6 +354,33 @@ def test_absence_counts_only_while_the_opponent_is_there() -> None:
     assert room.next_deadline() == pytest.approx(130.0)
 
 
+def test_a_game_that_starts_without_its_creator_says_at_once_that_the_creator_is_away() -> None:
+    room = Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(claim_after_s=30.0))
+    room.open(ALICE, "me", "open", 0.0)
+    room.disconnect(ALICE.connection, 1.0)
+    joined = room.join(BOB, True, 2.0)
+    assert types_for(joined, BOB.connection) == ["room", "opponent_away"]
+    away = as_dicts(joined, BOB.connection)[1]
+    assert (away["room_id"], away["color"], away["claim_at_ms"]) == (room.room_id, "black", 30_000)
+    watched = room.join(CAROL, False, 12.5)
+    assert as_dicts(watched, CAROL.connection)[1]["claim_at_ms"] == 19_500
+
+
+def test_an_absence_stays_with_its_player_when_the_opening_swaps_the_seats() -> None:
+    settings = RoomSettings(claim_after_s=30.0)
+    room = Room(new_room_id(), Rule.FREESTYLE, 15, None, False, settings, opening=OpeningRule.SWAP2)
+    room.open(ALICE, "me", "open", 0.0)
+    room.join(BOB, True, 0.0)
+    room.opening_step(ALICE, PlaceStones((Point(7, 7), Point(0, 0), Point(8, 7))), 1.0)
+    room.disconnect(ALICE.connection, 2.0)
+    swapped = room.opening_step(BOB, ChooseColor(Color.BLACK), 3.0)
+    assert room.seats[Color.WHITE] == PlayerInfo("alice")
+    assert as_dicts(swapped, BOB.connection)[-1]["color"] == "white"
+    refused("not_allowed", lambda: room.claim_win(BOB, 31.0))
+    room.claim_win(BOB, 32.0)
+    assert room.result == GameResult(Color.BLACK, EndReason.ABANDONED)
+
+
 # ------------------------------------------------------ rematch and restore
 
 
@@ -388,6 +416,7 @@ def test_a_restored_game_charges_no_time_for_the_downtime() -> None:
     assert room.clock is not None and room.clock.left_ms(Color.WHITE, 1000.0) == 50_000
     back = room.join(Caller(ConnectionId(5), "bob"), True, 1001.0)
     assert as_dicts(back, ConnectionId(5))[0]["room"]["clock"]["white_ms"] == 49_000
+    assert as_dicts(back, ConnectionId(5))[1]["color"] == "black", "alice has not come back yet"
     room.move(Caller(ConnectionId(5), "bob"), Point(9, 9), 1002.0)
     assert room.board.ply == 4
 

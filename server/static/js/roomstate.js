@@ -50,9 +50,11 @@ function sameDecision(before, after) {
 /**
  * The seats whose player has gone during the game, each with when the
  * opponent may claim the win (`claimAt`, on the performance.now() clock).
- * Only `opponent_away` tells that moment: a seat a snapshot shows away
- * keeps what an earlier one knew, else it is null (unknown: the server
- * says how long is left if a claim comes too early).
+ * Only `opponent_away` tells that moment (the server sends it after each
+ * snapshot while a seat is away): a seat a snapshot shows away keeps what
+ * an earlier one knew, else it is null until that message comes (unknown
+ * for good with an older server, which says how long is left if a claim
+ * comes too early).
  */
 function awayFrom(snapshot, known) {
   const away = {};

@@ -1,5 +1,5 @@
 """In a room: the players and spectators chat (shown as text), and a player whose opponent has gone
-claims the win once the server allows it."""
+claims the win once the server allows it (a page reloaded meanwhile still counts down to it)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,16 @@ CLAIM_AFTER_S = 4.0
 def quick_claim_server(tmp_path: Path) -> Iterator[ThreadedServer]:
     """A server on which the win may be claimed CLAIM_AFTER_S seconds after the opponent has gone."""
     server = ThreadedServer(tmp_path / "gomoku.sqlite3", claim_after_s=CLAIM_AFTER_S)
+    server.start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def slow_claim_server(tmp_path: Path) -> Iterator[ThreadedServer]:
+    """A server on which the win may be claimed 30 s after the opponent has gone: longer than a
+    page takes to reload, even on a busy machine."""
+    server = ThreadedServer(tmp_path / "gomoku.sqlite3", claim_after_s=30.0)
     server.start()
     yield server
     server.close()
@@ -65,3 +75,22 @@ def test_a_player_claims_the_win_once_the_opponent_has_been_gone_long_enough(
     alice.click("Claim the win", within=".claim")
     alice.wait_text(".room-status", "White left the game: Black (alice) wins.")
     alice.wait_gone(".claim")
+
+
+def test_a_page_reloaded_after_the_opponent_has_gone_still_counts_down_to_the_claim(
+    slow_claim_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = open_friend_game(slow_claim_server, browser)
+    alice.play("h8")
+    bob.wait_stones(board_after(["h8"]))
+    network(bob, online=False)
+    assert slow_claim_server.drop_connections("bob") == 1
+    alice.wait_text(".claim", "bob has left the game. If they do not come back, you may claim the win in")
+
+    alice.driver.refresh()
+    alice.wait_text(".room-screen .player-bar", "away")
+    alice.wait_text(".claim", "bob has left the game. If they do not come back, you may claim the win in")
+    disabled = alice.driver.execute_script(
+        "return [...document.querySelectorAll('.claim button')].map((button) => button.disabled)"
+    )
+    assert disabled == [True], "the reloaded page knows the claim is not open yet"

@@ -257,8 +257,9 @@ function createPlayerBar() {
 /**
  * When the opponent has gone during the game: how long until the win may be
  * claimed, counted down, then the button to claim it (the server refuses a
- * claim that comes early, and a page that came back after the opponent left
- * does not know the moment: its button is ready, the server answers).
+ * claim that comes early). A page that comes back after the opponent left
+ * learns the moment from the `opponent_away` that follows its snapshot; an
+ * older server sends none, and the button is then ready: the server answers.
  */
 function createClaimBox(intents) {
   const text = h('p', {});
