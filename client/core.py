@@ -336,8 +336,7 @@ class ClientCore:
         if claim_at is None or now < claim_at:
             return []
         del room.claim_at[opponent]
-        name = seat_names(room)[opponent]
-        return [Show(f"{opponent} ({name}) has been away long enough: 'claim' wins the game, or wait for them")]
+        return [Show(_claim_is_open(opponent, seat_names(room)[opponent]))]
 
     def _status_now(self, now: float) -> str | None:
         """The status line while a clock is running in the room, else None (also while the connection
@@ -738,10 +737,16 @@ class ClientCore:
         if isinstance(message, OpponentBack):
             room.claim_at.pop(colour, None)
             return [Show(f"{who} is back")]
+        already_told = colour in room.claim_at
         room.claim_at[colour] = self._clock() + message.claim_at_ms / 1000
-        if room.my_colour is colour.other:
-            return [Show(f"{who} is away: you may claim the win in {message.claim_at_ms / 1000:g} s ('claim')")]
-        return [Show(f"{who} is away")]
+        if already_told:
+            return []  # the server repeats the notice after each snapshot: only the time is news
+        if room.my_colour is not colour.other:
+            return [Show(f"{who} is away")]
+        if message.claim_at_ms <= 0:
+            del room.claim_at[colour]
+            return [Show(_claim_is_open(colour, seat_names(room)[colour]))]
+        return [Show(f"{who} is away: you may claim the win in {message.claim_at_ms / 1000:g} s ('claim')")]
 
     def _lobby_message(self, message: Lobby | SeekAdded | SeekRemoved | SeekCreated | OnlineCount) -> list[Action]:
         """What the lobby says, through the client's view of it."""
@@ -873,6 +878,11 @@ def _clock_model(clock: tuple[int, int] | None) -> ClockSettingModel | None:
     """A time control as commands hold it, (initial_ms, increment_ms) or None, as the wire's."""
     return None if clock is None else ClockSettingModel(initial_ms=clock[0], increment_ms=clock[1])
 
+
+
+def _claim_is_open(colour: Color, name: str) -> str:
+    """What the player is told once the win may be claimed from the absent `colour`."""
+    return f"{colour} ({name}) has been away long enough: 'claim' wins the game, or wait for them"
 
 def _first_problem(error: ValidationError) -> str:
     detail = error.errors()[0]

@@ -308,6 +308,27 @@ def test_an_absent_opponent_can_be_claimed_from_when_the_time_comes(snapshot: Sn
     assert isinstance(claim, ClaimWin) and claim.room_id == "r1"
 
 
+def test_a_repeated_absence_notice_is_not_shown_twice(snapshot: SnapshotFactory) -> None:
+    now = [100.0]
+    client = signed_in_core(lambda: now[0])
+    client.handle_message(snapshot("h8 j9", connected=(True, False)))
+    client.handle_message(OpponentAway(room_id="r1", color="white", claim_at_ms=30_000))
+    now[0] = 110.0
+    assert client.handle_message(OpponentAway(room_id="r1", color="white", claim_at_ms=20_000)) == []
+    now[0] = 130.5
+    assert "'claim' wins the game" in shown(client.tick())
+
+
+def test_a_claim_already_open_is_said_at_once(snapshot: SnapshotFactory) -> None:
+    client = signed_in_core(lambda: 50.0)
+    client.handle_message(snapshot("h8 j9", connected=(True, False)))
+    opened = client.handle_message(OpponentAway(room_id="r1", color="white", claim_at_ms=0))
+    assert shown(opened) == "white (bob) has been away long enough: 'claim' wins the game, or wait for them"
+    assert client.tick() == []  # told once
+    (claim,) = sent(client.handle_line("claim"))
+    assert isinstance(claim, ClaimWin)
+
+
 def test_an_opponent_back_can_no_longer_be_claimed_from(snapshot: SnapshotFactory) -> None:
     now = [0.0]
     client = signed_in_core(lambda: now[0])
