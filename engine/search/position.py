@@ -9,16 +9,17 @@ the shapes it keeps, also incrementally:
 
 * per colour, the sets of points that make a five, a four (or better) and
   an open three (or better): the threat lists the threat search walks;
-* per colour, the sum of the values of every empty point (`total()`): the static
-  evaluation, which therefore costs nothing to read.
+* per colour, the sum of the potentials of every empty point (`total()`):
+  the static evaluation, which therefore costs nothing to read.
 
 What a single point would make, its packed count of shapes by kind
 (`code()`) and its move value (`move_value`), is read from its four shape
 pairs when asked: far fewer points are asked about than a move changes.
 
-The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
-module because it is made of those running sums: its value table is packed
-into the totals that `play` updates, so it cannot be read apart from them.
+The evaluation (`POTENTIAL`, `evaluate`) and the move ordering's values
+(`MOVE_VALUE`, `move_value`) stay in this module because they are made of
+those running sums: their value tables are packed into the totals that
+`play` updates, so they cannot be read apart from them.
 
 Points are plain integers `y * size + x`, as in `Board.cells`.
 
@@ -84,11 +85,31 @@ MOVE_VALUE: Final = {
     OPEN_FOUR: 3000,
     FIVE: 50000,
 }
-"""What a stone making each shape is worth, for ordering moves and for the evaluation."""
+"""What a stone making each shape is worth, for ordering moves."""
 VALUE: Final = tuple(MOVE_VALUE[shape] for shape in range(FIVE + 1))
-DOUBLE_THREAT_WIN: Final = 6000
+POTENTIAL: Final = {
+    NONE: 0,
+    OVERLINE: 0,
+    TWO: 10,
+    OPEN_TWO: 60,
+    THREE: 155,
+    OPEN_THREE: 480,
+    FOUR: 1080,
+    OPEN_FOUR: 21000,
+    FIVE: 50000,
+}
+"""What an empty point where a colour would make each shape is worth to that colour, in the
+evaluation. Fitted to game results (see `tools/tune_evaluation.py`), like the other weights of
+`evaluate`: they are the values that best predict who goes on to win."""
+POINT_VALUE: Final = tuple(POTENTIAL[shape] for shape in range(FIVE + 1))
+OPPONENT_PERCENT: Final = 70
+"""The opponent's potential counts this much (in percent) against the side to move's: the side to
+move gets to use its own first."""
+BLOCKED_OPEN_FOUR_PERCENT: Final = 87
+"""The part of an opponent's open-four point that the side to move's next move takes away."""
+DOUBLE_THREAT_WIN: Final = 36500
 """Bonus for the side to move with a point that makes two threats, when the opponent has no four."""
-DOUBLE_THREAT_DANGER: Final = 2500
+DOUBLE_THREAT_DANGER: Final = 800
 """Penalty per point (up to two) where the opponent would make two threats at once."""
 
 WIN: Final = 1_000_000
@@ -122,7 +143,11 @@ PAIR_CODE: Final = tuple(PACK[black] + (PACK[white] << CODE_BITS) for black, whi
 PAIR_VALUE: Final = tuple(
     VALUE[black] + (VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256))
 )
-"""Shape pair -> both colours' values of it."""
+"""Shape pair -> both colours' move values of it (for ordering moves)."""
+PAIR_POTENTIAL: Final = tuple(
+    POINT_VALUE[black] + (POINT_VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256))
+)
+"""Shape pair -> both colours' potential in it (for the evaluation)."""
 
 
 def shape_count(code: int, shape: int) -> int:
@@ -258,7 +283,7 @@ class Position:
         """[direction * area + point] -> the shapes a stone of either colour there would make,
         as a shape pair (see `patterns.window_table`)."""
         self.totals = 0
-        """Both colours' sums of values over every empty point (`total()`)."""
+        """Both colours' sums of potentials over every empty point (`total()`)."""
         self.fives: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.fours: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.threats: tuple[set[int], set[int], set[int]] = (set(), set(), set())
@@ -365,7 +390,7 @@ class Position:
                 continue
             changes.append(key << PAIR_BITS | old)
             pairs[key] = pair
-            total += PAIR_VALUE[pair] - PAIR_VALUE[old]
+            total += PAIR_POTENTIAL[pair] - PAIR_POTENTIAL[old]
             if (PAIR_CODE[pair] | PAIR_CODE[old]) & STRONG_MASK:
                 self._reclassify(point, PAIR_CODE[pair] - PAIR_CODE[old], log)
         self.totals += total
@@ -424,7 +449,7 @@ class Position:
         )
 
     def total(self, color: int) -> int:
-        """The sum of `color`'s values over every empty point."""
+        """The sum of `color`'s potentials over every empty point (see `POTENTIAL`)."""
         return self.totals & VALUE_MASK if color == BLACK else self.totals >> VALUE_BITS
 
     @property
@@ -475,8 +500,8 @@ class Position:
         side = self.side
         other = WHITE if side == BLACK else BLACK
         open_fours = sum(shape_count(self.code(other, point), OPEN_FOUR) for point in self.fours[other])
-        blocked = open_fours * VALUE[OPEN_FOUR] * 3 // 4
-        value = self.total(side) - (self.total(other) - blocked) * 9 // 10
+        blocked = open_fours * POINT_VALUE[OPEN_FOUR] * BLOCKED_OPEN_FOUR_PERCENT // 100
+        value = self.total(side) - (self.total(other) - blocked) * OPPONENT_PERCENT // 100
         if not self.fours[other] and self.double_threats(side, 1):
             value += DOUBLE_THREAT_WIN
         dangers = self.double_threats(other, 2)
