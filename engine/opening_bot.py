@@ -74,10 +74,9 @@ CLASSIC_BOOK_CHOICES = 24
 """The same for the classic bots."""
 SMALL_BOARD_APPRAISALS = 4
 """On a board smaller than the book's, how many fitting book openings are appraised there."""
-BALANCE_MARGIN = 600
-"""swap2: the second player takes a colour only when its value is at least this; below, the two
-colours look even and it places two stones. About three in five of the book's openings are
-within it (see engine.opening_book_data)."""
+BALANCE_MARGIN = 60
+"""swap2: the second player takes a colour only when its value is at least this (about a third
+of what a quiet move is worth); below, the two colours look even and it places two stones."""
 CANDIDATE_FOURTHS = 3
 """swap2 and Soosõrv-8: how many of white's best 4th stones are tried for a balanced position."""
 

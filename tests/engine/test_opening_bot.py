@@ -229,10 +229,9 @@ def test_white_asks_for_every_offer_when_its_4th_stone_left_black_far_ahead(leve
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_black_swaps_when_the_offers_asked_for_leave_it_behind(level: str) -> None:
-    # 1I Chosei, white's 4th on i10: black has two good fifths (i11, i8), a third about even (i7),
-    # and the fourth best is bad.
-    assert decide_opening(_after_fourth("i10", "h8 i9 j10", count=2), level, LIMITS, seed=0) == ChooseColor(BLACK)
-    assert decide_opening(_after_fourth("i10", "h8 i9 j10", count=4), level, LIMITS, seed=0) == ChooseColor(WHITE)
+    # 1I Chosei, white's 4th on i10: black has two good fifths (i11, i8), the third best is bad.
+    assert decide_opening(_after_fourth("i10", "h8 i9 j10", count=1), level, LIMITS, seed=0) == ChooseColor(BLACK)
+    assert decide_opening(_after_fourth("i10", "h8 i9 j10", count=3), level, LIMITS, seed=0) == ChooseColor(WHITE)
 
 
 @pytest.mark.parametrize("level", LEVELS)
