@@ -79,9 +79,11 @@ class Judge:
         Raises ValueError for an unknown level."""
         level_time_ms = default_time_ms(level)  # refuses an unknown level, naming the known ones
         settings = _engine_levels().get(level) or _engine_levels()[CLASSIC_JUDGE]
+        # Sparse opening positions are judged with the hand-set evaluation (see Position.evaluate_by_hand).
+        search = dataclasses.replace(settings.search, hand_set_evaluation=True)
         if limits.depth is not None:
-            search = dataclasses.replace(settings.search, max_depth=max(1, limits.depth))
-            settings = dataclasses.replace(settings, search=search)
+            search = dataclasses.replace(search, max_depth=max(1, limits.depth))
+        settings = dataclasses.replace(settings, search=search)
         nodes = limits.nodes
         time_ms = limits.time_ms
         if time_ms is None and nodes is None and limits.depth is None:

@@ -9,16 +9,18 @@ the shapes it keeps, also incrementally:
 
 * per colour, the sets of points that make a five, a four (or better) and
   an open three (or better): the threat lists the threat search walks;
-* per colour, the sum of the values of every empty point (`total()`): the static
-  evaluation, which therefore costs nothing to read.
+* per colour, the sum of the potentials of every empty point (`totals`):
+  the static evaluation, which therefore costs nothing to read (and the
+  sum of their move values, for the opening judge's `evaluate_by_hand`).
 
 What a single point would make, its packed count of shapes by kind
 (`code()`) and its move value (`move_value`), is read from its four shape
 pairs when asked: far fewer points are asked about than a move changes.
 
-The evaluation (`MOVE_VALUE`, `evaluate`, `move_value`) stays in this
-module because it is made of those running sums: its value table is packed
-into the totals that `play` updates, so it cannot be read apart from them.
+The evaluation (`POTENTIAL`, `evaluate`) and the move ordering's values
+(`MOVE_VALUE`, `move_value`) stay in this module because they are made of
+those running sums: their value tables are packed into the totals that
+`play` updates, so they cannot be read apart from them.
 
 Points are plain integers `y * size + x`, as in `Board.cells`.
 
@@ -84,12 +86,34 @@ MOVE_VALUE: Final = {
     OPEN_FOUR: 3000,
     FIVE: 50000,
 }
-"""What a stone making each shape is worth, for ordering moves and for the evaluation."""
+"""What a stone making each shape is worth, for ordering moves (and in `evaluate_by_hand`)."""
 VALUE: Final = tuple(MOVE_VALUE[shape] for shape in range(FIVE + 1))
-DOUBLE_THREAT_WIN: Final = 6000
+POTENTIAL: Final = {
+    NONE: 0,
+    OVERLINE: 0,
+    TWO: 57,
+    OPEN_TWO: 9,
+    THREE: 160,
+    OPEN_THREE: 462,
+    FOUR: 806,
+    OPEN_FOUR: 24710,
+    FIVE: 50000,
+}
+"""What an empty point where a colour would make each shape is worth to that colour, in the
+evaluation. Fitted to game results (see `tools/tune_evaluation.py`), like the other weights of
+`evaluate`: they are the values that best predict who goes on to win."""
+POINT_VALUE: Final = tuple(POTENTIAL[shape] for shape in range(FIVE + 1))
+OPPONENT_PERCENT: Final = 73
+"""The opponent's potential counts this much (in percent) against the side to move's: the side to
+move gets to use its own first."""
+BLOCKED_OPEN_FOUR_PERCENT: Final = 87
+"""The part of an opponent's open-four point that the side to move's next move takes away."""
+DOUBLE_THREAT_WIN: Final = 36455
 """Bonus for the side to move with a point that makes two threats, when the opponent has no four."""
-DOUBLE_THREAT_DANGER: Final = 2500
+DOUBLE_THREAT_DANGER: Final = 94
 """Penalty per point (up to two) where the opponent would make two threats at once."""
+HAND_SET: Final = (90, 75, 6000, 2500)
+"""`evaluate_by_hand`'s opponent percent, blocked open-four percent, double-threat win and danger."""
 
 WIN: Final = 1_000_000
 """The search's score of a five now; wins further away score less (a win in n plies, WIN - n)."""
@@ -122,7 +146,11 @@ PAIR_CODE: Final = tuple(PACK[black] + (PACK[white] << CODE_BITS) for black, whi
 PAIR_VALUE: Final = tuple(
     VALUE[black] + (VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256))
 )
-"""Shape pair -> both colours' values of it."""
+"""Shape pair -> both colours' move values of it (for ordering moves)."""
+PAIR_POTENTIAL: Final = tuple(
+    POINT_VALUE[black] + (POINT_VALUE[white] << VALUE_BITS) for black, white in map(_shapes_of_pair, range(256))
+)
+"""Shape pair -> both colours' potential in it (for the evaluation)."""
 
 
 def shape_count(code: int, shape: int) -> int:
@@ -155,6 +183,8 @@ class MoveLog:
     logging a switch allocates no pair)."""
     totals: int
     """Both colours' totals before the move."""
+    value_totals: int
+    """Both colours' totals of move values before the move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +288,9 @@ class Position:
         """[direction * area + point] -> the shapes a stone of either colour there would make,
         as a shape pair (see `patterns.window_table`)."""
         self.totals = 0
-        """Both colours' sums of values over every empty point (`total()`)."""
+        """Both colours' sums of potentials over every empty point (see `POTENTIAL`), black's low."""
+        self.value_totals = 0
+        """Both colours' sums of move values over every empty point (for `evaluate_by_hand`)."""
         self.fives: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.fours: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         self.threats: tuple[set[int], set[int], set[int]] = (set(), set(), set())
@@ -277,7 +309,7 @@ class Position:
         own_entries = tuple(
             entry for stone, entries in enumerate(self._geometry.affected) for entry in entries if entry[1] == stone
         )
-        self._reshape(own_entries, MoveLog([], [], [], 0))
+        self._reshape(own_entries, MoveLog([], [], [], 0, 0))
 
     @classmethod
     def from_board(cls, board: Board) -> Position:
@@ -336,12 +368,13 @@ class Position:
     def _log_for(self, ply: int) -> MoveLog:
         """The log of the move at `ply`, emptied, with the totals before it."""
         if ply == len(self._logs):
-            self._logs.append(MoveLog([], [], [], 0))
+            self._logs.append(MoveLog([], [], [], 0, 0))
         log = self._logs[ply]
         log.changes.clear()
         log.switched.clear()
         log.switched_points.clear()
         log.totals = self.totals
+        log.value_totals = self.value_totals
         return log
 
     def _reshape(self, entries: tuple[Entry, ...], log: MoveLog) -> None:
@@ -358,6 +391,7 @@ class Position:
         cells, lines, table = self.cells, self._lines, self._window_table
         pairs, changes = self.pairs, log.changes
         total = 0
+        values = 0
         for key, point, line, shift in entries:
             pair = 0 if cells[point] else table[(lines[line] >> shift) & WINDOW_MASK]
             old = pairs[key]
@@ -365,10 +399,12 @@ class Position:
                 continue
             changes.append(key << PAIR_BITS | old)
             pairs[key] = pair
-            total += PAIR_VALUE[pair] - PAIR_VALUE[old]
+            total += PAIR_POTENTIAL[pair] - PAIR_POTENTIAL[old]
+            values += PAIR_VALUE[pair] - PAIR_VALUE[old]
             if (PAIR_CODE[pair] | PAIR_CODE[old]) & STRONG_MASK:
                 self._reclassify(point, PAIR_CODE[pair] - PAIR_CODE[old], log)
         self.totals += total
+        self.value_totals += values
 
     def _reclassify(self, point: int, change: int, log: MoveLog) -> None:
         """After a change of `change` to the packed counts of `point` that involved an open three
@@ -405,6 +441,7 @@ class Position:
             else:
                 members.add(point)
         self.totals = log.totals
+        self.value_totals = log.value_totals
 
     # --------------------------------------------------------------- queries
 
@@ -422,10 +459,6 @@ class Position:
             + PAIR_CODE[pairs[2 * area + point]]
             + PAIR_CODE[pairs[3 * area + point]]
         )
-
-    def total(self, color: int) -> int:
-        """The sum of `color`'s values over every empty point."""
-        return self.totals & VALUE_MASK if color == BLACK else self.totals >> VALUE_BITS
 
     @property
     def ply(self) -> int:
@@ -470,17 +503,40 @@ class Position:
         that makes two threats at once (three-three, four-three) is nearly a
         win for the side to move if the opponent has no four to answer with,
         and a danger when it is the opponent's: two such points cannot both
-        be stopped by one move.
+        be stopped by one move. The weights are fitted to game results (see
+        `POTENTIAL`).
         """
+        weights = (OPPONENT_PERCENT, BLOCKED_OPEN_FOUR_PERCENT, DOUBLE_THREAT_WIN, DOUBLE_THREAT_DANGER)
+        return self._weighed(self.totals, POINT_VALUE[OPEN_FOUR], weights)
+
+    def evaluate_by_hand(self) -> int:
+        """`evaluate` with the hand-set weights it had before they were fitted: the move values.
+
+        The opening judge (engine.opening_judge) compares sparse positions,
+        such as stones thrown into the corners, on an absolute scale. The
+        fitted weights were fitted on positions from real games past their
+        opening, and there they rank positions well, but they lean far to the
+        side to move in positions no game reaches; the hand-set weights keep
+        the judge's verdicts, its margins and its book as they were measured.
+        """
+        return self._weighed(self.value_totals, VALUE[OPEN_FOUR], HAND_SET)
+
+    def _weighed(self, totals: int, open_four: int, weights: tuple[int, int, int, int]) -> int:
+        """The evaluation from both colours' `totals` (packed as `self.totals`), what an open-four
+        point is worth in them, and (opponent percent, blocked percent, double-threat win, danger)."""
+        opponent_percent, blocked_percent, win, danger = weights
         side = self.side
         other = WHITE if side == BLACK else BLACK
+        own, theirs = totals & VALUE_MASK, totals >> VALUE_BITS
+        if side == WHITE:
+            own, theirs = theirs, own
         open_fours = sum(shape_count(self.code(other, point), OPEN_FOUR) for point in self.fours[other])
-        blocked = open_fours * VALUE[OPEN_FOUR] * 3 // 4
-        value = self.total(side) - (self.total(other) - blocked) * 9 // 10
+        blocked = open_fours * open_four * blocked_percent // 100
+        value = own - (theirs - blocked) * opponent_percent // 100
         if not self.fours[other] and self.double_threats(side, 1):
-            value += DOUBLE_THREAT_WIN
+            value += win
         dangers = self.double_threats(other, 2)
-        return value - (DOUBLE_THREAT_DANGER if dangers == 1 else 2 * DOUBLE_THREAT_DANGER if dangers else 0)
+        return value - (danger if dangers == 1 else 2 * danger if dangers else 0)
 
     def double_threats(self, color: int, enough: int) -> int:
         """How many points (counting up to `enough`) would give `color` two threats at once."""

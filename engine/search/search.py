@@ -75,6 +75,8 @@ class SearchSettings:
     """Most nodes the root VCT may use (it can grow very fast without a deadline)."""
     safety: SafetySettings = SafetySettings()
     """How the best root moves are checked for the opponent's threat wins after each iteration."""
+    hand_set_evaluation: bool = False
+    """Evaluate with the hand-set weights (`Position.evaluate_by_hand`), as the opening judge does."""
 
 
 # Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
@@ -326,7 +328,8 @@ class Searcher:
             line = self.solver.vcf(self.settings.leaf_vcf_depth)
             if line is not None:
                 return WIN - ply - len(line)
-        return max(-EVAL_LIMIT, min(EVAL_LIMIT, position.evaluate()))
+        value = position.evaluate_by_hand() if self.settings.hand_set_evaluation else position.evaluate()
+        return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
     def _has_open_four(self, color: int) -> bool:
         """Whether `color` can make an open four (or double four) with a legal move."""

@@ -6,7 +6,6 @@ from engine import Board, Point, Rule, parse_point
 from engine.limits import SearchLimits
 from engine.opening_judge import CLASSIC_JUDGE, NODES_PER_MS, Judge
 from engine.registry import default_time_ms
-from engine.search.levels import LEVELS
 from engine.search.position import WON
 from engine.search.search import Searcher
 
@@ -17,11 +16,10 @@ def board(text: str) -> Board:
 
 def test_the_value_is_the_mean_of_the_last_two_depths() -> None:
     position = board("h8 h9 d7")
-    master = next(level for level in LEVELS if level.name == "master")
     judge = Judge.for_level("master", SearchLimits(nodes=3_000))
     appraisal = judge.appraise(position)
     budget = Judge.for_level("master", SearchLimits(nodes=3_000)).budget
-    results = list(Searcher(position, master.search, budget, full_root_window=True).iterate())
+    results = list(Searcher(position, judge.level.search, budget, full_root_window=True).iterate())
     assert appraisal.depth == results[-1].depth >= 2
     assert appraisal.value == (results[-1].score + results[-2].score) // 2
     # The depths swing (the side that moves last looks better); the mean lies between them.
