@@ -193,14 +193,12 @@ class Fit:
 
 
 def fit(start: Weights, samples: Sequence[Sample], rounds: int = 60, log: bool = False) -> Fit:
-    """Texel's tuning from `start`: each round refits K, then moves each weight by a step up or
-    down while that lowers the loss; the step halves after a round with no gain."""
+    """Texel's tuning from `start`: each round tries each weight a step higher and lower and keeps
+    what lowers the loss, then refits K; the step halves after a round with no gain."""
     weights, step = start, 0.2
     k = best_scale(weights, samples)
     current = loss(weights, samples, k)
     for round_number in range(rounds):
-        k = best_scale(weights, samples)
-        current = loss(weights, samples, k)
         improved = False
         for field in fields(Weights):
             for factor in (1 + step, 1 - step):
@@ -210,6 +208,8 @@ def fit(start: Weights, samples: Sequence[Sample], rounds: int = 60, log: bool =
                 if trial_loss < current - 1e-9:
                     weights, current, improved = trial, trial_loss, True
                     break
+        k = best_scale(weights, samples)
+        current = loss(weights, samples, k)
         if log:
             print(f"round {round_number}: K {k:.0f}, loss {current:.5f}", file=sys.stderr, flush=True)
         if not improved:
