@@ -405,7 +405,7 @@ class Storage:
         self, player: str | None, limit: int, before: str | None, viewer: str | None = None
     ) -> GamePage | None:
         """A page of game summaries, newest first, from just before the game `before` (or the
-        newest); None when `before` names no stored game.
+        newest); None when `before` names no stored game `viewer` may see.
 
         `player` matches either seat (a bot by its level name) and the game's
         creator, ignoring case as names do. A private game is listed only when
@@ -419,7 +419,10 @@ class Storage:
             parameters["player"] = player
         async with self._snapshot() as read:
             if before is not None:
-                anchor = await read.row("SELECT rowid FROM games WHERE game_id = ?", (before,))
+                anchor = await read.row(
+                    f"SELECT g.rowid FROM games g WHERE g.game_id = :before AND {_VISIBLE}",
+                    parameters | {"before": before},
+                )
                 if anchor is None:
                     return None
                 conditions.append("g.rowid < :anchor")

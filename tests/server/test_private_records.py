@@ -69,6 +69,8 @@ async def test_nobody_else_reads_or_analyses_a_private_game_over_the_wire(client
         assert (refused["type"], refused["code"]) == ("error", "not_found")
     refused = await carol.request(type="analyze", game_id=game_id, ply=1)
     assert (refused["type"], refused["code"]) == ("error", "not_found")
+    refused = await carol.request(type="list_games", before=game_id)
+    assert (refused["type"], refused["code"]) == ("error", "not_found"), "not even a page from just before it"
 
 
 async def test_its_players_read_a_private_game_over_the_wire_and_with_their_token_over_http(
