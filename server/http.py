@@ -38,8 +38,8 @@ TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
 SGF = "application/x-go-sgf"
 
-BEARER = "Bearer "
-"""How the `Authorization` header of a request that says who sends it begins."""
+BEARER = "Bearer"
+"""The scheme of an `Authorization` header that says who sends a request: `Bearer TOKEN`."""
 
 Query = dict[str, list[str]]
 Viewer = str | None
@@ -81,7 +81,7 @@ class HttpApi:
         viewer = None if authorization is None else await self._bearer(authorization)
         if authorization is not None and viewer is None:
             refusal = respond(connection, HTTPStatus.UNAUTHORIZED, "that is not a player's token", TEXT)
-            refusal.headers["WWW-Authenticate"] = BEARER.strip()
+            refusal.headers["WWW-Authenticate"] = BEARER
             return refusal
         handler: Endpoint = endpoint
         return await handler(connection, parse_qs(url.query), viewer, **arguments)
@@ -89,9 +89,10 @@ class HttpApi:
     async def _bearer(self, authorization: str) -> str | None:
         """The name of the player whose token the `Authorization` header carries; None when it
         carries no bearer token, or one that is nobody's."""
-        if not authorization.startswith(BEARER) or not authorization[len(BEARER) :].strip():
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != BEARER.lower() or not token.strip():
             return None
-        player = await self._storage.player_with_token(hash_token(authorization[len(BEARER) :].strip()))
+        player = await self._storage.player_with_token(hash_token(token.strip()))
         return None if player is None else player.name
 
     async def _health(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
