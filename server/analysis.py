@@ -69,7 +69,7 @@ class AnalysisRequests:
     async def _stored_position(
         self, connection: Connection, game_id: str, ply: int
     ) -> tuple[Rule, int, tuple[Point, ...]]:
-        record = await self._services.storage.game_record(game_id)
+        record = await self._services.storage.game_record(game_id, signed_in(connection))
         if record is None:
             raise Refusal("not_found", f"there is no game {game_id!r}")
         if ply > len(record.moves):

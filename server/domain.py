@@ -385,7 +385,8 @@ class GameSummary:
 class RatingPoint:
     """A player's rating after one rated game, for the history a profile shows."""
 
-    game_id: GameId
+    game_id: GameId | None
+    """The game, or None for a private game the profile's viewer did not play."""
     at: datetime
     rating: Rating
 
@@ -396,10 +397,13 @@ class Profile:
 
     standing: Standing
     wins: int
+    """Rated games won (wins, losses and draws add up to `standing.games`)."""
     losses: int
     draws: int
+    played: int
+    """Finished games in one of its seats, rated or not."""
     recent: tuple[GameSummary, ...]
-    """The last games, newest first (public ones only)."""
+    """The last games, newest first (private ones only to their players)."""
     history: tuple[RatingPoint, ...]
     """The rating after each rated game, oldest first (the most recent ones)."""
 

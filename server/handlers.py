@@ -299,7 +299,7 @@ class RequestHandlers:
         connection.send(Games(games=games, next=page.next, id=request.id))
 
     async def _get_game(self, connection: Connection, request: GetGame) -> None:
-        record = await self._services.storage.game_record(request.game_id)
+        record = await self._services.storage.game_record(request.game_id, signed_in(connection))
         if record is None:
             raise Refusal("not_found", f"there is no game {request.game_id!r}")
         body = views.render_record(record, request.format)

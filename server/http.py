@@ -24,6 +24,7 @@ from server import views
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.protocol import PAGE_LIMIT
+from server.sessions import hash_token
 from server.storage import Storage
 from server.web import static_response
 
@@ -37,7 +38,12 @@ TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
 SGF = "application/x-go-sgf"
 
+BEARER = "Bearer"
+"""The scheme of an `Authorization` header that says who sends a request: `Bearer TOKEN`."""
+
 Query = dict[str, list[str]]
+Viewer = str | None
+"""The player a request comes from (its bearer token's), or None for a request without a token."""
 Endpoint = Callable[..., Awaitable[Response]]
 
 
@@ -71,28 +77,43 @@ class HttpApi:
         except (HTTPException, RoutingException):  # no such route (werkzeug never redirects here)
             asset = static_response(request)
             return asset if asset is not None else respond(connection, HTTPStatus.NOT_FOUND, "not found", TEXT)
+        authorization = request.headers.get("Authorization")
+        viewer = None if authorization is None else await self._bearer(authorization)
+        if authorization is not None and viewer is None:
+            refusal = respond(connection, HTTPStatus.UNAUTHORIZED, "that is not a player's token", TEXT)
+            refusal.headers["WWW-Authenticate"] = BEARER
+            return refusal
         handler: Endpoint = endpoint
-        return await handler(connection, parse_qs(url.query), **arguments)
+        return await handler(connection, parse_qs(url.query), viewer, **arguments)
 
-    async def _health(self, connection: ServerConnection, query: Query) -> Response:
+    async def _bearer(self, authorization: str) -> str | None:
+        """The name of the player whose token the `Authorization` header carries; None when it
+        carries no bearer token, or one that is nobody's."""
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != BEARER.lower() or not token.strip():
+            return None
+        player = await self._storage.player_with_token(hash_token(token.strip()))
+        return None if player is None else player.name
+
+    async def _health(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         return respond(connection, HTTPStatus.OK, "ok", TEXT)
 
-    async def _metrics_text(self, connection: ServerConnection, query: Query) -> Response:
+    async def _metrics_text(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         return respond(connection, HTTPStatus.OK, self._metrics.render().decode("utf-8"), METRICS_CONTENT_TYPE)
 
-    async def _list_games(self, connection: ServerConnection, query: Query) -> Response:
+    async def _list_games(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         player = _last(query, "player")
         before = _last(query, "before")
         limit = _page_limit(_last(query, "limit"))
         if limit is None:
             return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
-        page = await self._storage.list_games(player, limit, before)
+        page = await self._storage.list_games(player, limit, before, viewer)
         if page is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
         body = json.dumps([views.game_summary(game).model_dump(mode="json") for game in page.games])
         return respond(connection, HTTPStatus.OK, body, JSON)
 
-    async def _leaderboard(self, connection: ServerConnection, query: Query) -> Response:
+    async def _leaderboard(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         limit = _page_limit(_last(query, "limit"))
         kind = _last(query, "kind")
         if limit is None:
@@ -103,20 +124,22 @@ class HttpApi:
         body = json.dumps([views.leaderboard_entry(standing).model_dump(mode="json") for standing in standings])
         return respond(connection, HTTPStatus.OK, body, JSON)
 
-    async def _profile(self, connection: ServerConnection, query: Query, name: str) -> Response:
-        profile = await self._storage.profile(name)
+    async def _profile(self, connection: ServerConnection, query: Query, viewer: Viewer, name: str) -> Response:
+        profile = await self._storage.profile(name, viewer)
         if profile is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such player", TEXT)
         return respond(connection, HTTPStatus.OK, views.profile_model(profile).model_dump_json(), JSON)
 
-    async def _game_json(self, connection: ServerConnection, query: Query, game_id: str) -> Response:
-        record = await self._storage.game_record(game_id)
+    async def _game_json(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
+        record = await self._storage.game_record(game_id, viewer)
         if record is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
         return respond(connection, HTTPStatus.OK, json.dumps(views.render_record(record, "json")), JSON)
 
-    async def _game_text(self, connection: ServerConnection, query: Query, game_id: str, format: str) -> Response:
-        record = await self._storage.game_record(game_id)
+    async def _game_text(
+        self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str, format: str
+    ) -> Response:
+        record = await self._storage.game_record(game_id, viewer)
         if record is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such game", TEXT)
         if format == "sgf":

@@ -352,7 +352,8 @@ class LeaderboardEntryModel(WireModel):
 class RatingPointModel(WireModel):
     """A player's rating after one rated game (in a profile's history)."""
 
-    game_id: GameId
+    game_id: GameId | None
+    """The game; null for a private game the profile's reader did not play."""
     at: str
     rating: int
     rd: int
@@ -366,11 +367,15 @@ class ProfileModel(WireModel):
     rating: int
     rd: int
     games: int
+    """Rated games played (private ones too, as the rating counts them)."""
     wins: int
+    """Rated games won; `wins`, `losses` and `draws` add up to `games`."""
     losses: int
     draws: int
+    played: int
+    """Finished games in one of the player's seats, rated or not (an addition to the contract)."""
     recent: list[GameSummaryModel]
-    """The last 20 games, newest first."""
+    """The last 20 games, newest first; a private game only to its players."""
     history: list[RatingPointModel] = []
     """The rating after each rated game, oldest first (an addition to the contract)."""
 

@@ -240,6 +240,12 @@ class Storage:
             row = await read.row("SELECT name, token_hash, kind FROM players WHERE name = ? COLLATE NOCASE", (name,))
         return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
 
+    async def player_with_token(self, token_hash: bytes) -> StoredPlayer | None:
+        """The player whose token has this hash, or None (for an HTTP request that says who sends it)."""
+        async with self._snapshot() as read:
+            row = await read.row("SELECT name, token_hash, kind FROM players WHERE token_hash = ?", (token_hash,))
+        return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
+
     async def standing(self, name: str) -> Standing | None:
         """A player's (or a bot's) rating and rated games, or None for an unknown name."""
         async with self._snapshot() as read:
@@ -257,37 +263,53 @@ class Storage:
             )
         return [_standing(row) for row in rows]
 
-    async def profile(self, name: str, recent: int = 20, history: int = 100) -> Profile | None:
-        """A player's page: standing, wins, losses and draws, the last `recent` public games and the
-        rating after each of the last `history` rated games; None for an unknown name."""
+    async def profile(self, name: str, viewer: str | None, recent: int = 20, history: int = 100) -> Profile | None:
+        """A player's page as `viewer` (a player's name, or None for anyone) may see it; None for an
+        unknown name.
+
+        The record counts rated games, private ones too, as the rating does:
+        wins, losses and draws add up to the standing's games. `played` counts
+        every finished game in one of its seats. The last `recent` games and
+        the rating after each of the last `history` rated games name a private
+        game only to its players (a point of the history keeps its rating
+        without its game id).
+        """
         standing = await self.standing(name)
         if standing is None:
             return None
-        page = await self.list_games(standing.name, recent, None)
+        page = await self.list_games(standing.name, recent, None, viewer)
         assert page is not None, "no `before` game to miss"
         async with self._snapshot() as read:
-            record = await read.row(
-                "SELECT "
-                "SUM((g.black_name = :n AND r.winner = 'black') OR (g.white_name = :n AND r.winner = 'white')), "
-                "SUM((g.black_name = :n AND r.winner = 'white') OR (g.white_name = :n AND r.winner = 'black')), "
-                "SUM(r.winner IS NULL) "
-                "FROM games g JOIN results r USING (game_id) WHERE g.black_name = :n OR g.white_name = :n",
-                {"n": standing.name},
+            rated = await read.row(
+                "SELECT SUM(r.winner = s.side), SUM(r.winner <> s.side), SUM(r.winner IS NULL) FROM (SELECT c.game_id, "
+                "CASE WHEN g.black_name = c.player COLLATE NOCASE THEN 'black' ELSE 'white' END AS side "
+                "FROM rating_changes c JOIN games g USING (game_id) WHERE c.player = :name) s "
+                "JOIN results r USING (game_id)",
+                {"name": standing.name},
+            )
+            finished = await read.row(
+                f"SELECT COUNT(*) FROM games g JOIN results r USING (game_id) WHERE {_SEATED.format(name=':name')}",
+                {"name": standing.name},
             )
             points = await read.rows(
-                "SELECT game_id, at, rating_after, rd_after, volatility_after FROM rating_changes "
-                "WHERE player = ? ORDER BY at DESC, rowid DESC LIMIT ?",
-                (standing.name, history),
+                "SELECT CASE WHEN "
+                f"{_VISIBLE} THEN c.game_id END, c.at, c.rating_after, c.rd_after, c.volatility_after "
+                "FROM rating_changes c JOIN games g USING (game_id) "
+                "WHERE c.player = :name ORDER BY c.at DESC, c.rowid DESC LIMIT :history",
+                {"name": standing.name, "viewer": viewer, "history": history},
             )
-        wins, losses, draws = (int(value or 0) for value in record or (0, 0, 0))
+        wins, losses, draws = (int(value or 0) for value in rated or (0, 0, 0))
         return Profile(
             standing=standing,
             wins=wins,
             losses=losses,
             draws=draws,
+            played=int(finished[0]) if finished is not None else 0,
             recent=page.games,
             history=tuple(
-                RatingPoint(GameId(game_id), parse_timestamp(at), Rating(rating, rd, volatility))
+                RatingPoint(
+                    None if game_id is None else GameId(game_id), parse_timestamp(at), Rating(rating, rd, volatility)
+                )
                 for game_id, at, rating, rd, volatility in reversed(points)
             ),
         )
@@ -350,12 +372,15 @@ class Storage:
         """Every stored game without a result, with its moves, oldest first."""
         return [game for game in await self.games_to_restore(datetime.max.replace(tzinfo=UTC)) if game.result is None]
 
-    async def game_record(self, game_id: str) -> GameRecord | None:
-        """The whole record of a game, finished or not; None if there is no such game."""
+    async def game_record(self, game_id: str, viewer: str | None) -> GameRecord | None:
+        """The whole record of a game, finished or not, if `viewer` (a player's name, or None for
+        anyone) may read it; None if there is no such game, or it is a private game `viewer` did not
+        play or create."""
         async with self._snapshot() as read:
             row = await read.row(
-                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) WHERE g.game_id = ?",
-                (game_id,),
+                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
+                f"WHERE g.game_id = :game_id AND {_VISIBLE}",
+                {"game_id": game_id, "viewer": viewer},
             )
             if row is None:
                 return None
@@ -380,33 +405,49 @@ class Storage:
         self, player: str | None, limit: int, before: str | None, viewer: str | None = None
     ) -> GamePage | None:
         """A page of game summaries, newest first, from just before the game `before` (or the
-        newest); None when `before` names no stored game.
+        newest); None when `before` names no stored game `viewer` may see.
 
         `player` matches either seat (a bot by its level name) and the game's
-        creator. A private game is listed only when `viewer` played in it or
-        created it.
+        creator, ignoring case as names do. A private game is listed only when
+        `viewer` played in it or created it. A finished game's summary says
+        `rated` when its result changed ratings (an abort did not).
         """
-        conditions = ["(g.private = 0 OR g.black_name = ? OR g.white_name = ? OR g.created_by = ?)"]
-        parameters: list[Any] = [viewer, viewer, viewer]
+        conditions = [_VISIBLE]
+        parameters: dict[str, Any] = {"viewer": viewer, "limit": limit + 1}
         if player is not None:
-            conditions.append("(g.black_name = ? OR g.white_name = ? OR g.created_by = ?)")
-            parameters += [player, player, player]
+            conditions.append(f"({_SEATED.format(name=':player')} OR g.created_by = :player COLLATE NOCASE)")
+            parameters["player"] = player
         async with self._snapshot() as read:
             if before is not None:
-                anchor = await read.row("SELECT rowid FROM games WHERE game_id = ?", (before,))
+                anchor = await read.row(
+                    f"SELECT g.rowid FROM games g WHERE g.game_id = :before AND {_VISIBLE}",
+                    parameters | {"before": before},
+                )
                 if anchor is None:
                     return None
-                conditions.append("g.rowid < ?")
-                parameters.append(anchor[0])
+                conditions.append("g.rowid < :anchor")
+                parameters["anchor"] = anchor[0]
             rows = await read.rows(
-                f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) "
+                f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id), "
+                "EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.game_id) "
                 f"FROM games g LEFT JOIN results r USING (game_id) WHERE {' AND '.join(conditions)} "
-                "ORDER BY g.rowid DESC LIMIT ?",
-                (*parameters, limit + 1),
+                "ORDER BY g.rowid DESC LIMIT :limit",
+                parameters,
             )
-        games = tuple(_GameRow(row).summary(move_count=row[-1]) for row in rows[:limit])
+        games = tuple(_GameRow(row).summary(move_count=row[-2], ratings_changed=bool(row[-1])) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
+
+
+_SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"
+"""SQL: the player named by the parameter `name` holds a seat of the game `g` (names ignore case)."""
+
+_VISIBLE = (
+    "(g.private = 0 OR g.black_name = :viewer COLLATE NOCASE OR g.white_name = :viewer COLLATE NOCASE "
+    "OR g.created_by = :viewer COLLATE NOCASE)"
+)
+"""SQL: the game `g` may be shown to the player named by the parameter `viewer` (NULL for anyone): a
+public game to anyone, a private one to its players and its creator only."""
 
 
 _STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
@@ -481,7 +522,8 @@ class _GameRow:
             self.result = GameResult(winner, EndReason(row[17]), line, row[23])
             self.ended_at = parse_timestamp(row[19])
 
-    def summary(self, move_count: int) -> GameSummary:
+    def summary(self, move_count: int, ratings_changed: bool) -> GameSummary:
+        """The game's summary; a finished game is `rated` when its result changed ratings."""
         return GameSummary(
             game_id=self.game_id,
             room_id=self.room_id,
@@ -494,5 +536,5 @@ class _GameRow:
             started_at=self.started_at,
             ended_at=self.ended_at,
             private=self.private,
-            rated=self.rated,
+            rated=self.rated if self.result is None else ratings_changed,
         )

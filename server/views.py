@@ -269,6 +269,7 @@ def profile_model(profile: Profile) -> ProfileModel:
         wins=profile.wins,
         losses=profile.losses,
         draws=profile.draws,
+        played=profile.played,
         recent=[game_summary(game) for game in profile.recent],
         history=[
             RatingPointModel(

@@ -239,7 +239,17 @@ def test_a_profile_is_fetched_over_http_and_shown(core: ClientCore) -> None:
     (fetch,) = core.handle_line("profile bob")
     assert isinstance(fetch, Fetch) and fetch.path == "/api/players/bob"
     profile = ProfileModel(
-        name="bob", kind="human", rating=1662, rd=250, games=1, wins=1, losses=0, draws=0, recent=[], history=[]
+        name="bob",
+        kind="human",
+        rating=1662,
+        rd=250,
+        games=1,
+        wins=1,
+        losses=0,
+        draws=0,
+        played=1,
+        recent=[],
+        history=[],
     )
     text = shown(core.fetched(HttpAnswer(fetch.request, 200, profile.model_dump_json())))
     assert text == "bob: rating 1662? (deviation 250), 1 rated game; 1 won, 0 lost, 0 drawn"

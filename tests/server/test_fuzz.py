@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 
+from engine.record import GameRecord
 from server.app import GameServer, ServerSettings
 from server.rooms import RoomSettings
 
@@ -316,12 +317,22 @@ def moves_seen(client: FuzzClient) -> dict[str, list[tuple[int, int]]]:
     return {game: moves for game, moves in boards.items() if game not in broken}
 
 
+async def stored_record(app: GameServer, game_id: str, names: list[str]) -> GameRecord | None:
+    """A game's record as stored, public or private (one of the scripts' players played or created it)."""
+    for viewer in names:
+        record = await app.storage.game_record(game_id, viewer)
+        if record is not None:
+            return record
+    return None
+
+
 async def check(app: GameServer, clients: list[FuzzClient]) -> None:
     internal = [message for client in clients for message in client.inbox if message.get("code") == "internal"]
     assert internal == [], internal
+    names = [client.name for client in clients]
     for client in clients:
         for game_id, seen in moves_seen(client).items():
-            record = await app.storage.game_record(game_id)
+            record = await stored_record(app, game_id, names)
             if record is None:
                 assert seen == [], f"{client.name} saw moves of a game that was never stored"
                 continue

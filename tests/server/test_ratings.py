@@ -148,7 +148,7 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     assert (await book.standing("alice")).games == 0
 
     await actor.run(lambda room, now: room.move(alice, Point(11, 7), now))
-    record = await storage.game_record(actor.room.game_id)
+    record = await storage.game_record(actor.room.game_id, None)
     assert record is not None and record.result is not None
     assert (await storage.standing("alice")).games == 1  # type: ignore[union-attr]
     assert (await book.standing("alice")).games == 1

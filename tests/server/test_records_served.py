@@ -95,6 +95,18 @@ async def test_games_are_listed_newest_first_by_player_with_a_limit(
     assert (await game_server.get("/api/games?limit=zero"))[0] == 400
 
 
+async def test_the_player_filter_ignores_case_as_names_do(client: ClientFactory, game_server: RunningServer) -> None:
+    first = await play_a_game(client, "Alice", "bob")
+    second = await play_a_game(client, "carol", "Alice")
+    reader = await client("reader")
+
+    for written in ("alice", "ALICE", "aLiCe"):
+        listed = await reader.request(type="list_games", player=written)
+        assert [game["game_id"] for game in listed["games"]] == [second, first], written
+        status, _, body = await game_server.get(f"/api/games?player={written}")
+        assert status == 200 and [game["game_id"] for game in json.loads(body)] == [second, first], written
+
+
 async def test_an_unfinished_game_can_be_fetched_too(client: ClientFactory, game_server: RunningServer) -> None:
     alice = await client("alice")
     bob = await client("bob")

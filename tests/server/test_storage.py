@@ -104,7 +104,7 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     result = GameResult(Color.WHITE, EndReason.RESIGN)
     await storage.apply([GameFinished(game_id, result, START.replace(hour=18), (59_000, 60_700))])
 
-    record = await storage.game_record(game_id)
+    record = await storage.game_record(game_id, None)
     assert record is not None
     assert [(move.point, move.color, move.time_ms) for move in record.moves] == [(Point(7, 7), Color.BLACK, 1200)]
     assert record.result == result and record.ended_at == START.replace(hour=18)
@@ -126,7 +126,7 @@ async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
     duplicate = MovePlayed(game_id, 1, Point(1, 1), Color.BLACK, 10, None)
     with pytest.raises(sqlite3.IntegrityError):
         await storage.apply([MovePlayed(game_id, 1, Point(0, 0), Color.BLACK, 10, None), duplicate])
-    record = await storage.game_record(game_id)
+    record = await storage.game_record(game_id, None)
     assert record is not None and record.moves == ()
     await storage.close()
 

@@ -14,6 +14,9 @@
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
 //   still being played (the game goes on; the lobby offers the way back).
+//
+// Requests to the HTTP API (a profile, a record's download) carry the
+// player's token, so that the player's own private games are served to them.
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
@@ -160,17 +163,57 @@ export function createController({ store, connection, storage, sound, location, 
     }
   }
 
+  /** The player's token as the HTTP API takes it (`Authorization: Bearer`), or none when this browser has none. */
+  function credentials() {
+    const name = state().me?.name;
+    const token = name ? tokenFor(storage, name) : null;
+    return token === null ? {} : { Authorization: `Bearer ${token}` };
+  }
+
   /** A profile is served over HTTP only (GET /api/players/NAME); its answer comes back as an action. */
   async function loadProfile(name) {
     let action;
     try {
-      const response = await fetch(`/api/players/${encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } });
+      const response = await fetch(`/api/players/${encodeURIComponent(name)}`, { headers: { Accept: 'application/json', ...credentials() } });
       if (response.ok) action = { type: 'profile_loaded', name, profile: await response.json() };
       else action = { type: 'profile_failed', name, error: response.status === 404 ? 'not_found' : 'unavailable' };
     } catch {
       action = { type: 'profile_failed', name, error: 'unavailable' };
     }
     store.dispatch(action);
+  }
+
+  /**
+   * A record's download link (`a.download`) followed with the player's token, since a private game's
+   * record is served to its players only and a plain link carries no token; the file is saved under the
+   * link's name. A refusal is shown like the server's other refusals.
+   */
+  async function downloadClicked(event) {
+    const link = event.target.closest?.('a.download');
+    const headers = credentials();
+    if (!link || headers.Authorization === undefined) return;
+    event.preventDefault();
+    let refusal;
+    try {
+      const response = await fetch(link.href, { headers });
+      if (response.ok) {
+        save(await response.blob(), link.download);
+        return;
+      }
+      refusal = { code: response.status === 404 ? 'not_found' : 'unavailable', message: await response.text() };
+    } catch (error) {
+      refusal = { code: 'unavailable', message: String(error) };
+    }
+    store.dispatch({ type: 'server', message: { type: 'error', ...refusal }, request: null, at: performance.now() });
+  }
+
+  function save(blob, fileName) {
+    const url = URL.createObjectURL(blob);
+    const saver = document.createElement('a');
+    saver.href = url;
+    saver.download = fileName;
+    saver.click();
+    setTimeout(() => URL.revokeObjectURL(url));
   }
 
   function leaveIfDone(room) {
@@ -237,6 +280,7 @@ export function createController({ store, connection, storage, sound, location, 
 
   /** Begin: the page's language and address (an unreadable one reads as the lobby), then the connection. */
   function start() {
+    document.addEventListener('click', downloadClicked);
     showLanguage();
     showAddress(state().route);
     connection.start();

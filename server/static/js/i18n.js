@@ -268,6 +268,7 @@ const en = {
   'profile.deviation': '± {rd}',
   'profile.rated': ({ count }) => (count === 1 ? '1 rated game' : `${count} rated games`),
   'profile.record': 'won {wins}, lost {losses}, drawn {draws}',
+  'profile.played': ({ count }) => (count === 1 ? '1 game played' : `${count} games played`),
   'profile.history': 'Rating history',
   'profile.noHistory': 'No rated games yet.',
   'profile.chart': ({ count, first, last, low, high }) => (count === 1
@@ -587,6 +588,7 @@ const zh = {
   'profile.deviation': '± {rd}',
   'profile.rated': '{count} 局计分对局',
   'profile.record': '胜 {wins}，负 {losses}，和 {draws}',
+  'profile.played': '共下 {count} 局',
   'profile.history': '等级分变化',
   'profile.noHistory': '还没有计分对局。',
   'profile.chart': '最近 {count} 局计分对局后的等级分：从 {first} 到 {last}，最低 {low}，最高 {high}。',

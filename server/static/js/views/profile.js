@@ -1,5 +1,6 @@
 // A player's profile (#player/NAME): the rating with its deviation, the
-// record, the rating after each rated game drawn as a line, and the recent
+// record (the rated games, their wins, losses and draws, and every game
+// played), the rating after each rated game drawn as a line, and the recent
 // games. It comes from GET /api/players/NAME (the server serves profiles
 // over HTTP only), fetched each time the page is opened.
 
@@ -96,7 +97,8 @@ export function createProfileView(intents) {
       setText(record, [
         t('profile.rated', { count: data.games }),
         t('profile.record', { wins: data.wins, losses: data.losses, draws: data.draws }),
-      ].join(' · '));
+        data.played == null ? null : t('profile.played', { count: data.played }),
+      ].filter(Boolean).join(' · '));
       setText(historyHeading, t('profile.history'));
       const history = data.history ?? [];
       fill(chart, history.length === 0 ? h('p', { class: 'empty' }, t('profile.noHistory')) : historyChart(history, t));
