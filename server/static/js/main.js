@@ -31,5 +31,11 @@ controller = createController({ store, connection, storage, sound: createSound(d
 const app = createApp(document.getElementById('app'), controller.intents);
 store.subscribe((state) => app.render(state));
 window.addEventListener('hashchange', () => controller.hashChanged());
+// Leaving the page is leaving the game: the socket closes even if the browser keeps the page to come
+// back to (back/forward cache), and opens again when the page is shown from that cache.
+window.addEventListener('pagehide', () => connection.stop());
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) connection.start();
+});
 app.render(store.getState());
 controller.start();

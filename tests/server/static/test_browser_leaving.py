@@ -1,0 +1,29 @@
+"""Leaving the page and coming back: a player who goes elsewhere is away, and one who comes back is seated."""
+
+from __future__ import annotations
+
+from browser_harness import BrowserFactory, ThreadedServer
+from test_browser_play import board_after, open_friend_game
+
+
+ANOTHER_SITE = "data:text/html,<p>Another site</p>"
+"""A page elsewhere for the tab to go to (the browser may keep the game's page in its back/forward cache)."""
+
+
+def test_a_player_who_navigates_elsewhere_is_away_and_back_after_going_back(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = open_friend_game(web_server, browser)
+    alice.play("h8")
+    bob.wait_stones(board_after(["h8"]))
+
+    bob.driver.get(ANOTHER_SITE)
+    alice.wait_text(".player-bar .presence", "away")
+    alice.wait_text(".claim", "bob has left")
+
+    bob.driver.back()
+    bob.wait_stones(board_after(["h8"]))
+    alice.wait_gone(".player-bar .presence")
+    bob.play("h9")
+    alice.wait_stones(board_after(["h8", "h9"]))
+
