@@ -5,7 +5,6 @@ from __future__ import annotations
 from browser_harness import BrowserFactory, ThreadedServer
 from test_browser_play import board_after, open_friend_game
 
-
 ANOTHER_SITE = "data:text/html,<p>Another site</p>"
 """A page elsewhere for the tab to go to (the browser may keep the game's page in its back/forward cache)."""
 
@@ -27,3 +26,21 @@ def test_a_player_who_navigates_elsewhere_is_away_and_back_after_going_back(
     bob.play("h9")
     alice.wait_stones(board_after(["h8", "h9"]))
 
+
+def test_a_player_who_reopens_the_site_is_back_in_the_game_without_a_click(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = open_friend_game(web_server, browser)
+    alice.play("h8")
+    bob.wait_stones(board_after(["h8"]))
+
+    bob.driver.get(ANOTHER_SITE)
+    alice.wait_text(".player-bar .presence", "away")
+    bob.open()
+    bob.wait_text(".room-status", "Your turn.")
+    bob.wait_stones(board_after(["h8"]))
+    assert "#room/" in bob.driver.current_url
+    alice.wait_gone(".player-bar .presence")
+    alice.wait_gone(".claim")
+    bob.play("h9")
+    alice.wait_stones(board_after(["h8", "h9"]))
