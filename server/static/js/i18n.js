@@ -298,6 +298,7 @@ const en = {
   'error.unavailable': 'The server cannot save that now. Try again.',
   'error.limit_reached': 'You have reached a limit of this server.',
   'error.claim_not_yet': 'Not yet: your opponent may still come back.',
+  'error.analysis_not_allowed': 'No hints from the engine while a game between people, or a rated game, is being played: ask again once it is over.',
 
   'opening.swap': 'swap',
   'opening.swap2': 'swap2',
@@ -615,6 +616,7 @@ const zh = {
   'error.unavailable': '服务器暂时无法保存，请重试。',
   'error.limit_reached': '你已达到这台服务器的限制。',
   'error.claim_not_yet': '还不行：对方可能还会回来。',
+  'error.analysis_not_allowed': '真人之间的对局和计分对局进行时，引擎不给提示：请在对局结束后再问。',
 
   'opening.swap': '一次交换（swap）',
   'opening.swap2': '二次交换（swap2）',

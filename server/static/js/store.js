@@ -232,13 +232,17 @@ function errorReceived(state, message, request) {
     const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
     return { ...state, chatRefused, notice: notice(state, refusal, kind) };
   }
-  if (kind === 'analyze' && request.game_id != null && state.replay?.gameId === request.game_id) {
-    return { ...state, replay: { ...state.replay, analysis: null }, notice: notice(state, refusal, kind) };
-  }
-  if (kind === 'analyze' && state.room !== null) {
-    return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
-  }
+  if (kind === 'analyze') return analysisRefused(state, refusal, request);
   return { ...state, notice: notice(state, refusal, kind ?? null) };
+}
+
+/** No hint comes: the pending one goes, and the notice says why (fair play has a sentence of its own). */
+function analysisRefused(state, refusal, request) {
+  const reason = refusal.code === 'not_allowed' ? { ...refusal, code: 'analysis_not_allowed' } : refusal;
+  const next = { ...state, notice: notice(state, reason, request.type) };
+  if (request.game_id != null && state.replay?.gameId === request.game_id) return { ...next, replay: { ...state.replay, analysis: null } };
+  if (state.room !== null) return { ...next, room: { ...state.room, analysis: null } };
+  return next;
 }
 
 function notice(state, refusal, request) {

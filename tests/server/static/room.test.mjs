@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { LANGUAGES, translate } from '../../../server/static/js/i18n.js';
 import { deciderText, stepText } from '../../../server/static/js/views/opening.js';
-import { ratingChanges, resultText, roomTitle, statusText } from '../../../server/static/js/views/room.js';
+import { analysisAllowed, ratingChanges, resultText, roomTitle, statusText } from '../../../server/static/js/views/room.js';
 
 const seats = {
   black: { name: 'alice', kind: 'human', level: null, connected: true },
@@ -69,4 +69,18 @@ test('during the opening the status says whose decision it is, and each step tak
   assert.equal(stepText({ by: 'bob', step: { kind: 'choose_color', color: 'black' } }, 15, t), 'bob chose Black');
   assert.equal(stepText({ by: 'bob', step: { kind: 'declare_offers', count: 3 } }, 15, t), 'bob asked for 3 fifth moves');
   assert.equal(stepText({ by: 'bob', step: { kind: 'select_fifth', point: { x: 7, y: 5 } } }, 15, t), 'bob selected h10');
+});
+
+test('the engine is offered where the server answers it: casual bot games and finished games, never a live game between people or a rated one', () => {
+  const person = (name) => ({ name, kind: 'human', level: null, connected: true });
+  const bot = { name: 'greedy', kind: 'bot', level: 'greedy', connected: true };
+  const room = (black, white, status, rated = false) => ({ black, white, status, rated, result: status === 'finished' ? { winner: null, reason: 'draw_agreed' } : null });
+  assert.equal(analysisAllowed(room(person('alice'), bot, 'playing'), true), true, 'a casual game against a bot');
+  assert.equal(analysisAllowed(room(bot, bot, 'playing'), true), true, 'a casual game between bots');
+  assert.equal(analysisAllowed(room(person('alice'), person('bob'), 'playing'), true), false, 'a live game between people');
+  assert.equal(analysisAllowed(room(person('alice'), person('bob'), 'opening'), true), false, 'its opening too');
+  assert.equal(analysisAllowed(room(person('alice'), bot, 'playing', true), true), false, 'a live rated game against a bot');
+  assert.equal(analysisAllowed(room(person('alice'), person('bob'), 'finished', true), true), true, 'any game once over');
+  assert.equal(analysisAllowed(room(person('alice'), bot, 'playing'), false), false, 'a server without bots');
+  assert.equal(analysisAllowed(room(person('alice'), null, 'waiting'), true), false, 'a game not started');
 });

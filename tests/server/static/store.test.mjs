@@ -220,6 +220,13 @@ test('a clock arrives stamped with the moment it was received', () => {
   assert.equal(state.room.clock.at, 1234);
 });
 
+test('a hint refused for fair play says so in a sentence of its own, and the pending hint goes', () => {
+  const state = reduce(inRoom({ seq: 0 }), { type: 'analysis_requested' });
+  const refused = server(state, { type: 'error', code: 'not_allowed', message: 'no analysis now' }, { type: 'analyze', room_id: 'r1', time_ms: 1000 });
+  assert.equal(refused.room.analysis, null);
+  assert.deepEqual([refused.notice.code, refused.notice.request], ['analysis_not_allowed', 'analyze']);
+});
+
 test('an analysis answers only the position it was asked about', () => {
   const analysis = { type: 'analysis', room_id: 'r1', best: { x: 7, y: 7, move: 'h8' }, score: 10, depth: 3, nodes: 99, pv: ['h8', 'i9'] };
   let state = reduce(inRoom({ seq: 0 }), { type: 'analysis_requested' });

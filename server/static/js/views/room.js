@@ -174,7 +174,7 @@ export function createRoomView(intents) {
     claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
-    hint.update(room.analysis, analysisAllowed(room, mine, (next.lobby.bots ?? []).length > 0), current, t);
+    hint.update(room.analysis, analysisAllowed(room, (next.lobby.bots ?? []).length > 0), current, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
     show(movesBox, room.moves.length > 0);
@@ -374,11 +374,17 @@ function createActions(intents) {
   };
 }
 
-/** Whether the server would answer `analyze` here (it needs bots, and allows spectators, finished games and bot games). */
-function analysisAllowed(room, mine, serverHasBots) {
+/**
+ * Whether the server would answer `analyze` here: it needs bots and a
+ * position without five. Fair play (1.2): while a game between two people,
+ * or a rated game, is played, nobody gets the engine's hints, spectators
+ * included (anyone can open a second window as a spectator); a casual game
+ * against a bot, and a finished game, are open to them.
+ */
+export function analysisAllowed(room, serverHasBots) {
   if (!serverHasBots || room.status === 'waiting' || room.result?.reason === 'five') return false;
-  const opponent = mine === null ? null : room[OTHER[mine]];
-  return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
+  if (room.status === 'finished') return true;
+  return !room.rated && (room.black?.kind === 'bot' || room.white?.kind === 'bot');
 }
 
 function createOptions(intents) {
