@@ -31,6 +31,27 @@ test('every way a game ends is a whole sentence naming the winner', () => {
   }
 });
 
+test("a player's result line says whether they won or lost, a spectator's who won", () => {
+  const t = (key, params) => translate('en', key, params);
+  const ended = (you, winner, reason) => ({ ...seats, you, result: { winner, reason, line: null } });
+  assert.equal(resultText(ended('black', 'black', 'five'), t), 'You won with five in a row.');
+  assert.equal(resultText(ended('black', 'white', 'five'), t), 'You lost: greedy made five in a row.');
+  assert.equal(resultText(ended('white', 'white', 'resign'), t), 'alice resigned: you won.');
+  assert.equal(resultText(ended('black', 'white', 'timeout'), t), 'You lost: your time ran out.');
+  assert.equal(resultText(ended('black', null, 'draw_agreed'), t), 'Draw by agreement.');
+  assert.equal(resultText(ended('spectator', 'black', 'five'), t), 'Black (alice) wins with five in a row.');
+  for (const language of Object.keys(LANGUAGES)) {
+    const say = (key, params) => translate(language, key, params);
+    for (const result of RESULTS.filter(({ winner }) => winner !== null)) {
+      for (const you of ['black', 'white']) {
+        const text = resultText(ended(you, result.winner, result.reason), say);
+        assert.doesNotMatch(text, /[{}]|result\./, `${language} ${you} ${result.reason}`);
+        assert.notEqual(text, resultText(ended('spectator', result.winner, result.reason), say), `${language} ${you} ${result.reason}`);
+      }
+    }
+  }
+});
+
 test("the status says whose turn it is, from the viewer's side", () => {
   const t = (key, params) => translate('en', key, params);
   const room = { ...seats, status: 'playing', toMove: 'white', you: 'black', result: null };

@@ -47,8 +47,9 @@ def test_two_people_play_to_the_end_while_a_third_watches_every_move(
             alice.screenshot("desktop-room-playing")
             carol.screenshot("desktop-room-watching")
 
-    for page in (alice, bob, carol):
-        page.wait_text(".room-status", "Black (alice) wins with five in a row.")
+    alice.wait_text(".room-status", "You won with five in a row.")
+    bob.wait_text(".room-status", "You lost: alice made five in a row.")
+    carol.wait_text(".room-status", "Black (alice) wins with five in a row.")
     carol.driver.find_element("id", "option-moveNumbers").click()
     carol.wait(lambda: len(carol.visible(".room-screen .number")) == len(BLACK_WINS), "a number on every stone")
     carol.screenshot("desktop-room-move-numbers")
@@ -135,8 +136,8 @@ def test_the_clocks_run_and_resigning_asks_first(web_server: ThreadedServer, bro
     alice.click("Resign")
     alice.screenshot("desktop-resign-confirmation")
     alice.click("Yes, resign")
-    for page in (alice, bob):
-        page.wait_text(".room-status", "Black resigned: White (bob) wins.")
+    alice.wait_text(".room-status", "You lost: you resigned.")
+    bob.wait_text(".room-status", "alice resigned: you won.")
 
 
 def test_a_player_plays_a_bot_and_asks_the_engine_for_a_hint(
@@ -166,7 +167,7 @@ def test_a_player_plays_a_bot_and_asks_the_engine_for_a_hint(
     dave.wait_stones({})
     dave.click("Resign")
     dave.click("Yes, resign")
-    dave.wait_text(".room-status", "Black resigned: White (greedy) wins.")
+    dave.wait_text(".room-status", "You lost: you resigned.")
     dave.click("Rematch")
     dave.wait(lambda: list(dave.stones().values()) == ["black"], "the bot's first move as black")
     dave.wait_text(".room-status", "Your turn.")

@@ -73,7 +73,7 @@ def test_a_player_claims_the_win_once_the_opponent_has_been_gone_long_enough(
 
     alice.wait_text(".claim", "bob has left the game. You may claim the win", timeout=CLAIM_AFTER_S + 20)
     alice.click("Claim the win", within=".claim")
-    alice.wait_text(".room-status", "White left the game: Black (alice) wins.")
+    alice.wait_text(".room-status", "bob left the game: you won.")
     alice.wait_gone(".claim")
 
 

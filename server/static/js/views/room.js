@@ -453,12 +453,14 @@ export function statusText(room, t, me = null) {
   return t('status.toMove', { color: t(`color.${room.toMove}`), name: seatName(room, room.toMove, t) });
 }
 
-/** How the game ended, as a sentence. */
+/** How the game ended, as a sentence: to a player, whether they won or lost; to a spectator, who won. */
 export function resultText(room, t) {
   const result = room.result;
   if (result === null) return '';
   if (result.winner === null) return t(`result.draw.${result.reason}`);
   const loser = OTHER[result.winner];
+  if (room.you === result.winner) return t(`result.won.${result.reason}`, { name: seatName(room, loser, t) });
+  if (room.you === loser) return t(`result.lost.${result.reason}`, { name: seatName(room, result.winner, t) });
   return t(`result.win.${result.reason}`, { winner: t(`color.${result.winner}`), loser: t(`color.${loser}`), name: seatName(room, result.winner, t) });
 }
 
