@@ -13,12 +13,14 @@
 // * a room marked `resync: "needed"` is joined again, which answers with a
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
-//   still being played (the game goes on; the lobby offers the way back).
+//   still being played (the game goes on; the lobby offers the way back);
+// * the tab's title says "(Your move)" while it is my move.
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
+import { pageTitle } from './title.js';
 
 const LOBBY_REFRESH_MS = 5000;
 const ANALYSIS_TIME_MS = 1000;
@@ -193,6 +195,7 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged) showAddress(next.route);
     if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
     if (next.prefs.language !== previous.prefs.language) showLanguage();
+    showTitle();
     playSounds(next, previous);
     keepLobbyFresh(ready && next.route.name === 'lobby');
     keepReplayMoving(next.replay?.playing === true ? next.prefs.replaySpeedMs : null);
@@ -227,7 +230,13 @@ export function createController({ store, connection, storage, sound, location, 
 
   function showLanguage() {
     document.documentElement.lang = state().prefs.language === 'zh' ? 'zh-CN' : 'en';
-    document.title = intents.t('app.name');
+    showTitle();
+  }
+
+  /** The tab's title says when it is my move, for a player looking at another tab. */
+  function showTitle() {
+    const title = pageTitle(state(), intents.t);
+    if (document.title !== title) document.title = title;
   }
 
   function showAddress(route) {

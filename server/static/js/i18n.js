@@ -14,6 +14,7 @@ export const LANGUAGES = { en: 'English', zh: '简体中文' };
 
 const en = {
   'app.name': 'Gomoku',
+  'title.yourMove': '(Your move) {name}',
   'nav.lobby': 'Lobby',
   'nav.games': 'Games',
   'nav.players': 'Players',
@@ -342,6 +343,7 @@ const en = {
 
 const zh = {
   'app.name': '五子棋',
+  'title.yourMove': '（轮到你）{name}',
   'nav.lobby': '大厅',
   'nav.games': '棋谱',
   'nav.players': '棋手',

@@ -42,5 +42,8 @@ def test_a_player_who_reopens_the_site_is_back_in_the_game_without_a_click(
     assert "#room/" in bob.driver.current_url
     alice.wait_gone(".player-bar .presence")
     alice.wait_gone(".claim")
+    bob.wait(lambda: bob.driver.title == "(Your move) Gomoku", "the tab's title to say it is bob's move")
     bob.play("h9")
     alice.wait_stones(board_after(["h8", "h9"]))
+    alice.wait(lambda: alice.driver.title == "(Your move) Gomoku", "the tab's title to say it is alice's move")
+    bob.wait(lambda: bob.driver.title == "Gomoku", "the tab's title to be the game's name again")
