@@ -31,6 +31,8 @@ const en = {
   'signin.intro': 'Five in a row wins. Pick a name to play people on this server, or the bots.',
   'signin.name': 'Your name',
   'signin.rules': 'Letters, digits, - and _ (up to 32). This browser remembers you.',
+  'signin.invited': '{name} invites you to a game.',
+  'signin.invitedTo': '{name} invites you to a game: {game}.',
   'signin.submit': 'Play',
   'signin.pending': 'Signing in…',
   'signin.invalid': 'Use 1 to 32 letters, digits, - or _.',
@@ -229,6 +231,7 @@ const en = {
 
   'share.open': 'Send this link to a friend, or wait for someone from the lobby:',
   'share.private': 'Send this link to your friend:',
+  'share.watch': 'Link for spectators:',
   'share.copy': 'Copy',
   'share.copied': 'Copied.',
 
@@ -360,6 +363,8 @@ const zh = {
   'signin.intro': '五子连珠者胜。起个名字，就能和这台服务器上的玩家或电脑对弈。',
   'signin.name': '你的名字',
   'signin.rules': '字母、数字、- 和 _（最多 32 个）。本浏览器会记住你。',
+  'signin.invited': '{name} 邀请你下一局。',
+  'signin.invitedTo': '{name} 邀请你下一局：{game}。',
   'signin.submit': '开始',
   'signin.pending': '正在登录…',
   'signin.invalid': '请使用 1 到 32 个字母、数字、- 或 _。',
@@ -558,6 +563,7 @@ const zh = {
 
   'share.open': '把这个链接发给朋友，或等大厅里的人加入：',
   'share.private': '把这个链接发给你的朋友：',
+  'share.watch': '观战链接：',
   'share.copy': '复制',
   'share.copied': '已复制。',
 

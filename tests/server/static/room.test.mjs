@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { LANGUAGES, translate } from '../../../server/static/js/i18n.js';
 import { deciderText, stepText } from '../../../server/static/js/views/opening.js';
-import { analysisAllowed, ratingChanges, resultText, roomTitle, statusText } from '../../../server/static/js/views/room.js';
+import { analysisAllowed, ratingChanges, resultText, roomTitle, shareLinks, statusText } from '../../../server/static/js/views/room.js';
 
 const seats = {
   black: { name: 'alice', kind: 'human', level: null, connected: true },
@@ -104,4 +104,16 @@ test('the engine is offered where the server answers it: casual bot games and fi
   assert.equal(analysisAllowed(room(person('alice'), person('bob'), 'finished', true), true), true, 'any game once over');
   assert.equal(analysisAllowed(room(person('alice'), bot, 'playing'), false), false, 'a server without bots');
   assert.equal(analysisAllowed(room(person('alice'), null, 'waiting'), true), false, 'a game not started');
+});
+
+test("a player gets the invitation (saying who invites to which game) while a seat is open, and the spectators' link until the end", () => {
+  const base = 'http://example.org/';
+  const room = (status) => ({ id: 'r1', status, rule: 'renju', size: 15, private: true });
+  assert.deepEqual(shareLinks(room('waiting'), 'black', 'alice', base), {
+    invite: 'http://example.org/#room/r1?from=alice&rule=renju&size=15',
+    watch: 'http://example.org/#watch/r1',
+  });
+  assert.deepEqual(shareLinks(room('playing'), 'white', 'bob', base), { invite: null, watch: 'http://example.org/#watch/r1' });
+  assert.deepEqual(shareLinks(room('finished'), 'white', 'bob', base), { invite: null, watch: null });
+  assert.deepEqual(shareLinks(room('playing'), null, 'carol', base), { invite: null, watch: null }, 'a spectator has the address bar');
 });

@@ -180,3 +180,28 @@ def test_anyone_can_follow_two_bots(bot_web_server: ThreadedServer, browser: Bro
     erin.wait(lambda: any(end in erin.text_of(".room-status") for end in ("wins", "Draw")), "the end of the game")
     stones = erin.stones()
     assert len(stones) >= 9 and set(stones.values()) == {"black", "white"}
+
+
+def test_an_invitation_names_its_sender_and_a_private_game_can_be_shown_to_spectators(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice = browser(web_server, "alice")
+    alice.sign_in("alice")
+    alice.create_game("A friend (private link)")
+    invitation = alice.wait(lambda: alice.driver.find_element("id", "share-link").get_attribute("value"), "the link")
+
+    bob = browser(web_server, "bob", fragment=invitation.removeprefix(web_server.url))
+    bob.wait_text(".signin-screen", "alice invites you to a game: Freestyle · 15×15.")
+    bob.screenshot("desktop-signin-invited")
+    bob.sign_in("bob")
+    bob.wait_text(".room-status", "Black (alice) to move.")
+
+    alice.wait_text(".share", "Link for spectators:")
+    watch_link = alice.driver.find_element("id", "watch-link").get_attribute("value")
+    assert watch_link is not None and "#watch/" in watch_link
+    carol = browser(web_server, "carol", fragment=watch_link.removeprefix(web_server.url))
+    carol.sign_in("carol")
+    carol.wait_text(".room-status", "Black (alice) to move.")
+    alice.wait_text(".spectators", "1 spectator")
+    alice.play("h8")
+    carol.wait_stones(board_after(["h8"]))

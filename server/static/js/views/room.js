@@ -11,6 +11,7 @@ import { formatPoint } from '../notation.js';
 import { boardChoice, draftColors, selectedFifth } from '../opening.js';
 import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
+import { formatRoute } from '../routes.js';
 import { createBoard } from './board.js';
 import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
@@ -169,7 +170,7 @@ export function createRoomView(intents) {
       t,
     });
 
-    share.update(room, mine, t);
+    share.update(room, mine, next.me?.name ?? null, t);
     opening.update(room, next.me?.name, current, t);
     claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
@@ -293,9 +294,10 @@ function createClaimBox(intents) {
   };
 }
 
-function createShareBox() {
-  const input = h('input', { type: 'text', readOnly: true, class: 'share-link', id: 'share-link' });
-  const label = h('label', { for: 'share-link' });
+/** A link to copy: its label, the link in a read-only field, and a button that copies it. */
+function createLinkBox(id) {
+  const input = h('input', { type: 'text', readOnly: true, class: 'share-link', id });
+  const label = h('label', { for: id });
   const copied = h('span', { class: 'copied', role: 'status' });
   const copy = h('button', {
     type: 'button',
@@ -309,22 +311,50 @@ function createShareBox() {
       copied.textContent = copy.dataset.copied;
     },
   });
-  const element = h('section', { class: 'panel share', hidden: true }, label, h('div', { class: 'share-row' }, input, copy), copied);
+  const element = h('div', { class: 'link-box' }, label, h('div', { class: 'share-row' }, input, copy), copied);
   return {
     element,
-    update(room, mine, t) {
-      const visible = room.status === 'waiting' && mine !== null;
-      show(element, visible);
-      if (!visible) return;
-      const link = `${location.origin}${location.pathname}#room/${encodeURIComponent(room.id)}`;
+    update(link, labelText, t) {
+      show(element, link !== null);
+      if (link === null) return;
       if (input.value !== link) {
         input.value = link;
         copied.textContent = '';
       }
-      setText(label, room.private ? t('share.private') : t('share.open'));
+      setText(label, labelText);
       setText(copy, t('share.copy'));
       copy.dataset.copied = t('share.copied');
     },
+  };
+}
+
+function createShareBox() {
+  const invite = createLinkBox('share-link');
+  const watch = createLinkBox('watch-link');
+  const element = h('section', { class: 'panel share', hidden: true }, invite.element, watch.element);
+  return {
+    element,
+    update(room, mine, me, t) {
+      const links = shareLinks(room, mine, me, `${location.origin}${location.pathname}`);
+      show(element, links.watch !== null);
+      invite.update(links.invite, room.private ? t('share.private') : t('share.open'), t);
+      watch.update(links.watch, t('share.watch'), t);
+    },
+  };
+}
+
+/**
+ * The links a player of the room may pass on (full addresses on `base`):
+ * while a seat is open, the invitation to it, which says who invites to
+ * which game; until the game is over, the link for spectators (a private
+ * game is listed nowhere, so its players are the only way in).
+ */
+export function shareLinks(room, mine, me, base) {
+  if (mine === null || me === null || room.status === 'finished') return { invite: null, watch: null };
+  const invitation = { name: 'room', roomId: room.id, as: 'player', invite: { from: me, rule: room.rule, size: room.size } };
+  return {
+    invite: room.status === 'waiting' ? base + formatRoute(invitation) : null,
+    watch: base + formatRoute({ name: 'room', roomId: room.id, as: 'spectator' }),
   };
 }
 
