@@ -205,3 +205,32 @@ def test_an_invitation_names_its_sender_and_a_private_game_can_be_shown_to_spect
     alice.wait_text(".spectators", "1 spectator")
     alice.play("h8")
     carol.wait_stones(board_after(["h8"]))
+
+
+COVERED_LABELS = """
+const stones = [...document.querySelectorAll('.room-screen .stone')].map((stone) => {
+  const box = stone.getBoundingClientRect();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2, r: box.width / 2 };
+});
+const covered = [];
+for (const label of document.querySelectorAll('.room-screen .coordinates text')) {
+  const box = label.getBoundingClientRect();
+  for (const stone of stones) {
+    const nearestX = Math.max(box.left, Math.min(stone.x, box.right));
+    const nearestY = Math.max(box.top, Math.min(stone.y, box.bottom));
+    if (Math.hypot(nearestX - stone.x, nearestY - stone.y) < stone.r) covered.push(label.textContent);
+  }
+}
+return covered;
+"""
+"""The coordinate labels that a stone covers, even in part."""
+
+
+def test_stones_on_the_edge_leave_the_coordinates_readable(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    alice, bob = open_friend_game(web_server, browser)
+    corners_and_edges = ["a1", "o15", "a15", "o1", "h1", "a8", "h15", "o8"]
+    for ply, move in enumerate(corners_and_edges, start=1):
+        (alice if ply % 2 else bob).play(move)
+    alice.wait_stones(board_after(corners_and_edges))
+    alice.screenshot("desktop-room-stones-on-the-edge")
+    assert alice.driver.execute_script(COVERED_LABELS) == []
