@@ -14,19 +14,21 @@
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
 //   still being played (the game goes on; the lobby offers the way back);
-// * the tab's title says "(Your move)" while it is my move.
+// * the tab's title says "(Your move)" while it is my move;
+// * the page is light or dark as the player chose, or as the system is.
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
+import { shownTheme } from './theme.js';
 import { pageTitle } from './title.js';
 
 const LOBBY_REFRESH_MS = 5000;
 const ANALYSIS_TIME_MS = 1000;
 const LEADERBOARD_LENGTH = 100;
 
-export function createController({ store, connection, storage, sound, location, history, document, fetch }) {
+export function createController({ store, connection, storage, sound, location, history, document, fetch, darkScheme }) {
   const state = () => store.getState();
   const send = (message) => connection.send(message);
   const roomId = () => state().room?.id;
@@ -195,6 +197,7 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged) showAddress(next.route);
     if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
     if (next.prefs.language !== previous.prefs.language) showLanguage();
+    if (next.prefs.theme !== previous.prefs.theme) showTheme();
     showTitle();
     playSounds(next, previous);
     keepLobbyFresh(ready && next.route.name === 'lobby');
@@ -233,6 +236,11 @@ export function createController({ store, connection, storage, sound, location, 
     showTitle();
   }
 
+  /** Light or dark, as the player chose or else as the system is (which may change while the page is open). */
+  function showTheme() {
+    document.documentElement.dataset.theme = shownTheme(state().prefs.theme, darkScheme.matches);
+  }
+
   /** The tab's title says when it is my move, for a player looking at another tab. */
   function showTitle() {
     const title = pageTitle(state(), intents.t);
@@ -247,6 +255,8 @@ export function createController({ store, connection, storage, sound, location, 
   /** Begin: the page's language and address (an unreadable one reads as the lobby), then the connection. */
   function start() {
     showLanguage();
+    showTheme();
+    darkScheme.addEventListener('change', showTheme);
     showAddress(state().route);
     connection.start();
   }

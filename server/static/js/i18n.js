@@ -24,6 +24,10 @@ const en = {
   'header.player': '{name} ({rating})',
   'header.switch': 'Change player',
   'header.language': 'Language',
+  'header.theme': 'Theme',
+  'theme.system': 'As the system',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
   'header.mute': 'Mute sounds',
   'header.dismiss': 'Dismiss',
 
@@ -356,6 +360,10 @@ const zh = {
   'header.player': '{name}（{rating}）',
   'header.switch': '更换玩家',
   'header.language': '语言',
+  'header.theme': '主题',
+  'theme.system': '跟随系统',
+  'theme.light': '浅色',
+  'theme.dark': '深色',
   'header.mute': '静音',
   'header.dismiss': '关闭',
 

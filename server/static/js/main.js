@@ -27,7 +27,7 @@ const connection = new Connection(serverUrl(location), {
   onMessage: (message, request) => controller.received(message, request),
   onStatus: (status) => controller.statusChanged(status),
 });
-controller = createController({ store, connection, storage, sound: createSound(document), location, history, document, fetch: (url, options) => window.fetch(url, options) });
+controller = createController({ store, connection, storage, sound: createSound(document), location, history, document, fetch: (url, options) => window.fetch(url, options), darkScheme: matchMedia('(prefers-color-scheme: dark)') });
 const app = createApp(document.getElementById('app'), controller.intents);
 store.subscribe((state) => app.render(state));
 window.addEventListener('hashchange', () => controller.hashChanged());
