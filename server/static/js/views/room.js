@@ -31,7 +31,7 @@ export function createRoomView(intents) {
   const bars = { top: createPlayerBar(), bottom: createPlayerBar() };
   const waiting = h('p', { class: 'room-waiting' });
 
-  const share = createShareBox();
+  const share = createShareBoxes();
   const offers = h('div', { class: 'offers', role: 'group', hidden: true });
   const claim = createClaimBox(intents);
   const opening = createOpeningPanel(intents);
@@ -56,7 +56,7 @@ export function createRoomView(intents) {
   const side = h(
     'div',
     { class: 'room-side' },
-    share.element,
+    share.inviteBox,
     opening.element,
     claim.element,
     offers,
@@ -64,6 +64,7 @@ export function createRoomView(intents) {
     hint.element,
     movesBox,
     chat.element,
+    share.watchBox,
     options.element,
     back,
     announcer,
@@ -328,15 +329,23 @@ function createLinkBox(id) {
   };
 }
 
-function createShareBox() {
+/**
+ * The links a player passes on, each in a panel of its own: the invitation
+ * at the top (while waiting it is what the page is for), the spectators'
+ * link below the game's own controls.
+ */
+function createShareBoxes() {
   const invite = createLinkBox('share-link');
   const watch = createLinkBox('watch-link');
-  const element = h('section', { class: 'panel share', hidden: true }, invite.element, watch.element);
+  const inviteBox = h('section', { class: 'panel share', hidden: true }, invite.element);
+  const watchBox = h('section', { class: 'panel share', hidden: true }, watch.element);
   return {
-    element,
+    inviteBox,
+    watchBox,
     update(room, mine, me, t) {
       const links = shareLinks(room, mine, me, `${location.origin}${location.pathname}`);
-      show(element, links.watch !== null);
+      show(inviteBox, links.invite !== null);
+      show(watchBox, links.watch !== null);
       invite.update(links.invite, room.private ? t('share.private') : t('share.open'), t);
       watch.update(links.watch, t('share.watch'), t);
     },
