@@ -25,7 +25,7 @@ const en = {
   'header.switch': 'Change player',
   'header.language': 'Language',
   'header.theme': 'Theme',
-  'theme.system': 'As the system',
+  'theme.system': 'System',
   'theme.light': 'Light',
   'theme.dark': 'Dark',
   'header.mute': 'Mute sounds',
