@@ -7,6 +7,7 @@
 // one). When the socket closes it reports "reconnecting" and tries again,
 // waiting a little longer each time (up to MAX_DELAY_MS); what to do once
 // it is back (sign in again, rejoin the room) is the caller's business.
+// `stop` closes it for good (the page is being left), until `start` again.
 
 const DELAYS_MS = [250, 500, 1000, 2000, 4000];
 const MAX_DELAY_MS = 5000;
@@ -63,13 +64,25 @@ export class Connection {
     return id;
   }
 
-  /** Drop the socket and open a fresh one at once (signing in as someone else needs a new connection). */
-  restart() {
+  /**
+   * Close the socket and stay closed until `start` is called again. A page
+   * that is left must not stay connected: the browser may keep it, socket
+   * and all, in its back/forward cache, and the server would go on counting
+   * a player who has gone as present.
+   */
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
     const old = this.socket;
     this.socket = null;
     if (old !== null) old.close(1000);
     this.pending.clear();
     this.onStatus('reconnecting');
+  }
+
+  /** Drop the socket and open a fresh one at once (signing in as someone else needs a new connection). */
+  restart() {
+    this.stop();
     this.start();
   }
 

@@ -13,7 +13,9 @@
 // * a room marked `resync: "needed"` is joined again, which answers with a
 //   fresh snapshot;
 // * leaving a room's page leaves the room, except for a player of a game
-//   still being played (the game goes on; the lobby offers the way back).
+//   still being played (the game goes on; the lobby offers the way back);
+// * the tab's title says "(Your move)" while it is my move;
+// * the page is light or dark as the player chose, or as the system is.
 //
 // Requests to the HTTP API (a profile, a record's download) carry the
 // player's token, so that the player's own private games are served to them.
@@ -22,12 +24,14 @@ import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
+import { shownTheme } from './theme.js';
+import { pageTitle } from './title.js';
 
 const LOBBY_REFRESH_MS = 5000;
 const ANALYSIS_TIME_MS = 1000;
 const LEADERBOARD_LENGTH = 100;
 
-export function createController({ store, connection, storage, sound, location, history, document, fetch }) {
+export function createController({ store, connection, storage, sound, location, history, document, fetch, darkScheme }) {
   const state = () => store.getState();
   const send = (message) => connection.send(message);
   const roomId = () => state().room?.id;
@@ -236,6 +240,8 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged) showAddress(next.route);
     if (next.prefs !== previous.prefs) savePrefs(storage, next.prefs);
     if (next.prefs.language !== previous.prefs.language) showLanguage();
+    if (next.prefs.theme !== previous.prefs.theme) showTheme();
+    showTitle();
     playSounds(next, previous);
     keepLobbyFresh(ready && next.route.name === 'lobby');
     keepReplayMoving(next.replay?.playing === true ? next.prefs.replaySpeedMs : null);
@@ -270,7 +276,18 @@ export function createController({ store, connection, storage, sound, location, 
 
   function showLanguage() {
     document.documentElement.lang = state().prefs.language === 'zh' ? 'zh-CN' : 'en';
-    document.title = intents.t('app.name');
+    showTitle();
+  }
+
+  /** Light or dark, as the player chose or else as the system is (which may change while the page is open). */
+  function showTheme() {
+    document.documentElement.dataset.theme = shownTheme(state().prefs.theme, darkScheme.matches);
+  }
+
+  /** The tab's title says when it is my move, for a player looking at another tab. */
+  function showTitle() {
+    const title = pageTitle(state(), intents.t);
+    if (document.title !== title) document.title = title;
   }
 
   function showAddress(route) {
@@ -282,6 +299,8 @@ export function createController({ store, connection, storage, sound, location, 
   function start() {
     document.addEventListener('click', downloadClicked);
     showLanguage();
+    showTheme();
+    darkScheme.addEventListener('change', showTheme);
     showAddress(state().route);
     connection.start();
   }

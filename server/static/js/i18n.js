@@ -14,6 +14,7 @@ export const LANGUAGES = { en: 'English', zh: '简体中文' };
 
 const en = {
   'app.name': 'Gomoku',
+  'title.yourMove': '(Your move) {name}',
   'nav.lobby': 'Lobby',
   'nav.games': 'Games',
   'nav.players': 'Players',
@@ -23,6 +24,10 @@ const en = {
   'header.player': '{name} ({rating})',
   'header.switch': 'Change player',
   'header.language': 'Language',
+  'header.theme': 'Theme',
+  'theme.system': 'System',
+  'theme.light': 'Light',
+  'theme.dark': 'Dark',
   'header.mute': 'Mute sounds',
   'header.dismiss': 'Dismiss',
 
@@ -30,6 +35,8 @@ const en = {
   'signin.intro': 'Five in a row wins. Pick a name to play people on this server, or the bots.',
   'signin.name': 'Your name',
   'signin.rules': 'Letters, digits, - and _ (up to 32). This browser remembers you.',
+  'signin.invited': '{name} invites you to a game.',
+  'signin.invitedTo': '{name} invites you to a game: {game}.',
   'signin.submit': 'Play',
   'signin.pending': 'Signing in…',
   'signin.invalid': 'Use 1 to 32 letters, digits, - or _.',
@@ -175,6 +182,14 @@ const en = {
   'result.win.resign': '{loser} resigned: {winner} ({name}) wins.',
   'result.win.timeout': "{loser}'s time ran out: {winner} ({name}) wins.",
   'result.win.abandoned': '{loser} left the game: {winner} ({name}) wins.',
+  'result.won.five': 'You won with five in a row.',
+  'result.won.resign': '{name} resigned: you won.',
+  'result.won.timeout': "{name}'s time ran out: you won.",
+  'result.won.abandoned': '{name} left the game: you won.',
+  'result.lost.five': 'You lost: {name} made five in a row.',
+  'result.lost.resign': 'You lost: you resigned.',
+  'result.lost.timeout': 'You lost: your time ran out.',
+  'result.lost.abandoned': 'You lost: you left the game.',
   'result.draw.draw_agreed': 'Draw by agreement.',
   'result.draw.full_board': 'Draw: the board is full.',
   'reason.five': 'five in a row',
@@ -220,6 +235,7 @@ const en = {
 
   'share.open': 'Send this link to a friend, or wait for someone from the lobby:',
   'share.private': 'Send this link to your friend:',
+  'share.watch': 'Link for spectators:',
   'share.copy': 'Copy',
   'share.copied': 'Copied.',
 
@@ -299,6 +315,7 @@ const en = {
   'error.unavailable': 'The server cannot save that now. Try again.',
   'error.limit_reached': 'You have reached a limit of this server.',
   'error.claim_not_yet': 'Not yet: your opponent may still come back.',
+  'error.analysis_not_allowed': 'No hints from the engine while a game between people, or a rated game, is being played: ask again once it is over.',
 
   'opening.swap': 'swap',
   'opening.swap2': 'swap2',
@@ -334,6 +351,7 @@ const en = {
 
 const zh = {
   'app.name': '五子棋',
+  'title.yourMove': '（轮到你）{name}',
   'nav.lobby': '大厅',
   'nav.games': '棋谱',
   'nav.players': '棋手',
@@ -343,6 +361,10 @@ const zh = {
   'header.player': '{name}（{rating}）',
   'header.switch': '更换玩家',
   'header.language': '语言',
+  'header.theme': '主题',
+  'theme.system': '跟随系统',
+  'theme.light': '浅色',
+  'theme.dark': '深色',
   'header.mute': '静音',
   'header.dismiss': '关闭',
 
@@ -350,6 +372,8 @@ const zh = {
   'signin.intro': '五子连珠者胜。起个名字，就能和这台服务器上的玩家或电脑对弈。',
   'signin.name': '你的名字',
   'signin.rules': '字母、数字、- 和 _（最多 32 个）。本浏览器会记住你。',
+  'signin.invited': '{name} 邀请你下一局。',
+  'signin.invitedTo': '{name} 邀请你下一局：{game}。',
   'signin.submit': '开始',
   'signin.pending': '正在登录…',
   'signin.invalid': '请使用 1 到 32 个字母、数字、- 或 _。',
@@ -495,6 +519,14 @@ const zh = {
   'result.win.resign': '{loser}方认输：{winner}方（{name}）获胜。',
   'result.win.timeout': '{loser}方超时：{winner}方（{name}）获胜。',
   'result.win.abandoned': '{loser}方离开了对局：{winner}方（{name}）获胜。',
+  'result.won.five': '你赢了：五连获胜。',
+  'result.won.resign': '{name} 认输：你赢了。',
+  'result.won.timeout': '{name} 超时：你赢了。',
+  'result.won.abandoned': '{name} 离开了对局：你赢了。',
+  'result.lost.five': '你输了：{name} 五连获胜。',
+  'result.lost.resign': '你输了：你认输了。',
+  'result.lost.timeout': '你输了：你超时了。',
+  'result.lost.abandoned': '你输了：你离开了对局。',
   'result.draw.draw_agreed': '双方同意和棋。',
   'result.draw.full_board': '和棋：棋盘已满。',
   'reason.five': '五连',
@@ -540,6 +572,7 @@ const zh = {
 
   'share.open': '把这个链接发给朋友，或等大厅里的人加入：',
   'share.private': '把这个链接发给你的朋友：',
+  'share.watch': '观战链接：',
   'share.copy': '复制',
   'share.copied': '已复制。',
 
@@ -617,6 +650,7 @@ const zh = {
   'error.unavailable': '服务器暂时无法保存，请重试。',
   'error.limit_reached': '你已达到这台服务器的限制。',
   'error.claim_not_yet': '还不行：对方可能还会回来。',
+  'error.analysis_not_allowed': '真人之间的对局和计分对局进行时，引擎不给提示：请在对局结束后再问。',
 
   'opening.swap': '一次交换（swap）',
   'opening.swap2': '二次交换（swap2）',

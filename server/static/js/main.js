@@ -27,9 +27,15 @@ const connection = new Connection(serverUrl(location), {
   onMessage: (message, request) => controller.received(message, request),
   onStatus: (status) => controller.statusChanged(status),
 });
-controller = createController({ store, connection, storage, sound: createSound(document), location, history, document, fetch: (url, options) => window.fetch(url, options) });
+controller = createController({ store, connection, storage, sound: createSound(document), location, history, document, fetch: (url, options) => window.fetch(url, options), darkScheme: matchMedia('(prefers-color-scheme: dark)') });
 const app = createApp(document.getElementById('app'), controller.intents);
 store.subscribe((state) => app.render(state));
 window.addEventListener('hashchange', () => controller.hashChanged());
+// Leaving the page is leaving the game: the socket closes even if the browser keeps the page to come
+// back to (back/forward cache), and opens again when the page is shown from that cache.
+window.addEventListener('pagehide', () => connection.stop());
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) connection.start();
+});
 app.render(store.getState());
 controller.start();

@@ -3,6 +3,7 @@
 // refuses storage (private mode, a full disk) still plays; it just forgets.
 
 import { chooseLanguage } from './i18n.js';
+import { THEMES } from './theme.js';
 
 const PREFS_KEY = 'gomoku.prefs';
 const TOKENS_KEY = 'gomoku.tokens';
@@ -34,6 +35,7 @@ export function loadPrefs(storage, browserLanguages, coarsePointer) {
     moveNumbers: saved.moveNumbers === true,
     confirmTaps: typeof saved.confirmTaps === 'boolean' ? saved.confirmTaps : coarsePointer,
     replaySpeedMs: Number.isInteger(saved.replaySpeedMs) ? saved.replaySpeedMs : 1000,
+    theme: THEMES.includes(saved.theme) ? saved.theme : 'system',
   };
 }
 

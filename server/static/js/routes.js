@@ -2,6 +2,8 @@
 //
 //   #lobby             the lobby (also the empty hash)
 //   #room/ROOM_ID      a room, taking an open seat if there is one (the link to share)
+//   #room/ROOM_ID?from=NAME&rule=RULE&size=N
+//                      the same, as an invitation: the sign-in page says who invites to which game
 //   #watch/ROOM_ID     a room, as a spectator
 //   #games             my games; #games/NAME another player's
 //   #game/GAME_ID      the replay of one stored game
@@ -16,6 +18,8 @@ const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const LOBBY = Object.freeze({ name: 'lobby' });
 const KINDS = ['human', 'bot'];
+const RULES = ['freestyle', 'standard', 'renju'];
+const SIZES = { min: 5, max: 26 };
 
 function decoded(text) {
   try {
@@ -27,11 +31,14 @@ function decoded(text) {
 
 /** The route that a location hash names; anything unreadable is the lobby. */
 export function parseHash(hash) {
-  const [head, rest = '', ...extra] = String(hash).replace(/^#/, '').split('/');
+  const [path, query] = splitQuery(String(hash).replace(/^#/, ''));
+  const [head, rest = '', ...extra] = path.split('/');
   const argument = decoded(rest);
   if (extra.length > 0) return LOBBY;
   if ((head === 'room' || head === 'watch') && ID.test(argument)) {
-    return { name: 'room', roomId: argument, as: head === 'room' ? 'player' : 'spectator' };
+    const route = { name: 'room', roomId: argument, as: head === 'room' ? 'player' : 'spectator' };
+    const invite = head === 'room' ? inviteFrom(new URLSearchParams(query)) : null;
+    return invite === null ? route : { ...route, invite };
   }
   if (head === 'games' && rest === '') return { name: 'games', player: null };
   if (head === 'games' && NAME.test(argument)) return { name: 'games', player: argument };
@@ -41,12 +48,30 @@ export function parseHash(hash) {
   return LOBBY;
 }
 
+function splitQuery(text) {
+  const mark = text.indexOf('?');
+  return mark < 0 ? [text, ''] : [text.slice(0, mark), text.slice(mark + 1)];
+}
+
+/**
+ * Who invites (a player's name, or no invitation at all) to which game (its
+ * rule and size, each null when the link's is not one there can be). Only
+ * what a name or a number can say is read: a link is anyone's to write.
+ */
+function inviteFrom(params) {
+  const from = params.get('from');
+  if (from === null || !NAME.test(from)) return null;
+  const rule = RULES.includes(params.get('rule')) ? params.get('rule') : null;
+  const size = Number(params.get('size'));
+  return { from, rule, size: Number.isInteger(size) && size >= SIZES.min && size <= SIZES.max ? size : null };
+}
+
 /** The hash for a route, or null for a route that has none (a room not created yet). */
 export function formatRoute(route) {
   switch (route.name) {
     case 'room':
       if (route.roomId === null) return null;
-      return `#${route.as === 'spectator' ? 'watch' : 'room'}/${encodeURIComponent(route.roomId)}`;
+      return `#${route.as === 'spectator' ? 'watch' : 'room'}/${encodeURIComponent(route.roomId)}${inviteQuery(route)}`;
     case 'games':
       return route.player === null ? '#games' : `#games/${encodeURIComponent(route.player)}`;
     case 'replay':
@@ -58,6 +83,15 @@ export function formatRoute(route) {
     default:
       return '#lobby';
   }
+}
+
+function inviteQuery(route) {
+  const invite = route.as === 'player' ? route.invite : undefined;
+  if (invite == null) return '';
+  const params = new URLSearchParams({ from: invite.from });
+  if (invite.rule !== null) params.set('rule', invite.rule);
+  if (invite.size !== null) params.set('size', String(invite.size));
+  return `?${params}`;
 }
 
 /** Whether two routes show the same thing. */

@@ -63,6 +63,7 @@ export function initialState(prefs, route = LOBBY) {
     me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
     features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
+    backToGame: false, // the page has just opened on the lobby: signing in goes on to my unfinished game
     route: LOBBY,
     lobby: initialLobby(), // rooms, bots, and from a 1.1 server seeks, who is online, chat: see lobbystate.js
     room: null,
@@ -74,7 +75,7 @@ export function initialState(prefs, route = LOBBY) {
     notice: null, // {code, message, request, serial}: the last refusal, to show once
     chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
   };
-  return navigated(blank, route);
+  return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
 
 export function reduce(state, action) {
@@ -134,7 +135,7 @@ function connectionChanged(state, status) {
 }
 
 function navigated(state, route) {
-  const next = { ...state, route, roomError: null };
+  const next = { ...state, route, roomError: null, backToGame: false };
   if (route.name !== 'lobby') next.lobby = unwatched(state.lobby);
   const keepsRoom = route.name === 'room' && state.room !== null && route.roomId === state.room.id;
   if (!keepsRoom) next.room = null;
@@ -153,14 +154,7 @@ function navigated(state, route) {
 function fromServer(state, message, request, at) {
   switch (message.type) {
     case 'welcome':
-      return {
-        ...state,
-        session: 'ready',
-        signInError: null,
-        me: message.player,
-        features: message.features ?? [],
-        seatedRooms: message.rooms ?? [],
-      };
+      return welcomed(state, message);
     case 'error':
       return errorReceived(state, message, request);
     case 'rooms':
@@ -204,6 +198,18 @@ function fromServer(state, message, request, at) {
   }
 }
 
+/**
+ * Signed in. A page opened on the lobby (the site's address) by a player
+ * who holds a seat in an unfinished game goes straight to that game: a
+ * player who comes back after a drop is seated again, not left away.
+ */
+function welcomed(state, message) {
+  const seatedRooms = message.rooms ?? [];
+  const next = { ...state, session: 'ready', signInError: null, me: message.player, features: message.features ?? [], seatedRooms, backToGame: false };
+  if (!state.backToGame || state.route.name !== 'lobby' || seatedRooms.length === 0) return next;
+  return navigated(next, { name: 'room', roomId: seatedRooms[0], as: 'player' });
+}
+
 function errorReceived(state, message, request) {
   const refusal = { code: message.code, message: message.message };
   const kind = request?.type;
@@ -226,13 +232,17 @@ function errorReceived(state, message, request) {
     const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
     return { ...state, chatRefused, notice: notice(state, refusal, kind) };
   }
-  if (kind === 'analyze' && request.game_id != null && state.replay?.gameId === request.game_id) {
-    return { ...state, replay: { ...state.replay, analysis: null }, notice: notice(state, refusal, kind) };
-  }
-  if (kind === 'analyze' && state.room !== null) {
-    return { ...state, room: { ...state.room, analysis: null }, notice: notice(state, refusal, kind) };
-  }
+  if (kind === 'analyze') return analysisRefused(state, refusal, request);
   return { ...state, notice: notice(state, refusal, kind ?? null) };
+}
+
+/** No hint comes: the pending one goes, and the notice says why (fair play has a sentence of its own). */
+function analysisRefused(state, refusal, request) {
+  const reason = refusal.code === 'not_allowed' ? { ...refusal, code: 'analysis_not_allowed' } : refusal;
+  const next = { ...state, notice: notice(state, reason, request.type) };
+  if (request.game_id != null && state.replay?.gameId === request.game_id) return { ...next, replay: { ...state.replay, analysis: null } };
+  if (state.room !== null) return { ...next, room: { ...state.room, analysis: null } };
+  return next;
 }
 
 function notice(state, refusal, request) {

@@ -9,6 +9,7 @@ test('every route round-trips through its hash', () => {
     LOBBY,
     { name: 'room', roomId: 'AbC-_9', as: 'player' },
     { name: 'room', roomId: 'AbC-_9', as: 'spectator' },
+    { name: 'room', roomId: 'AbC-_9', as: 'player', invite: { from: 'alice', rule: 'renju', size: 15 } },
     { name: 'games', player: null },
     { name: 'games', player: 'alice' },
     { name: 'replay', gameId: 'g1' },
@@ -23,6 +24,14 @@ test('every route round-trips through its hash', () => {
 test('a room link (the one to share) joins as a player; a watch link as a spectator', () => {
   assert.deepEqual(parseHash('#room/x1'), { name: 'room', roomId: 'x1', as: 'player' });
   assert.deepEqual(parseHash('#watch/x1'), { name: 'room', roomId: 'x1', as: 'spectator' });
+});
+
+test('an invitation link says who invites to which game, and a part that is unreadable is left out', () => {
+  assert.equal(formatRoute({ name: 'room', roomId: 'x1', as: 'player', invite: { from: 'alice', rule: 'freestyle', size: 15 } }), '#room/x1?from=alice&rule=freestyle&size=15');
+  assert.deepEqual(parseHash('#room/x1?from=alice&rule=freestyle&size=15'), { name: 'room', roomId: 'x1', as: 'player', invite: { from: 'alice', rule: 'freestyle', size: 15 } });
+  assert.deepEqual(parseHash('#room/x1?from=alice&rule=chess&size=99'), { name: 'room', roomId: 'x1', as: 'player', invite: { from: 'alice', rule: null, size: null } });
+  assert.deepEqual(parseHash('#room/x1?from=<b>&rule=renju'), { name: 'room', roomId: 'x1', as: 'player' });
+  assert.deepEqual(parseHash('#watch/x1?from=alice'), { name: 'room', roomId: 'x1', as: 'spectator' });
 });
 
 test('anything unreadable is the lobby', () => {

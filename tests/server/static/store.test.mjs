@@ -113,6 +113,31 @@ test('a lost connection marks the room out of date until a snapshot arrives', ()
   assert.equal(state.room.moves.length, 1);
 });
 
+function welcome(rooms) {
+  return { type: 'welcome', protocol: 1, player: { name: 'alice', rating: 1500 }, token: 't', rooms };
+}
+
+test('a page opened on the lobby goes straight to my unfinished game once signed in', () => {
+  let state = reduce(initialState(PREFS, LOBBY), { type: 'connection', status: 'online' });
+  state = server(state, welcome(['r1', 'r2']));
+  assert.deepEqual(state.route, { name: 'room', roomId: 'r1', as: 'player' });
+  assert.equal(state.room, null, 'joined by the controller, shown when the snapshot comes');
+});
+
+test('a page opened on another screen, or a lobby chosen by the player, stays where it is', () => {
+  const opened = reduce(initialState(PREFS, { name: 'players', kind: null }), { type: 'connection', status: 'online' });
+  assert.equal(server(opened, welcome(['r1'])).route.name, 'players');
+
+  const chosen = reduce(reduce(initialState(PREFS, LOBBY), { type: 'navigate', route: LOBBY }), { type: 'connection', status: 'online' });
+  assert.equal(server(chosen, welcome(['r1'])).route, LOBBY);
+
+  // Signed in again after a drop, in the lobby: the lobby stays.
+  let state = server(reduce(initialState(PREFS, LOBBY), { type: 'connection', status: 'online' }), welcome([]));
+  state = reduce(state, { type: 'connection', status: 'reconnecting' });
+  state = server(reduce(state, { type: 'connection', status: 'online' }), welcome(['r1']));
+  assert.equal(state.route, LOBBY);
+});
+
 test('events and snapshots of other rooms do not touch the room shown', () => {
   const before = inRoom({ seq: 2 });
   assert.equal(server(before, { ...moved(1, 7, 7, 3), room_id: 'elsewhere' }).room, before.room);
@@ -193,6 +218,13 @@ test('game_over finishes the game and stops the clock where it stood', () => {
 test('a clock arrives stamped with the moment it was received', () => {
   const state = reduce(inRoom({ seq: 0 }), { type: 'server', message: moved(1, 7, 7, 1, { black_ms: 5000, white_ms: 5000, increment_ms: 0, running: 'white' }), request: null, at: 1234 });
   assert.equal(state.room.clock.at, 1234);
+});
+
+test('a hint refused for fair play says so in a sentence of its own, and the pending hint goes', () => {
+  const state = reduce(inRoom({ seq: 0 }), { type: 'analysis_requested' });
+  const refused = server(state, { type: 'error', code: 'not_allowed', message: 'no analysis now' }, { type: 'analyze', room_id: 'r1', time_ms: 1000 });
+  assert.equal(refused.room.analysis, null);
+  assert.deepEqual([refused.notice.code, refused.notice.request], ['analysis_not_allowed', 'analyze']);
 });
 
 test('an analysis answers only the position it was asked about', () => {

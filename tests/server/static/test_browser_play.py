@@ -47,8 +47,9 @@ def test_two_people_play_to_the_end_while_a_third_watches_every_move(
             alice.screenshot("desktop-room-playing")
             carol.screenshot("desktop-room-watching")
 
-    for page in (alice, bob, carol):
-        page.wait_text(".room-status", "Black (alice) wins with five in a row.")
+    alice.wait_text(".room-status", "You won with five in a row.")
+    bob.wait_text(".room-status", "You lost: alice made five in a row.")
+    carol.wait_text(".room-status", "Black (alice) wins with five in a row.")
     carol.driver.find_element("id", "option-moveNumbers").click()
     carol.wait(lambda: len(carol.visible(".room-screen .number")) == len(BLACK_WINS), "a number on every stone")
     carol.screenshot("desktop-room-move-numbers")
@@ -135,8 +136,8 @@ def test_the_clocks_run_and_resigning_asks_first(web_server: ThreadedServer, bro
     alice.click("Resign")
     alice.screenshot("desktop-resign-confirmation")
     alice.click("Yes, resign")
-    for page in (alice, bob):
-        page.wait_text(".room-status", "Black resigned: White (bob) wins.")
+    alice.wait_text(".room-status", "You lost: you resigned.")
+    bob.wait_text(".room-status", "alice resigned: you won.")
 
 
 def test_a_player_plays_a_bot_and_asks_the_engine_for_a_hint(
@@ -166,7 +167,7 @@ def test_a_player_plays_a_bot_and_asks_the_engine_for_a_hint(
     dave.wait_stones({})
     dave.click("Resign")
     dave.click("Yes, resign")
-    dave.wait_text(".room-status", "Black resigned: White (greedy) wins.")
+    dave.wait_text(".room-status", "You lost: you resigned.")
     dave.click("Rematch")
     dave.wait(lambda: list(dave.stones().values()) == ["black"], "the bot's first move as black")
     dave.wait_text(".room-status", "Your turn.")
@@ -179,3 +180,57 @@ def test_anyone_can_follow_two_bots(bot_web_server: ThreadedServer, browser: Bro
     erin.wait(lambda: any(end in erin.text_of(".room-status") for end in ("wins", "Draw")), "the end of the game")
     stones = erin.stones()
     assert len(stones) >= 9 and set(stones.values()) == {"black", "white"}
+
+
+def test_an_invitation_names_its_sender_and_a_private_game_can_be_shown_to_spectators(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice = browser(web_server, "alice")
+    alice.sign_in("alice")
+    alice.create_game("A friend (private link)")
+    invitation = alice.wait(lambda: alice.driver.find_element("id", "share-link").get_attribute("value"), "the link")
+
+    bob = browser(web_server, "bob", fragment=invitation.removeprefix(web_server.url))
+    bob.wait_text(".signin-screen", "alice invites you to a game: Freestyle · 15×15.")
+    bob.screenshot("desktop-signin-invited")
+    bob.sign_in("bob")
+    bob.wait_text(".room-status", "Black (alice) to move.")
+
+    alice.wait_text(".share", "Link for spectators:")
+    watch_link = alice.driver.find_element("id", "watch-link").get_attribute("value")
+    assert watch_link is not None and "#watch/" in watch_link
+    carol = browser(web_server, "carol", fragment=watch_link.removeprefix(web_server.url))
+    carol.sign_in("carol")
+    carol.wait_text(".room-status", "Black (alice) to move.")
+    alice.wait_text(".spectators", "1 spectator")
+    alice.play("h8")
+    carol.wait_stones(board_after(["h8"]))
+
+
+COVERED_LABELS = """
+const stones = [...document.querySelectorAll('.room-screen .stone')].map((stone) => {
+  const box = stone.getBoundingClientRect();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2, r: box.width / 2 };
+});
+const covered = [];
+for (const label of document.querySelectorAll('.room-screen .coordinates text')) {
+  const box = label.getBoundingClientRect();
+  for (const stone of stones) {
+    const nearestX = Math.max(box.left, Math.min(stone.x, box.right));
+    const nearestY = Math.max(box.top, Math.min(stone.y, box.bottom));
+    if (Math.hypot(nearestX - stone.x, nearestY - stone.y) < stone.r) covered.push(label.textContent);
+  }
+}
+return covered;
+"""
+"""The coordinate labels that a stone covers, even in part."""
+
+
+def test_stones_on_the_edge_leave_the_coordinates_readable(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    alice, bob = open_friend_game(web_server, browser)
+    corners_and_edges = ["a1", "o15", "a15", "o1", "h1", "a8", "h15", "o8"]
+    for ply, move in enumerate(corners_and_edges, start=1):
+        (alice if ply % 2 else bob).play(move)
+    alice.wait_stones(board_after(corners_and_edges))
+    alice.screenshot("desktop-room-stones-on-the-edge")
+    assert alice.driver.execute_script(COVERED_LABELS) == []

@@ -26,8 +26,9 @@ def play_a_rated_game(web_server: ThreadedServer, browser: BrowserFactory) -> tu
 
 def test_a_rated_game_ends_with_both_rating_changes(web_server: ThreadedServer, browser: BrowserFactory) -> None:
     alice, bob = play_a_rated_game(web_server, browser)
+    alice.wait_text(".room-status", "You won with five in a row.")
+    bob.wait_text(".room-status", "You lost: alice made five in a row.")
     for page in (alice, bob):
-        page.wait_text(".room-status", "Black (alice) wins with five in a row.")
         page.wait_text(".rating-changes", "alice: 1500 → 1662 (+162) · bob: 1500 → 1338 (−162)")
     alice.wait_text("header .me", "alice (1662?)")
     bob.wait_text("header .me", "bob (1338?)")

@@ -66,5 +66,5 @@ def test_a_restarted_server_brings_the_game_back_and_both_players_finish_it(
 
     for ply, move in enumerate(BLACK_WINS[4:], start=5):
         (alice if ply % 2 else bob).play(move)
-    for page in (alice, bob):
-        page.wait_text(".room-status", "Black (alice) wins with five in a row.")
+    alice.wait_text(".room-status", "You won with five in a row.")
+    bob.wait_text(".room-status", "You lost: alice made five in a row.")

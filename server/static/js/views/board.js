@@ -18,6 +18,12 @@ import { columnLetter, formatPoint, rowNumber, starPoints } from '../notation.js
 
 let boards = 0;
 
+// Board units: one between two lines, the first line at 1. The wood reaches
+// MARGIN beyond the outer lines, and the coordinates stand LABEL_INSET from
+// its edge, clear of a stone on the outer line (radius 0.47, its rings 0.56).
+const MARGIN = 1.25;
+const LABEL_INSET = 0.36;
+
 /**
  * @param {{onPlay: (x: number, y: number) => void}} handlers
  * @returns {{element: HTMLElement, update: (model) => void}}
@@ -53,10 +59,11 @@ export function createBoard({ onPlay }) {
 
   function build(newSize) {
     size = newSize;
-    const width = size + 1;
-    drawing.setAttribute('viewBox', `0 0 ${width} ${width}`);
+    const width = size - 1 + 2 * MARGIN;
+    drawing.setAttribute('viewBox', `${1 - MARGIN} ${1 - MARGIN} ${width} ${width}`);
     element.style.setProperty('--points', String(size));
     element.style.setProperty('--width', String(width));
+    element.style.setProperty('--margin', String(MARGIN));
     drawing.replaceChildren(definitions(prefix), ...woodAndLines(size, prefix));
     layers = {
       shadows: svg('g', { filter: `url(#${prefix}-blur)`, class: 'shadows' }),
@@ -269,8 +276,8 @@ function definitions(prefix) {
 }
 
 function woodAndLines(size, prefix) {
-  const width = size + 1;
-  const parts = [svg('rect', { x: 0, y: 0, width, height: width, rx: 0.35, fill: `url(#${prefix}-wood)`, class: 'wood' })];
+  const [low, high] = [1 - MARGIN, size + MARGIN]; // the wood's edges
+  const parts = [svg('rect', { x: low, y: low, width: high - low, height: high - low, rx: 0.35, fill: `url(#${prefix}-wood)`, class: 'wood' })];
   const lines = svg('g', { class: 'lines' });
   for (let i = 1; i <= size; i += 1) {
     const edge = i === 1 || i === size ? ' edge' : '';
@@ -280,14 +287,15 @@ function woodAndLines(size, prefix) {
   parts.push(lines);
   for (const { x, y } of starPoints(size)) parts.push(svg('circle', { cx: x + 1, cy: y + 1, r: 0.1, class: 'star' }));
   const labels = svg('g', { class: 'coordinates', 'font-size': 0.36 });
+  const [near, far] = [low + LABEL_INSET, high - LABEL_INSET];
   for (let i = 0; i < size; i += 1) {
     const letter = columnLetter(i);
     const number = String(rowNumber(i, size));
     labels.append(
-      svg('text', { x: i + 1, y: 0.42, 'dominant-baseline': 'central' }, letter),
-      svg('text', { x: i + 1, y: width - 0.42, 'dominant-baseline': 'central' }, letter),
-      svg('text', { x: 0.42, y: i + 1, 'dominant-baseline': 'central' }, number),
-      svg('text', { x: width - 0.42, y: i + 1, 'dominant-baseline': 'central' }, number),
+      svg('text', { x: i + 1, y: near, 'dominant-baseline': 'central' }, letter),
+      svg('text', { x: i + 1, y: far, 'dominant-baseline': 'central' }, letter),
+      svg('text', { x: near, y: i + 1, 'dominant-baseline': 'central' }, number),
+      svg('text', { x: far, y: i + 1, 'dominant-baseline': 'central' }, number),
     );
   }
   parts.push(labels);

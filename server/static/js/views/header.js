@@ -1,9 +1,10 @@
 // The bar along the top: the name of the game, where to go, the connection,
-// who is signed in, the language and the sound. Also the line that shows
+// who is signed in, the language, light or dark, and the sound. Also the line that shows
 // the server's last refusal ("That point is taken").
 
 import { h, setText, show, svg } from '../dom.js';
 import { LANGUAGES } from '../i18n.js';
+import { THEMES } from '../theme.js';
 import { formatRating } from '../ratings.js';
 
 export function createHeader(intents) {
@@ -18,12 +19,15 @@ export function createHeader(intents) {
   const language = h('select', { id: 'language', onChange: () => intents.setPref('language', language.value) },
     Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, lang: code }, name)));
   const languageLabel = h('label', { for: language.id, class: 'visually-hidden' });
+  const theme = h('select', { id: 'theme', onChange: () => intents.setPref('theme', theme.value) },
+    THEMES.map((choice) => h('option', { value: choice })));
+  const themeLabel = h('label', { for: theme.id, class: 'visually-hidden' });
   const speakerWaves = svg('path', { d: 'M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12', class: 'waves' });
   const speakerCross = svg('path', { d: 'M15.5 9.5l5 5M20.5 9.5l-5 5', class: 'waves' });
   const speaker = svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
     svg('path', { d: 'M3 9.5h4l5-4v13l-5-4H3z', class: 'body' }), speakerWaves, speakerCross);
   const sound = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.setPref('muted', sound.getAttribute('aria-pressed') !== 'true') }, speaker);
-  const tools = h('div', { class: 'tools' }, connection, player, switchPlayer, languageLabel, language, sound);
+  const tools = h('div', { class: 'tools' }, connection, player, switchPlayer, languageLabel, language, themeLabel, theme, sound);
   const element = h('header', { class: 'top' }, brand, nav, tools);
 
   const noticeText = h('span');
@@ -55,6 +59,9 @@ export function createHeader(intents) {
       setText(switchPlayer, t('header.switch'));
       setText(languageLabel, t('header.language'));
       language.value = state.prefs.language;
+      setText(themeLabel, t('header.theme'));
+      [...theme.options].forEach((option) => setText(option, t(`theme.${option.value}`)));
+      theme.value = state.prefs.theme;
       sound.setAttribute('aria-pressed', String(state.prefs.muted));
       sound.setAttribute('aria-label', t('header.mute'));
       speakerWaves.setAttribute('visibility', state.prefs.muted ? 'hidden' : 'visible');

@@ -120,9 +120,7 @@ export function createReplayView(intents) {
       setText(speedLabel, t('replay.speed'));
       [...speed.options].forEach((option) => setText(option, t('replay.speedOption', { seconds: Number(option.value) / 1000 })));
       speed.value = String(state.prefs.replaySpeedMs);
-      // The server analyses a stored position if it runs bots and has no five on the board.
-      const five = atEnd && record.result?.reason === 'five';
-      const canAnalyse = state.features.includes('analysis_at_ply') && (state.lobby.bots ?? []).length > 0 && !five;
+      const canAnalyse = state.features.includes('analysis_at_ply') && replayAnalysisAllowed(record, atEnd, (state.lobby.bots ?? []).length > 0);
       hint.update(replay.analysis, canAnalyse, state.connection === 'online' && state.session === 'ready', t);
       const downloadsKey = `${record.game_id}:${state.prefs.language}`;
       if (drawnDownloads !== downloadsKey) {
@@ -131,4 +129,16 @@ export function createReplayView(intents) {
       }
     },
   };
+}
+
+/**
+ * Whether the server analyses the position shown of a stored game: it needs
+ * bots and no five on the board; and a game still being played between two
+ * people is closed to the engine (fair play, 1.2). A record does not say
+ * whether it is rated: the server refuses a live rated bot game, and the
+ * refusal says why.
+ */
+export function replayAnalysisAllowed(record, atEnd, serverHasBots) {
+  if (!serverHasBots || (atEnd && record.result?.reason === 'five')) return false;
+  return record.result != null || record.black.kind === 'bot' || record.white.kind === 'bot';
 }

@@ -11,6 +11,7 @@ import { formatPoint } from '../notation.js';
 import { boardChoice, draftColors, selectedFifth } from '../opening.js';
 import { formatChange, formatDelta } from '../ratings.js';
 import { forbiddenPoints } from '../renju.js';
+import { formatRoute } from '../routes.js';
 import { createBoard } from './board.js';
 import { createChatBox } from './chat.js';
 import { createClockFace, createTicker, lowTimeWarning } from './clocks.js';
@@ -30,7 +31,7 @@ export function createRoomView(intents) {
   const bars = { top: createPlayerBar(), bottom: createPlayerBar() };
   const waiting = h('p', { class: 'room-waiting' });
 
-  const share = createShareBox();
+  const share = createShareBoxes();
   const offers = h('div', { class: 'offers', role: 'group', hidden: true });
   const claim = createClaimBox(intents);
   const opening = createOpeningPanel(intents);
@@ -55,7 +56,7 @@ export function createRoomView(intents) {
   const side = h(
     'div',
     { class: 'room-side' },
-    share.element,
+    share.inviteBox,
     opening.element,
     claim.element,
     offers,
@@ -63,6 +64,7 @@ export function createRoomView(intents) {
     hint.element,
     movesBox,
     chat.element,
+    share.watchBox,
     options.element,
     back,
     announcer,
@@ -169,12 +171,12 @@ export function createRoomView(intents) {
       t,
     });
 
-    share.update(room, mine, t);
+    share.update(room, mine, next.me?.name ?? null, t);
     opening.update(room, next.me?.name, current, t);
     claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
     actions.update(room, mine, current, t);
-    hint.update(room.analysis, analysisAllowed(room, mine, (next.lobby.bots ?? []).length > 0), current, t);
+    hint.update(room.analysis, analysisAllowed(room, (next.lobby.bots ?? []).length > 0), current, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
     show(movesBox, room.moves.length > 0);
@@ -293,9 +295,10 @@ function createClaimBox(intents) {
   };
 }
 
-function createShareBox() {
-  const input = h('input', { type: 'text', readOnly: true, class: 'share-link', id: 'share-link' });
-  const label = h('label', { for: 'share-link' });
+/** A link to copy: its label, the link in a read-only field, and a button that copies it. */
+function createLinkBox(id) {
+  const input = h('input', { type: 'text', readOnly: true, class: 'share-link', id });
+  const label = h('label', { for: id });
   const copied = h('span', { class: 'copied', role: 'status' });
   const copy = h('button', {
     type: 'button',
@@ -309,22 +312,58 @@ function createShareBox() {
       copied.textContent = copy.dataset.copied;
     },
   });
-  const element = h('section', { class: 'panel share', hidden: true }, label, h('div', { class: 'share-row' }, input, copy), copied);
+  const element = h('div', { class: 'link-box' }, label, h('div', { class: 'share-row' }, input, copy), copied);
   return {
     element,
-    update(room, mine, t) {
-      const visible = room.status === 'waiting' && mine !== null;
-      show(element, visible);
-      if (!visible) return;
-      const link = `${location.origin}${location.pathname}#room/${encodeURIComponent(room.id)}`;
+    update(link, labelText, t) {
+      show(element, link !== null);
+      if (link === null) return;
       if (input.value !== link) {
         input.value = link;
         copied.textContent = '';
       }
-      setText(label, room.private ? t('share.private') : t('share.open'));
+      setText(label, labelText);
       setText(copy, t('share.copy'));
       copy.dataset.copied = t('share.copied');
     },
+  };
+}
+
+/**
+ * The links a player passes on, each in a panel of its own: the invitation
+ * at the top (while waiting it is what the page is for), the spectators'
+ * link below the game's own controls.
+ */
+function createShareBoxes() {
+  const invite = createLinkBox('share-link');
+  const watch = createLinkBox('watch-link');
+  const inviteBox = h('section', { class: 'panel share', hidden: true }, invite.element);
+  const watchBox = h('section', { class: 'panel share', hidden: true }, watch.element);
+  return {
+    inviteBox,
+    watchBox,
+    update(room, mine, me, t) {
+      const links = shareLinks(room, mine, me, `${location.origin}${location.pathname}`);
+      show(inviteBox, links.invite !== null);
+      show(watchBox, links.watch !== null);
+      invite.update(links.invite, room.private ? t('share.private') : t('share.open'), t);
+      watch.update(links.watch, t('share.watch'), t);
+    },
+  };
+}
+
+/**
+ * The links a player of the room may pass on (full addresses on `base`):
+ * while a seat is open, the invitation to it, which says who invites to
+ * which game; until the game is over, the link for spectators (a private
+ * game is listed nowhere, so its players are the only way in).
+ */
+export function shareLinks(room, mine, me, base) {
+  if (mine === null || me === null || room.status === 'finished') return { invite: null, watch: null };
+  const invitation = { name: 'room', roomId: room.id, as: 'player', invite: { from: me, rule: room.rule, size: room.size } };
+  return {
+    invite: room.status === 'waiting' ? base + formatRoute(invitation) : null,
+    watch: base + formatRoute({ name: 'room', roomId: room.id, as: 'spectator' }),
   };
 }
 
@@ -374,11 +413,17 @@ function createActions(intents) {
   };
 }
 
-/** Whether the server would answer `analyze` here (it needs bots, and allows spectators, finished games and bot games). */
-function analysisAllowed(room, mine, serverHasBots) {
+/**
+ * Whether the server would answer `analyze` here: it needs bots and a
+ * position without five. Fair play (1.2): while a game between two people,
+ * or a rated game, is played, nobody gets the engine's hints, spectators
+ * included (anyone can open a second window as a spectator); a casual game
+ * against a bot, and a finished game, are open to them.
+ */
+export function analysisAllowed(room, serverHasBots) {
   if (!serverHasBots || room.status === 'waiting' || room.result?.reason === 'five') return false;
-  const opponent = mine === null ? null : room[OTHER[mine]];
-  return mine === null || room.status === 'finished' || opponent?.kind === 'bot';
+  if (room.status === 'finished') return true;
+  return !room.rated && (room.black?.kind === 'bot' || room.white?.kind === 'bot');
 }
 
 function createOptions(intents) {
@@ -447,12 +492,14 @@ export function statusText(room, t, me = null) {
   return t('status.toMove', { color: t(`color.${room.toMove}`), name: seatName(room, room.toMove, t) });
 }
 
-/** How the game ended, as a sentence. */
+/** How the game ended, as a sentence: to a player, whether they won or lost; to a spectator, who won. */
 export function resultText(room, t) {
   const result = room.result;
   if (result === null) return '';
   if (result.winner === null) return t(`result.draw.${result.reason}`);
   const loser = OTHER[result.winner];
+  if (room.you === result.winner) return t(`result.won.${result.reason}`, { name: seatName(room, loser, t) });
+  if (room.you === loser) return t(`result.lost.${result.reason}`, { name: seatName(room, result.winner, t) });
   return t(`result.win.${result.reason}`, { winner: t(`color.${result.winner}`), loser: t(`color.${loser}`), name: seatName(room, result.winner, t) });
 }
 

@@ -1,11 +1,23 @@
 // Signing in: a name is all it takes. The server hands back a token that
-// the browser keeps, so the next visit signs in by itself.
+// the browser keeps, so the next visit signs in by itself. A page opened
+// by an invitation link says first who invites to which game.
 
 import { h, setText, show } from '../dom.js';
+
+/** "alice invites you to a game: Renju · 15×15." when the page was opened by an invitation link, else null. */
+export function invitationText(route, t) {
+  const invite = route.name === 'room' ? route.invite : undefined;
+  if (invite == null) return null;
+  const game = [invite.rule === null ? null : t(`rule.${invite.rule}`), invite.size === null ? null : t('size', { size: invite.size })];
+  const known = game.filter((part) => part !== null);
+  if (known.length === 0) return t('signin.invited', { name: invite.from });
+  return t('signin.invitedTo', { name: invite.from, game: known.join(' · ') });
+}
 
 export function createSignInView(intents) {
   const heading = h('h1', { tabIndex: -1 });
   const intro = h('p', { class: 'intro' });
+  const invitation = h('p', { class: 'invitation', hidden: true });
   const input = h('input', {
     type: 'text',
     id: 'signin-name',
@@ -30,7 +42,7 @@ export function createSignInView(intents) {
     }
     intents.signIn(input.value);
   });
-  const element = h('section', { class: 'screen signin-screen' }, h('div', { class: 'panel signin-panel' }, heading, intro, form));
+  const element = h('section', { class: 'screen signin-screen' }, h('div', { class: 'panel signin-panel' }, heading, invitation, intro, form));
   let prefilled = false;
 
   return {
@@ -40,6 +52,9 @@ export function createSignInView(intents) {
       const t = intents.t;
       setText(heading, t('signin.title'));
       setText(intro, t('signin.intro'));
+      const invited = invitationText(state.route, t);
+      setText(invitation, invited ?? '');
+      show(invitation, invited !== null);
       setText(label, t('signin.name'));
       setText(rules, t('signin.rules'));
       setText(submit, state.session === 'pending' ? t('signin.pending') : t('signin.submit'));
