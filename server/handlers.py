@@ -67,7 +67,7 @@ from server.protocol import (
     WhoIsOnline,
 )
 from server.rooms import Outcome, Room
-from server.services import Services, caller_of, signed_in
+from server.services import Services, caller_of, hold_new_room, signed_in
 from server.sessions import sign_in
 
 FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
@@ -241,7 +241,7 @@ class RequestHandlers:
             return room.open(caller, black, white, now)
 
         await actor.run(open_room, request.id)
-        services.rooms.add(actor)
+        await hold_new_room(services, actor)
 
     def _check_room_limits(self, player: str, bots_only: bool) -> None:
         limits = self._services.settings.limits

@@ -3,18 +3,20 @@
 The `Lobby` (`server.lobby`) keeps the state and its rules; this module
 serves the requests about it, delivers what it says, and starts the games
 it pairs: a room with both players seated, each told on the connection it
-asked from. Chat needs no state but a per-player pace (`ChatPace`): a room's
-chat reaches its members, the lobby's its watchers.
+asked from (or, if that has closed, on every connection it has open). Chat
+needs no state but a per-player pace (`ChatPace`): a room's chat reaches its
+members, the lobby's its watchers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections import deque
 
 from engine.openings import OpeningRule
-from engine.record import ClockSetting, format_timestamp
+from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
 from server import views
 from server.connections import Connection
@@ -40,7 +42,9 @@ from server.protocol import (
     WhoIsOnline,
 )
 from server.rooms import Outcome, Room
-from server.services import Services, signed_in
+from server.services import Services, hold_new_room, signed_in
+
+logger = logging.getLogger(__name__)
 
 
 class ChatPace:
@@ -104,6 +108,7 @@ class LobbyRequests:
             created_at=utc_now(),
             since=asyncio.get_running_loop().time(),
             owner_kind=connection.player_kind,
+            address=connection.address,
         )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
@@ -118,24 +123,25 @@ class LobbyRequests:
 
     async def accept(self, connection: Connection, request: AcceptSeek) -> None:
         name = signed_in(connection)
-        lobby = self._services.lobby
-        seek = lobby.take(request.seek_id, name, await self._rating(name))
-        self._services.deliver(lobby.removed([seek]))
-        await self._start_game(Pairing(seek, name, connection.id, 0), request.id)
+        seek = self._services.lobby.take(request.seek_id, name, await self._rating(name))
+        await self._pair(Pairing(seek, name, connection.id, 0), request.id)
 
     async def quick_pair(self, connection: Connection, request: QuickPair) -> None:
         name = signed_in(connection)
         lobby = self._services.lobby
+        limits = self._services.settings.limits
         rating = await self._rating(name)
         terms = _terms(request.rule, request.size, request.clock, request.rated)
         now = asyncio.get_running_loop().time()
         match = lobby.quick_match(name, rating, terms, now)
         if match is not None:
-            self._services.deliver(lobby.removed([match]))
-            await self._start_game(Pairing(match, name, connection.id, rating), request.id)
+            await self._pair(Pairing(match, name, connection.id, rating), request.id)
             return
-        if lobby.seeks_of(name) >= self._services.settings.limits.seeks_per_player:
+        if lobby.seeks_of(name) >= limits.seeks_per_player:
             raise Refusal("limit_reached", "you have as many seeks waiting as a player may: cancel one first")
+        if lobby.quick_seeks_from(connection.address) >= limits.quick_seeks_per_address:
+            most = limits.quick_seeks_per_address
+            raise Refusal("limit_reached", f"{most} quick seeks wait from your address, the most allowed")
         seek = Seek(
             new_seek_id(),
             name,
@@ -149,32 +155,52 @@ class LobbyRequests:
             now,
             quick=True,
             owner_kind=connection.player_kind,
+            address=connection.address,
         )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
     async def tick(self) -> None:
-        """Pair the quick seeks that have come within reach, and pace the online count."""
+        """Pair the quick seeks that have come within reach, and pace the online count. A pairing
+        whose game cannot start (a player has just left, the database is busy) is dropped, and the
+        seeks of its players still here wait again."""
         pairings, deliveries = self._services.lobby.tick(asyncio.get_running_loop().time())
         self._services.deliver(deliveries)
         for pairing in pairings:
-            await self._start_game(pairing, None)
+            try:
+                await self._pair(pairing, None)
+            except Refusal as refusal:
+                logger.info("no game for %s and %s: %s", pairing.seek.owner, pairing.taker, refusal.message)
+            except Exception:
+                logger.exception("the lobby could not start the game of %s and %s", pairing.seek.owner, pairing.taker)
+
+    async def _pair(self, pairing: Pairing, request_id: str | int | None) -> None:
+        """Start the pairing's game, then tell the lobby its seeks have gone; if it cannot start,
+        they go back (those of a player still here) and the error propagates."""
+        lobby = self._services.lobby
+        try:
+            await self._start_game(pairing, request_id)
+        except BaseException:
+            self._services.deliver(lobby.restore(pairing.seeks))
+            raise
+        self._services.deliver(lobby.removed(pairing.seeks))
 
     async def _start_game(self, pairing: Pairing, request_id: str | int | None) -> None:
-        """Open a room for the seek's owner and the taker, both seated, and start the game."""
+        """Open a room for the seek's owner and the taker, both seated, and start the game.
+
+        Who sits where is looked up when the room opens, not before: each
+        player on the connection it asked from if it is still open, else on
+        every connection it has open. Raises Refusal (`not_found`) when a
+        player has none left: a seat on a closed connection would be a ghost
+        that nobody is told of and that never counts as away.
+        """
         seek = pairing.seek
-        owner_connection = self._owner_connection(seek)
-        if owner_connection is None:
-            return  # the owner has just gone: the seek went with them
         services = self._services
         owner_standing = await services.ratings.standing(seek.owner)
         taker_standing = await services.ratings.standing(pairing.taker)
-        owner = Caller(owner_connection, seek.owner, owner_standing.kind)
-        taker = Caller(pairing.taker_connection, pairing.taker, taker_standing.kind)
         owner_color = seek.color if seek.color != "random" else secrets.choice(("black", "white"))
         if seek.terms.opening is not OpeningRule.NONE:
             owner_color = "black"  # the owner is the first player, who places the first stones
-        black, white = (owner, taker) if owner_color == "black" else (taker, owner)
         terms = seek.terms
         settings = services.settings.room
         room = Room(
@@ -189,20 +215,31 @@ class LobbyRequests:
         )
         standings = [owner_standing, taker_standing]
         actor = services.rooms.actor_for(room)
-        answering = taker if request_id is not None else None
 
         def open_game(room: Room, now: float) -> Outcome:
+            owner = self._seated(seek.owner, seek.connection, owner_standing.kind)
+            taker = self._seated(pairing.taker, pairing.taker_connection, taker_standing.kind)
+            black, white = (owner, taker) if owner_color == "black" else (taker, owner)
+            asked = taker[0] if request_id is not None and taker[0].connection == pairing.taker_connection else None
             room.know(standings)
-            return room.open_paired(black, white, seek.owner, answering, now)
+            outcome = room.open_paired(black[0], white[0], seek.owner, asked, now)
+            for other_tab in black[1:] + white[1:]:
+                joined = room.join(other_tab, True, now)
+                outcome.messages += joined.messages
+                outcome.records += joined.records
+            return outcome
 
         await actor.run(open_game, request_id)
-        services.rooms.add(actor)
+        await hold_new_room(services, actor)
 
-    def _owner_connection(self, seek: Seek) -> ConnectionId | None:
-        connections = self._services.lobby.connections_of(seek.owner)
-        if seek.connection in connections:
-            return seek.connection
-        return min(connections, default=None)
+    def _seated(self, name: str, asked_from: ConnectionId, kind: PlayerKind) -> list[Caller]:
+        """The connections to seat a player on: the one it asked from if open, else all it has open."""
+        if self._services.lobby.is_open(asked_from):
+            return [Caller(asked_from, name, kind)]
+        connections = sorted(self._services.lobby.connections_of(name))
+        if not connections:
+            raise Refusal("not_found", f"{name!r} has just left")
+        return [Caller(connection, name, kind) for connection in connections]
 
     # -------------------------------------------------------------- players
 

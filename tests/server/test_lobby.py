@@ -16,6 +16,7 @@ from server_harness import ClientFactory, ServerFactory, WireClient
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
 from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
+from server.protocol import SeekRemoved
 from server.services import Limits
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
@@ -170,3 +171,49 @@ async def test_watchers_hear_the_online_count_change(client: ClientFactory) -> N
     async with asyncio.timeout(10):
         while (await carol.expect_next("online"))["count"] != 2:
             pass
+
+
+FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
+QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
+
+
+async def beats(winner: WireClient, loser: WireClient) -> None:
+    """A rated game that `winner` wins, so that the two ratings end up about 320 points apart."""
+    room_id = (await winner.request(type="create_room", rated=True))["room"]["room_id"]
+    await loser.request(type="join_room", room_id=room_id)
+    for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
+        await (winner if ply % 2 else loser).request(type="move", room_id=room_id, x=x, y=y)
+    await winner.expect_next("game_over")
+
+
+async def test_a_pairing_made_by_the_tick_seats_the_players_open_tab_when_the_tab_that_asked_has_closed(
+    client: ClientFactory,
+) -> None:
+    alice = await client("alice")
+    carol = await client("carol")
+    await beats(alice, carol)
+    assert (await alice.request(**QUICK))["type"] == "seek_created"
+    closing_tab = await client("carol")
+    assert (await closing_tab.request(**QUICK))["type"] == "seek_created", "too far apart to pair at once"
+    await closing_tab.close()
+
+    told = await carol.expect_next("room")
+    assert told["you"] in ("black", "white") and told["room"]["status"] == "playing"
+    seen_by_alice = await alice.expect_next("room")
+    assert seen_by_alice["room"]["room_id"] == told["room"]["room_id"]
+    assert all(seen_by_alice["room"][color]["connected"] for color in ("black", "white"))
+
+
+def test_a_pairing_whose_game_cannot_start_puts_back_the_seeks_of_the_players_still_here() -> None:
+    lobby = Lobby()
+    lobby.signed_in(ConnectionId(1), "alice")
+    lobby.signed_in(ConnectionId(2), "bob")
+    lobby.watch(ConnectionId(3))
+    lobby.add(quick_seek("alice", 1500, 0.0, 1))
+    lobby.add(quick_seek("bob", 1500, 0.0, 2))
+    (pairing,), told = lobby.tick(1.0)
+    assert lobby.seeks == {} and not any(isinstance(message, SeekRemoved) for _, message in told)
+    lobby.connection_closed(ConnectionId(2), "bob")
+    gone = lobby.restore(pairing.seeks)
+    assert list(lobby.seeks) == ["q-alice"], "bob has left: his seek does not come back"
+    assert [(connection, message.seek_id) for connection, message in gone] == [(ConnectionId(3), "q-bob")]
