@@ -66,6 +66,7 @@ from server.protocol import (
     Welcome,
     WhoIsOnline,
 )
+from server.room_caps import RoomCaps
 from server.rooms import Outcome, Room
 from server.services import Services, caller_of, hold_new_room, signed_in
 from server.sessions import sign_in
@@ -99,6 +100,7 @@ class RequestHandlers:
         self._services = services
         self.lobby = LobbyRequests(services)
         self.analysis = AnalysisRequests(services)
+        self._caps = RoomCaps(services.settings.limits, services.rooms)
         self._catalogue = [
             BotInfoModel(level=info.level, description=info.description, rating=info.rating)
             for info in services.roster.catalogue()
@@ -215,52 +217,32 @@ class RequestHandlers:
         black = self._seat(request.black, request)
         white = self._seat(request.white, request)
         bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
-        self._check_room_limits(name, bots_only=len(bots) == 2)
-        if request.rated and len(bots) == 2 and bots[0] == bots[1]:
-            raise Refusal("not_allowed", "a rated game needs two different players")
-        if bots and services.bots is not None and services.bots.saturated:
-            raise Refusal("busy", "every bot is busy right now; try again soon")
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
-        settings = services.settings.room
-        room = Room(
-            new_room_id(),
-            request.rule,
-            request.size,
-            clock,
-            request.private,
-            settings,
-            rated=request.rated,
-            opening=OpeningRule(request.opening),
-        )
-        standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
-        actor = services.rooms.actor_for(room)
-        caller = caller_of(connection)
-
-        def open_room(room: Room, now: float) -> Outcome:
-            room.know(standings)
-            return room.open(caller, black, white, now)
-
-        await actor.run(open_room, request.id)
-        await hold_new_room(services, actor)
-
-    def _check_room_limits(self, player: str, bots_only: bool) -> None:
-        limits = self._services.settings.limits
-        rooms = self._services.rooms
-        if rooms.count_open(created_by=player) >= limits.rooms_per_player:
-            raise Refusal(
-                "limit_reached", f"you have {limits.rooms_per_player} rooms open, the most per player: close one first"
+        with self._caps.reserve(name, bots_only=len(bots) == 2):
+            if request.rated and len(bots) == 2 and bots[0] == bots[1]:
+                raise Refusal("not_allowed", "a rated game needs two different players")
+            if bots and services.bots is not None and services.bots.saturated:
+                raise Refusal("busy", "every bot is busy right now; try again soon")
+            room = Room(
+                new_room_id(),
+                request.rule,
+                request.size,
+                clock,
+                request.private,
+                services.settings.room,
+                rated=request.rated,
+                opening=OpeningRule(request.opening),
             )
-        if not bots_only:
-            return
-        if rooms.count_open(created_by=player, bots_only=True) >= limits.bot_games_per_player:
-            raise Refusal(
-                "limit_reached",
-                f"you have {limits.bot_games_per_player} games between bots running, the most per player",
-            )
-        if rooms.count_open(bots_only=True) >= limits.bot_games:
-            raise Refusal(
-                "limit_reached", f"{limits.bot_games} games between bots are running, the most this server allows"
-            )
+            standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
+            actor = services.rooms.actor_for(room)
+            caller = caller_of(connection)
+
+            def open_room(room: Room, now: float) -> Outcome:
+                room.know(standings)
+                return room.open(caller, black, white, now)
+
+            await actor.run(open_room, request.id)
+            await hold_new_room(services, actor)
 
     def _seat(self, spec: SeatSpec, request: CreateRoom) -> Literal["me", "open"] | PlayerInfo:
         if not isinstance(spec, BotSeatSpec):
