@@ -12,6 +12,7 @@ request by raising `Refusal`; the connection layer answers it with an
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Literal, assert_never
 
@@ -69,7 +70,7 @@ from server.protocol import (
 from server.room_caps import RoomCaps
 from server.rooms import Outcome, Room
 from server.services import Services, caller_of, hold_new_room, signed_in
-from server.sessions import sign_in
+from server.sessions import NewNames, sign_in
 
 FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
 """The 1.1 additions this server supports, as `welcome` lists them."""
@@ -101,6 +102,7 @@ class RequestHandlers:
         self.lobby = LobbyRequests(services)
         self.analysis = AnalysisRequests(services)
         self._caps = RoomCaps(services.settings.limits, services.rooms)
+        self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
         self._catalogue = [
             BotInfoModel(level=info.level, description=info.description, rating=info.rating)
             for info in services.roster.catalogue()
@@ -176,7 +178,7 @@ class RequestHandlers:
             case WhoIsOnline():
                 await self.lobby.who_is_online(connection, request)
             case ChatRequest():
-                self.lobby.chat(connection, request)
+                await self.lobby.chat(connection, request)
             case _:
                 assert_never(request)
 
@@ -195,7 +197,11 @@ class RequestHandlers:
             raise Refusal("not_allowed", f"already signed in as {connection.player!r}")
         services = self._services
         is_level = services.roster.is_level
-        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level)
+
+        def admit_new() -> None:
+            self._new_names.admit(connection.address, asyncio.get_running_loop().time())
+
+        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level, admit_new)
         connection.player = player.name
         connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)

@@ -4,8 +4,8 @@ The `Lobby` (`server.lobby`) keeps the state and its rules; this module
 serves the requests about it, delivers what it says, and starts the games
 it pairs: a room with both players seated, each told on the connection it
 asked from (or, if that has closed, on every connection it has open). Chat
-needs no state but a per-player pace (`ChatPace`): a room's chat reaches its
-members, the lobby's its watchers.
+needs no state but a per-player pace (slower for a player who has not
+played yet): a room's chat reaches its members, the lobby's its watchers.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import deque
 
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerKind, format_timestamp
@@ -22,6 +21,7 @@ from server import views
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
 from server.lobby import GameTerms, Pairing, Seek, new_seek_id
+from server.pacing import RecentCounts
 from server.protocol import (
     AcceptSeek,
     CancelSeek,
@@ -47,32 +47,13 @@ from server.services import Services, hold_new_room, signed_in
 logger = logging.getLogger(__name__)
 
 
-class ChatPace:
-    """How many chat lines each player has said lately: at most `lines` per `window_s`."""
-
-    def __init__(self, lines: int, window_s: float) -> None:
-        self._lines = lines
-        self._window_s = window_s
-        self._said: dict[str, deque[float]] = {}
-
-    def allow(self, name: str, now: float) -> bool:
-        """Count one line for `name` if it may say one now."""
-        said = self._said.setdefault(name, deque())
-        while said and said[0] <= now - self._window_s:
-            said.popleft()
-        if len(said) >= self._lines:
-            return False
-        said.append(now)
-        return True
-
-
 class LobbyRequests:
     """Serves the lobby, the online list, chat and the leaderboard."""
 
     def __init__(self, services: Services) -> None:
         self._services = services
-        limits = services.settings.limits
-        self._chat_pace = ChatPace(limits.chat_lines, limits.chat_window_s)
+        self._lines_said: RecentCounts[str] = RecentCounts(services.settings.limits.chat_window_s)
+        """Chat lines each player has said within the chat window."""
 
     # ------------------------------------------------------------- watching
 
@@ -84,8 +65,12 @@ class LobbyRequests:
         self._services.lobby.unwatch(connection.id)
 
     def connection_closed(self, connection: Connection) -> None:
-        """Forget a closed connection: it stops watching, and its player's seeks go with its last one."""
-        self._services.deliver(self._services.lobby.connection_closed(connection.id, connection.player))
+        """Forget a closed connection: it stops watching, and with its player's last one go the
+        player's seeks and what the server keeps of the player (read again if it comes back)."""
+        lobby = self._services.lobby
+        self._services.deliver(lobby.connection_closed(connection.id, connection.player))
+        if connection.player is not None and connection.player not in lobby.online:
+            self._services.ratings.forget(connection.player)
 
     # ---------------------------------------------------------------- seeks
 
@@ -265,8 +250,9 @@ class LobbyRequests:
 
     # ----------------------------------------------------------------- chat
 
-    def chat(self, connection: Connection, request: ChatRequest) -> None:
+    async def chat(self, connection: Connection, request: ChatRequest) -> None:
         name = signed_in(connection)
+        played = (await self._services.ratings.standing(name)).games > 0
         if request.room_id is None:
             audience = set(self._services.lobby.watchers) | {connection.id}
         else:
@@ -276,15 +262,25 @@ class LobbyRequests:
             if connection.id not in room.members:
                 raise Refusal("not_allowed", "join the room to chat in it")
             audience = set(room.members)
-        if not self._chat_pace.allow(name, asyncio.get_running_loop().time()):
-            limits = self._services.settings.limits
-            raise Refusal("rate_limited", f"at most {limits.chat_lines} lines per {limits.chat_window_s:g} s")
+        self._pace_chat(name, played)
         said = ChatMessage(room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
         deliveries: list[tuple[ConnectionId, ServerMessage]] = [
             (member, said) for member in audience if member != connection.id
         ]
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
+
+
+    def _pace_chat(self, name: str, played: bool) -> None:
+        """Count a chat line; raise Refusal (`rate_limited`) past the pace: fewer lines for a player
+        who has not played a rated game yet, so that new names are no way round the limit."""
+        limits = self._services.settings.limits
+        most = limits.chat_lines if played else limits.new_player_chat_lines
+        now = asyncio.get_running_loop().time()
+        if self._lines_said.count(name, now) >= most:
+            newcomer = "" if played else " until you have played a rated game"
+            raise Refusal("rate_limited", f"at most {most} lines per {limits.chat_window_s:g} s{newcomer}")
+        self._lines_said.add(name, now)
 
 
 def _terms(

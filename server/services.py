@@ -43,6 +43,10 @@ class Limits:
     chat_lines: int = 5
     """Chat lines a player may say per `chat_window_s` (the protocol's 5 per 10 s)."""
     chat_window_s: float = 10.0
+    new_player_chat_lines: int = 1
+    """Chat lines per `chat_window_s` for a player with no rated game yet (`--new-player-chat-lines`)."""
+    new_names_per_address_per_hour: int = 20
+    """New players one IP address may sign up in an hour (`--max-new-names-per-address-per-hour`)."""
 
 
 @dataclass(frozen=True, slots=True)

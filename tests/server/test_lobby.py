@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, ServerFactory, WireClient
+from server_harness import ClientFactory, ServerFactory, WireClient, win_rated_game
 
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
@@ -20,6 +20,7 @@ from server.protocol import SeekRemoved
 from server.services import Limits
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
+QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
 
 
 def quick_seek(owner: str, rating: int, since: float, connection: int = 1) -> Seek:
@@ -154,6 +155,18 @@ async def test_seeks_per_player_are_limited(start_server: ServerFactory, client:
     assert (refused["type"], refused["code"]) == ("error", "limit_reached")
 
 
+async def test_quick_seeks_from_one_address_are_limited(start_server: ServerFactory, client: ClientFactory) -> None:
+    server = await start_server(limits=Limits(quick_seeks_per_address=2))
+    players = [await client(name, server=server) for name in ("alice", "bob", "carol")]
+    sizes = iter((15, 17, 19))
+    waiting = [await player.request(**QUICK | {"size": next(sizes)}) for player in players[:2]]
+    assert [reply["type"] for reply in waiting] == ["seek_created"] * 2, "different sizes: nobody pairs"
+    refused = await players[2].request(**QUICK | {"size": 19})
+    assert (refused["type"], refused["code"]) == ("error", "limit_reached")
+    await players[0].request(type="cancel_seek", seek_id=waiting[0]["seek"]["seek_id"])
+    assert (await players[2].request(**QUICK | {"size": 19}))["type"] == "seek_created"
+
+
 async def test_who_is_online_counts_a_player_with_two_tabs_once(client: ClientFactory) -> None:
     alice = await client("alice")
     await client("alice")
@@ -173,25 +186,12 @@ async def test_watchers_hear_the_online_count_change(client: ClientFactory) -> N
             pass
 
 
-FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
-QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
-
-
-async def beats(winner: WireClient, loser: WireClient) -> None:
-    """A rated game that `winner` wins, so that the two ratings end up about 320 points apart."""
-    room_id = (await winner.request(type="create_room", rated=True))["room"]["room_id"]
-    await loser.request(type="join_room", room_id=room_id)
-    for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
-        await (winner if ply % 2 else loser).request(type="move", room_id=room_id, x=x, y=y)
-    await winner.expect_next("game_over")
-
-
 async def test_a_pairing_made_by_the_tick_seats_the_players_open_tab_when_the_tab_that_asked_has_closed(
     client: ClientFactory,
 ) -> None:
     alice = await client("alice")
     carol = await client("carol")
-    await beats(alice, carol)
+    await win_rated_game(alice, carol)  # their ratings now about 320 points apart
     assert (await alice.request(**QUICK))["type"] == "seek_created"
     closing_tab = await client("carol")
     assert (await closing_tab.request(**QUICK))["type"] == "seek_created", "too far apart to pair at once"
