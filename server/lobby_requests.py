@@ -270,7 +270,6 @@ class LobbyRequests:
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
 
-
     def _pace_chat(self, name: str, played: bool) -> None:
         """Count a chat line; raise Refusal (`rate_limited`) past the pace: fewer lines for a player
         who has not played a rated game yet, so that new names are no way round the limit."""
