@@ -127,7 +127,7 @@ class _RatingLine:
         until a third owner appears."""
         owners: set[str] = set()
         position = just_before
-        while position >= 0 and not self._paired[position]:
+        while position >= 0:
             owners.add(self.seeks[position].owner)
             if len(owners) > 2:
                 return
