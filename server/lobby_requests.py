@@ -78,9 +78,9 @@ class LobbyRequests:
         name = signed_in(connection)
         lobby = self._services.lobby
         limit = self._services.settings.limits.seeks_per_player
-        if lobby.seeks_of(name) >= limit:
-            raise Refusal("limit_reached", f"you have {limit} seeks waiting, the most per player: cancel one first")
         rating = await self._rating(name)
+        if lobby.seeks_of(name) >= limit:  # checked after the await: the seek is added at once
+            raise Refusal("limit_reached", f"you have {limit} seeks waiting, the most per player: cancel one first")
         seek = Seek(
             seek_id=new_seek_id(),
             owner=name,
