@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from server_harness import ClientFactory, ServerFactory, WireClient, win_rated_game
+from test_storage_faults import ForeignLock
 
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
 from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
 from server.protocol import SeekRemoved
 from server.services import Limits
+from server.storage import StorageSettings
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
 QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
@@ -217,3 +220,27 @@ def test_a_pairing_whose_game_cannot_start_puts_back_the_seeks_of_the_players_st
     gone = lobby.restore(pairing.seeks)
     assert list(lobby.seeks) == ["q-alice"], "bob has left: his seek does not come back"
     assert [(connection, message.seek_id) for connection, message in gone] == [(ConnectionId(3), "q-bob")]
+
+
+async def test_a_player_whose_tab_closes_while_the_game_is_being_stored_is_away_once_it_is(
+    db_path: Path, start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(storage=StorageSettings(retry_s=60.0))
+    carol = await client("carol", server=server)
+    await carol.request(type="watch_lobby")
+    alice = await client("alice", server=server)
+    bob = await client("bob", server=server)
+    seek = (await alice.request(type="seek", color="black"))["seek"]
+    lock = await ForeignLock.take(db_path)
+    try:
+        await bob.send(type="accept_seek", seek_id=seek["seek_id"], id="accept")  # its room waits for the lock
+        await alice.close()
+        while (await carol.expect_next("online"))["count"] != 2:
+            pass
+    finally:
+        await lock.release()
+
+    taken = await bob.expect_next("room")
+    assert (taken["id"], taken["you"]) == ("accept", "white")
+    away = await bob.expect_next("opponent_away")
+    assert (away["room_id"], away["color"]) == (taken["room"]["room_id"], "black")
