@@ -268,9 +268,9 @@ class Lobby:
 
     def tick(self, now: float) -> tuple[list[Pairing], Deliveries]:
         """What time does: pair the waiting quick seeks that have come within each other's reach
-        (both seeks of each pair leave the lobby; the caller tells the watchers with `removed` once
-        the game has started, or puts them back with `restore`), and tell the watchers the online
-        count when it has changed (at most once a second)."""
+        (both seeks of each pair leave the lobby; the caller tells the watchers with `removed` as
+        the game starts, or puts them back with `restore`), and tell the watchers the online count
+        when it has changed (at most once a second)."""
         waiting = [seek for bucket in self._quick.values() for seek in bucket.values()]
         pairs = pair_quick_seeks(waiting, now)
         for first, second in pairs:

@@ -160,15 +160,13 @@ class LobbyRequests:
                 logger.exception("the lobby could not start the game of %s and %s", pairing.seek.owner, pairing.taker)
 
     async def _pair(self, pairing: Pairing, request_id: str | int | None) -> None:
-        """Start the pairing's game, then tell the lobby its seeks have gone; if it cannot start,
-        they go back (those of a player still here) and the error propagates."""
-        lobby = self._services.lobby
+        """Start the pairing's game; if it cannot start, its seeks go back to the lobby (those of a
+        player still here) and the error propagates."""
         try:
             await self._start_game(pairing, request_id)
         except BaseException:
-            self._services.deliver(lobby.restore(pairing.seeks))
+            self._services.deliver(self._services.lobby.restore(pairing.seeks))
             raise
-        self._services.deliver(lobby.removed(pairing.seeks))
 
     async def _start_game(self, pairing: Pairing, request_id: str | int | None) -> None:
         """Open a room for the seek's owner and the taker, both seated, and start the game.
@@ -177,7 +175,8 @@ class LobbyRequests:
         player on the connection it asked from if it is still open, else on
         every connection it has open. Raises Refusal (`not_found`) when a
         player has none left: a seat on a closed connection would be a ghost
-        that nobody is told of and that never counts as away.
+        that nobody is told of and that never counts as away. The lobby
+        hears that the seeks have gone with the game, just before it.
         """
         seek = pairing.seek
         services = self._services
@@ -212,7 +211,7 @@ class LobbyRequests:
                 joined = room.join(other_tab, True, now)
                 outcome.messages += joined.messages
                 outcome.records += joined.records
-            return outcome
+            return _told_first(services.lobby.removed(pairing.seeks), outcome)
 
         await actor.run(open_game, request_id)
         await hold_new_room(services, actor)
@@ -280,6 +279,12 @@ class LobbyRequests:
             newcomer = "" if played else " until you have played a rated game"
             raise Refusal("rate_limited", f"at most {most} lines per {limits.chat_window_s:g} s{newcomer}")
         self._lines_said.add(name, now)
+
+
+def _told_first(messages: list[tuple[ConnectionId, ServerMessage]], outcome: Outcome) -> Outcome:
+    """The outcome, with `messages` delivered before its own (once it is stored, like them)."""
+    answer = None if outcome.answer is None else outcome.answer + len(messages)
+    return Outcome(messages + outcome.messages, outcome.records, answer)
 
 
 def _terms(
