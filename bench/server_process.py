@@ -106,6 +106,10 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
+BENCH_ARGUMENTS = ("--max-new-names-per-address-per-hour", "1000000")
+"""What every benchmark's server needs: its players all sign up from 127.0.0.1."""
+
+
 class ServerProcess:
     """A running `gomoku-server`; use it as a context manager so that it is always stopped."""
 
@@ -140,6 +144,7 @@ class ServerProcess:
             str(db_path),
             "--bot-workers",
             str(bot_workers),
+            *BENCH_ARGUMENTS,
             *extra_arguments,
         ]
         with log_path.open("w") as log:

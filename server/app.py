@@ -30,7 +30,7 @@ from server.actors import RoomRegistry
 from server.bot_pool import BotPool
 from server.bot_ratings import read_ratings
 from server.bots import BotPlayers, BotRoster
-from server.connections import Connection, RateLimit
+from server.connections import Connection, RateLimit, address_of
 from server.domain import ConnectionId, Refusal
 from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
@@ -231,7 +231,7 @@ class GameServer:
 
     async def handle(self, websocket: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
-        address = _address_of(websocket)
+        address = address_of(websocket)
         if self._per_address[address] >= self.settings.limits.connections_per_address:
             limit = self.settings.limits.connections_per_address
             refusal = Refusal("limit_reached", f"{limit} connections from your address are open, the most allowed")
@@ -309,12 +309,6 @@ async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...])
         player = await storage.find_player(spec.name)
         if player is not None and not player.is_level:
             raise EngineConfigError(f"the engine name {spec.name!r} is a player's name on this server; choose another")
-
-
-def _address_of(websocket: ServerConnection) -> str:
-    """The IP address the connection comes from."""
-    remote = websocket.remote_address
-    return str(remote[0]) if isinstance(remote, tuple) and remote else str(remote)
 
 
 async def _close_and_drain(websocket: ServerConnection, code: CloseCode, reason: str) -> None:

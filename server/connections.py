@@ -58,6 +58,12 @@ class RateLimit:
         return self._strikes > self.strikes_before_close
 
 
+def address_of(websocket: ServerConnection) -> str:
+    """The IP address a websocket connection comes from."""
+    remote = websocket.remote_address
+    return str(remote[0]) if isinstance(remote, tuple) and remote else str(remote)
+
+
 class Connection:
     """A websocket client as the server sees it."""
 
@@ -69,6 +75,8 @@ class Connection:
         """The signed-in player's name, after `welcome`."""
         self.player_kind: PlayerKind = "human"
         """Whether that player is a person or a bot account."""
+        self.address = address_of(websocket)
+        """The IP address the client connects from."""
         self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None

@@ -12,6 +12,7 @@ request by raising `Refusal`; the connection layer answers it with an
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Literal, assert_never
 
@@ -66,9 +67,10 @@ from server.protocol import (
     Welcome,
     WhoIsOnline,
 )
+from server.room_caps import RoomCaps
 from server.rooms import Outcome, Room
-from server.services import Services, caller_of, signed_in
-from server.sessions import sign_in
+from server.services import Services, caller_of, hold_new_room, signed_in
+from server.sessions import NewNames, sign_in
 
 FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
 """The 1.1 additions this server supports, as `welcome` lists them."""
@@ -99,6 +101,8 @@ class RequestHandlers:
         self._services = services
         self.lobby = LobbyRequests(services)
         self.analysis = AnalysisRequests(services)
+        self._caps = RoomCaps(services.settings.limits, services.rooms)
+        self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
         self._catalogue = [
             BotInfoModel(level=info.level, description=info.description, rating=info.rating)
             for info in services.roster.catalogue()
@@ -174,7 +178,7 @@ class RequestHandlers:
             case WhoIsOnline():
                 await self.lobby.who_is_online(connection, request)
             case ChatRequest():
-                self.lobby.chat(connection, request)
+                await self.lobby.chat(connection, request)
             case _:
                 assert_never(request)
 
@@ -193,7 +197,11 @@ class RequestHandlers:
             raise Refusal("not_allowed", f"already signed in as {connection.player!r}")
         services = self._services
         is_level = services.roster.is_level
-        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level)
+
+        def admit_new() -> None:
+            self._new_names.admit(connection.address, asyncio.get_running_loop().time())
+
+        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level, admit_new)
         connection.player = player.name
         connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)
@@ -215,52 +223,32 @@ class RequestHandlers:
         black = self._seat(request.black, request)
         white = self._seat(request.white, request)
         bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
-        self._check_room_limits(name, bots_only=len(bots) == 2)
-        if request.rated and len(bots) == 2 and bots[0] == bots[1]:
-            raise Refusal("not_allowed", "a rated game needs two different players")
-        if bots and services.bots is not None and services.bots.saturated:
-            raise Refusal("busy", "every bot is busy right now; try again soon")
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
-        settings = services.settings.room
-        room = Room(
-            new_room_id(),
-            request.rule,
-            request.size,
-            clock,
-            request.private,
-            settings,
-            rated=request.rated,
-            opening=OpeningRule(request.opening),
-        )
-        standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
-        actor = services.rooms.actor_for(room)
-        caller = caller_of(connection)
-
-        def open_room(room: Room, now: float) -> Outcome:
-            room.know(standings)
-            return room.open(caller, black, white, now)
-
-        await actor.run(open_room, request.id)
-        services.rooms.add(actor)
-
-    def _check_room_limits(self, player: str, bots_only: bool) -> None:
-        limits = self._services.settings.limits
-        rooms = self._services.rooms
-        if rooms.count_open(created_by=player) >= limits.rooms_per_player:
-            raise Refusal(
-                "limit_reached", f"you have {limits.rooms_per_player} rooms open, the most per player: close one first"
+        with self._caps.reserve(name, bots_only=len(bots) == 2):
+            if request.rated and len(bots) == 2 and bots[0] == bots[1]:
+                raise Refusal("not_allowed", "a rated game needs two different players")
+            if bots and services.bots is not None and services.bots.saturated:
+                raise Refusal("busy", "every bot is busy right now; try again soon")
+            room = Room(
+                new_room_id(),
+                request.rule,
+                request.size,
+                clock,
+                request.private,
+                services.settings.room,
+                rated=request.rated,
+                opening=OpeningRule(request.opening),
             )
-        if not bots_only:
-            return
-        if rooms.count_open(created_by=player, bots_only=True) >= limits.bot_games_per_player:
-            raise Refusal(
-                "limit_reached",
-                f"you have {limits.bot_games_per_player} games between bots running, the most per player",
-            )
-        if rooms.count_open(bots_only=True) >= limits.bot_games:
-            raise Refusal(
-                "limit_reached", f"{limits.bot_games} games between bots are running, the most this server allows"
-            )
+            standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
+            actor = services.rooms.actor_for(room)
+            caller = caller_of(connection)
+
+            def open_room(room: Room, now: float) -> Outcome:
+                room.know(standings)
+                return room.open(caller, black, white, now)
+
+            await actor.run(open_room, request.id)
+            await hold_new_room(services, actor)
 
     def _seat(self, spec: SeatSpec, request: CreateRoom) -> Literal["me", "open"] | PlayerInfo:
         if not isinstance(spec, BotSeatSpec):

@@ -3,23 +3,25 @@
 The `Lobby` (`server.lobby`) keeps the state and its rules; this module
 serves the requests about it, delivers what it says, and starts the games
 it pairs: a room with both players seated, each told on the connection it
-asked from. Chat needs no state but a per-player pace (`ChatPace`): a room's
-chat reaches its members, the lobby's its watchers.
+asked from (or, if that has closed, on every connection it has open). Chat
+needs no state but a per-player pace (slower for a player who has not
+played yet): a room's chat reaches its members, the lobby's its watchers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
-from collections import deque
 
 from engine.openings import OpeningRule
-from engine.record import ClockSetting, format_timestamp
+from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
 from server import views
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
 from server.lobby import GameTerms, Pairing, Seek, new_seek_id
+from server.pacing import RecentCounts
 from server.protocol import (
     AcceptSeek,
     CancelSeek,
@@ -40,26 +42,9 @@ from server.protocol import (
     WhoIsOnline,
 )
 from server.rooms import Outcome, Room
-from server.services import Services, signed_in
+from server.services import Services, hold_new_room, signed_in
 
-
-class ChatPace:
-    """How many chat lines each player has said lately: at most `lines` per `window_s`."""
-
-    def __init__(self, lines: int, window_s: float) -> None:
-        self._lines = lines
-        self._window_s = window_s
-        self._said: dict[str, deque[float]] = {}
-
-    def allow(self, name: str, now: float) -> bool:
-        """Count one line for `name` if it may say one now."""
-        said = self._said.setdefault(name, deque())
-        while said and said[0] <= now - self._window_s:
-            said.popleft()
-        if len(said) >= self._lines:
-            return False
-        said.append(now)
-        return True
+logger = logging.getLogger(__name__)
 
 
 class LobbyRequests:
@@ -67,8 +52,8 @@ class LobbyRequests:
 
     def __init__(self, services: Services) -> None:
         self._services = services
-        limits = services.settings.limits
-        self._chat_pace = ChatPace(limits.chat_lines, limits.chat_window_s)
+        self._lines_said: RecentCounts[str] = RecentCounts(services.settings.limits.chat_window_s)
+        """Chat lines each player has said within the chat window."""
 
     # ------------------------------------------------------------- watching
 
@@ -80,8 +65,12 @@ class LobbyRequests:
         self._services.lobby.unwatch(connection.id)
 
     def connection_closed(self, connection: Connection) -> None:
-        """Forget a closed connection: it stops watching, and its player's seeks go with its last one."""
-        self._services.deliver(self._services.lobby.connection_closed(connection.id, connection.player))
+        """Forget a closed connection: it stops watching, and with its player's last one go the
+        player's seeks and what the server keeps of the player (read again if it comes back)."""
+        lobby = self._services.lobby
+        self._services.deliver(lobby.connection_closed(connection.id, connection.player))
+        if connection.player is not None and connection.player not in lobby.online:
+            self._services.ratings.forget(connection.player)
 
     # ---------------------------------------------------------------- seeks
 
@@ -89,9 +78,9 @@ class LobbyRequests:
         name = signed_in(connection)
         lobby = self._services.lobby
         limit = self._services.settings.limits.seeks_per_player
-        if lobby.seeks_of(name) >= limit:
-            raise Refusal("limit_reached", f"you have {limit} seeks waiting, the most per player: cancel one first")
         rating = await self._rating(name)
+        if lobby.seeks_of(name) >= limit:  # checked after the await: the seek is added at once
+            raise Refusal("limit_reached", f"you have {limit} seeks waiting, the most per player: cancel one first")
         seek = Seek(
             seek_id=new_seek_id(),
             owner=name,
@@ -104,6 +93,7 @@ class LobbyRequests:
             created_at=utc_now(),
             since=asyncio.get_running_loop().time(),
             owner_kind=connection.player_kind,
+            address=connection.address,
         )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
@@ -118,24 +108,25 @@ class LobbyRequests:
 
     async def accept(self, connection: Connection, request: AcceptSeek) -> None:
         name = signed_in(connection)
-        lobby = self._services.lobby
-        seek = lobby.take(request.seek_id, name, await self._rating(name))
-        self._services.deliver(lobby.removed([seek]))
-        await self._start_game(Pairing(seek, name, connection.id, 0), request.id)
+        seek = self._services.lobby.take(request.seek_id, name, await self._rating(name))
+        await self._pair(Pairing(seek, name, connection.id, 0), request.id)
 
     async def quick_pair(self, connection: Connection, request: QuickPair) -> None:
         name = signed_in(connection)
         lobby = self._services.lobby
+        limits = self._services.settings.limits
         rating = await self._rating(name)
         terms = _terms(request.rule, request.size, request.clock, request.rated)
         now = asyncio.get_running_loop().time()
         match = lobby.quick_match(name, rating, terms, now)
         if match is not None:
-            self._services.deliver(lobby.removed([match]))
-            await self._start_game(Pairing(match, name, connection.id, rating), request.id)
+            await self._pair(Pairing(match, name, connection.id, rating), request.id)
             return
-        if lobby.seeks_of(name) >= self._services.settings.limits.seeks_per_player:
+        if lobby.seeks_of(name) >= limits.seeks_per_player:
             raise Refusal("limit_reached", "you have as many seeks waiting as a player may: cancel one first")
+        if lobby.quick_seeks_from(connection.address) >= limits.quick_seeks_per_address:
+            most = limits.quick_seeks_per_address
+            raise Refusal("limit_reached", f"{most} quick seeks wait from your address, the most allowed")
         seek = Seek(
             new_seek_id(),
             name,
@@ -149,32 +140,51 @@ class LobbyRequests:
             now,
             quick=True,
             owner_kind=connection.player_kind,
+            address=connection.address,
         )
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
     async def tick(self) -> None:
-        """Pair the quick seeks that have come within reach, and pace the online count."""
+        """Pair the quick seeks that have come within reach, and pace the online count. A pairing
+        whose game cannot start (a player has just left, the database is busy) is dropped, and the
+        seeks of its players still here wait again."""
         pairings, deliveries = self._services.lobby.tick(asyncio.get_running_loop().time())
         self._services.deliver(deliveries)
         for pairing in pairings:
-            await self._start_game(pairing, None)
+            try:
+                await self._pair(pairing, None)
+            except Refusal as refusal:
+                logger.info("no game for %s and %s: %s", pairing.seek.owner, pairing.taker, refusal.message)
+            except Exception:
+                logger.exception("the lobby could not start the game of %s and %s", pairing.seek.owner, pairing.taker)
+
+    async def _pair(self, pairing: Pairing, request_id: str | int | None) -> None:
+        """Start the pairing's game; if it cannot start, its seeks go back to the lobby (those of a
+        player still here) and the error propagates."""
+        try:
+            await self._start_game(pairing, request_id)
+        except BaseException:
+            self._services.deliver(self._services.lobby.restore(pairing.seeks))
+            raise
 
     async def _start_game(self, pairing: Pairing, request_id: str | int | None) -> None:
-        """Open a room for the seek's owner and the taker, both seated, and start the game."""
+        """Open a room for the seek's owner and the taker, both seated, and start the game.
+
+        Who sits where is looked up when the room opens, not before: each
+        player on the connection it asked from if it is still open, else on
+        every connection it has open. Raises Refusal (`not_found`) when a
+        player has none left: a seat on a closed connection would be a ghost
+        that nobody is told of and that never counts as away. The lobby
+        hears that the seeks have gone with the game, just before it.
+        """
         seek = pairing.seek
-        owner_connection = self._owner_connection(seek)
-        if owner_connection is None:
-            return  # the owner has just gone: the seek went with them
         services = self._services
         owner_standing = await services.ratings.standing(seek.owner)
         taker_standing = await services.ratings.standing(pairing.taker)
-        owner = Caller(owner_connection, seek.owner, owner_standing.kind)
-        taker = Caller(pairing.taker_connection, pairing.taker, taker_standing.kind)
         owner_color = seek.color if seek.color != "random" else secrets.choice(("black", "white"))
         if seek.terms.opening is not OpeningRule.NONE:
             owner_color = "black"  # the owner is the first player, who places the first stones
-        black, white = (owner, taker) if owner_color == "black" else (taker, owner)
         terms = seek.terms
         settings = services.settings.room
         room = Room(
@@ -189,20 +199,31 @@ class LobbyRequests:
         )
         standings = [owner_standing, taker_standing]
         actor = services.rooms.actor_for(room)
-        answering = taker if request_id is not None else None
 
         def open_game(room: Room, now: float) -> Outcome:
+            owner = self._seated(seek.owner, seek.connection, owner_standing.kind)
+            taker = self._seated(pairing.taker, pairing.taker_connection, taker_standing.kind)
+            black, white = (owner, taker) if owner_color == "black" else (taker, owner)
+            asked = taker[0] if request_id is not None and taker[0].connection == pairing.taker_connection else None
             room.know(standings)
-            return room.open_paired(black, white, seek.owner, answering, now)
+            outcome = room.open_paired(black[0], white[0], seek.owner, asked, now)
+            for other_tab in black[1:] + white[1:]:
+                joined = room.join(other_tab, True, now)
+                outcome.messages += joined.messages
+                outcome.records += joined.records
+            return _told_first(services.lobby.removed(pairing.seeks), outcome)
 
         await actor.run(open_game, request_id)
-        services.rooms.add(actor)
+        await hold_new_room(services, actor)
 
-    def _owner_connection(self, seek: Seek) -> ConnectionId | None:
-        connections = self._services.lobby.connections_of(seek.owner)
-        if seek.connection in connections:
-            return seek.connection
-        return min(connections, default=None)
+    def _seated(self, name: str, asked_from: ConnectionId, kind: PlayerKind) -> list[Caller]:
+        """The connections to seat a player on: the one it asked from if open, else all it has open."""
+        if self._services.lobby.is_open(asked_from):
+            return [Caller(asked_from, name, kind)]
+        connections = sorted(self._services.lobby.connections_of(name))
+        if not connections:
+            raise Refusal("not_found", f"{name!r} has just left")
+        return [Caller(connection, name, kind) for connection in connections]
 
     # -------------------------------------------------------------- players
 
@@ -228,8 +249,9 @@ class LobbyRequests:
 
     # ----------------------------------------------------------------- chat
 
-    def chat(self, connection: Connection, request: ChatRequest) -> None:
+    async def chat(self, connection: Connection, request: ChatRequest) -> None:
         name = signed_in(connection)
+        played = (await self._services.ratings.standing(name)).games > 0
         if request.room_id is None:
             audience = set(self._services.lobby.watchers) | {connection.id}
         else:
@@ -239,15 +261,30 @@ class LobbyRequests:
             if connection.id not in room.members:
                 raise Refusal("not_allowed", "join the room to chat in it")
             audience = set(room.members)
-        if not self._chat_pace.allow(name, asyncio.get_running_loop().time()):
-            limits = self._services.settings.limits
-            raise Refusal("rate_limited", f"at most {limits.chat_lines} lines per {limits.chat_window_s:g} s")
+        self._pace_chat(name, played)
         said = ChatMessage(room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
         deliveries: list[tuple[ConnectionId, ServerMessage]] = [
             (member, said) for member in audience if member != connection.id
         ]
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
+
+    def _pace_chat(self, name: str, played: bool) -> None:
+        """Count a chat line; raise Refusal (`rate_limited`) past the pace: fewer lines for a player
+        who has not played a rated game yet, so that new names are no way round the limit."""
+        limits = self._services.settings.limits
+        most = limits.chat_lines if played else limits.new_player_chat_lines
+        now = asyncio.get_running_loop().time()
+        if self._lines_said.count(name, now) >= most:
+            newcomer = "" if played else " until you have played a rated game"
+            raise Refusal("rate_limited", f"at most {most} lines per {limits.chat_window_s:g} s{newcomer}")
+        self._lines_said.add(name, now)
+
+
+def _told_first(messages: list[tuple[ConnectionId, ServerMessage]], outcome: Outcome) -> Outcome:
+    """The outcome, with `messages` delivered before its own (once it is stored, like them)."""
+    answer = None if outcome.answer is None else outcome.answer + len(messages)
+    return Outcome(messages + outcome.messages, outcome.records, answer)
 
 
 def _terms(

@@ -94,6 +94,13 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         help=f"games between two bots on the whole server (default {limits.bot_games})")
     add("--max-seeks-per-player", type=_positive_int, default=limits.seeks_per_player,
         help=f"seeks one player may have waiting in the lobby (default {limits.seeks_per_player})")
+    add("--max-quick-seeks-per-address", type=_positive_int, default=limits.quick_seeks_per_address,
+        help=f"quick seeks waiting from one IP address (default {limits.quick_seeks_per_address})")
+    add("--max-new-names-per-address-per-hour", type=_count, default=limits.new_names_per_address_per_hour,
+        help=f"new players one IP address may sign up in an hour (default {limits.new_names_per_address_per_hour})")
+    add("--new-player-chat-lines", type=_count, default=limits.new_player_chat_lines,
+        help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
+        f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
     arguments = parser.parse_args(argv)
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
@@ -119,6 +126,9 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             bot_games_per_player=arguments.max_bot_games_per_player,
             bot_games=arguments.max_bot_games,
             seeks_per_player=arguments.max_seeks_per_player,
+            quick_seeks_per_address=arguments.max_quick_seeks_per_address,
+            new_names_per_address_per_hour=arguments.max_new_names_per_address_per_hour,
+            new_player_chat_lines=arguments.new_player_chat_lines,
         ),
     )
 

@@ -3,7 +3,9 @@ each rated game that finishes.
 
 Ratings live in the database (`players`, `rating_changes`); the book caches
 the standings it has read, and it is the only thing that changes them, so
-the cache never goes stale. A rated game's result and both new ratings are
+the cache never goes stale. A player who leaves is forgotten (`forget`) and
+read again when needed; a read that a rated game's settling may have
+overtaken is not cached. A rated game's result and both new ratings are
 stored in one transaction: `RatingBook.store` computes the changes from the
 players' standings as they are, adds them to the outcome's records and to
 its `game_over` messages, stores everything, and only then takes the new
@@ -47,6 +49,8 @@ class RatingBook:
         self._storage = storage
         self._known: dict[str, Standing] = {}
         self._settling = asyncio.Lock()
+        self._settled = 0
+        """Rated games settled so far (a read that saw this change may be stale)."""
 
     async def enrol_bots(
         self, arena_ratings: dict[str, int], levels: list[str], engines: Sequence[EngineSpec] = ()
@@ -69,12 +73,22 @@ class RatingBook:
         known = self._known.get(name)
         if known is not None:
             return known
+        settled = self._settled
         stored = await self._storage.standing(name)
         if stored is None:
-            kind = "human" if isinstance(player, str) else player.kind
-            return Standing(name, kind, Rating(), 0)
-        self._known[stored.name] = stored
+            return _newcomer(player)
+        if settled == self._settled and not self._settling.locked():
+            self._known.setdefault(stored.name, stored)
         return stored
+
+    def forget(self, name: str) -> None:
+        """Stop caching a player's standing (one who has left: it is read again if needed)."""
+        self._known.pop(name, None)
+
+    async def _read(self, player: PlayerInfo | str) -> Standing:
+        """A player's standing, cached or stored (a newcomer's if none), without caching it."""
+        name = player if isinstance(player, str) else player.name
+        return self._known.get(name) or await self._storage.standing(name) or _newcomer(player)
 
     async def store(self, outcome: Outcome, seats: tuple[PlayerInfo, PlayerInfo], store: RecordStore) -> Settled:
         """Store an outcome's records into `store`: with the rating changes of a rated game the
@@ -88,13 +102,22 @@ class RatingBook:
             await store.apply(outcome.records)
             return None
         async with self._settling:
-            before = (await self.standing(seats[0]), await self.standing(seats[1]))
+            before = (await self._read(seats[0]), await self._read(seats[1]))
             after = _rated(before, finish)
             await store.apply([*outcome.records, RatingsChanged(finish.game_id, before, after, utc_now())])
+            self._settled += 1
             for standing in after:
-                self._known[standing.name] = standing
+                if standing.name in self._known:
+                    self._known[standing.name] = standing
         _announce(outcome, before, after)
         return after
+
+
+def _newcomer(player: PlayerInfo | str) -> Standing:
+    """The standing of a player not in the pool yet."""
+    if isinstance(player, str):
+        return Standing(player, "human", Rating(), 0)
+    return Standing(player.name, player.kind, Rating(), 0)
 
 
 def _rated(before: tuple[Standing, Standing], finish: GameFinished) -> tuple[Standing, Standing]:

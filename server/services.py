@@ -7,17 +7,18 @@ protocol; they share one `Services`, built by `GameServer`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from server.actors import RoomRegistry
+from server.actors import RoomActor, RoomRegistry
 from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal
 from server.lobby import Lobby
 from server.protocol import ServerMessage
 from server.ratings import RatingBook
-from server.rooms import RoomSettings
+from server.rooms import Outcome, Room, RoomSettings
 from server.storage import Storage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
@@ -37,9 +38,15 @@ class Limits:
     """Unfinished games between two bots on the whole server (`--max-bot-games`)."""
     seeks_per_player: int = 3
     """Seeks a player may have waiting in the lobby (`--max-seeks-per-player`)."""
+    quick_seeks_per_address: int = 32
+    """Quick seeks waiting from one IP address (`--max-quick-seeks-per-address`)."""
     chat_lines: int = 5
     """Chat lines a player may say per `chat_window_s` (the protocol's 5 per 10 s)."""
     chat_window_s: float = 10.0
+    new_player_chat_lines: int = 1
+    """Chat lines per `chat_window_s` for a player with no rated game yet (`--new-player-chat-lines`)."""
+    new_names_per_address_per_hour: int = 20
+    """New players one IP address may sign up in an hour (`--max-new-names-per-address-per-hour`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +85,18 @@ def signed_in(connection: Connection) -> str:
 def caller_of(connection: Connection) -> Caller:
     """The connection's player, as rooms know a caller."""
     return Caller(connection.id, signed_in(connection), connection.player_kind)
+
+
+async def hold_new_room(services: Services, actor: RoomActor) -> None:
+    """Hold a room just opened, then tell it of each member whose connection closed while it was
+    being stored: the connection layer could not, as the room was not held yet, and the member
+    would stay seated and present for good."""
+    services.rooms.add(actor)
+    facts = services.rooms.facts(actor.room.room_id)
+    closed = [] if facts is None else [member for member in facts.members if not services.lobby.is_open(member)]
+    for connection in closed:
+        await actor.run(functools.partial(_disconnect, connection))
+
+
+def _disconnect(connection: ConnectionId, room: Room, now: float) -> Outcome:
+    return room.disconnect(connection, now)

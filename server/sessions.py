@@ -2,6 +2,8 @@
 
 The first `hello` with a new name creates the player and hands out a fresh
 random token; every later `hello` with that name must bring the token back.
+An address may make only so many new names an hour (`NewNames`): each is
+kept for good.
 Tokens are compared through their hashes in constant time.
 """
 
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from engine.record import PlayerKind
 from engine.registry import level_names
 from server.domain import Refusal
+from server.pacing import RecentCounts
 from server.storage import Storage, StoredPlayer
 
 TOKEN_BYTES = 32
@@ -35,12 +38,29 @@ def token_matches(token: str, stored_hash: bytes) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
+class NewNames:
+    """How many new players each address has signed up within the last hour: at most `per_hour`."""
+
+    def __init__(self, per_hour: int) -> None:
+        self._per_hour = per_hour
+        self._made: RecentCounts[str] = RecentCounts(3600.0)
+
+    def admit(self, address: str, now: float) -> None:
+        """Count one new name for `address`; raise Refusal (`limit_reached`) when its hour's are used."""
+        if self._made.count(address, now) >= self._per_hour:
+            raise Refusal(
+                "limit_reached", f"{self._per_hour} new names an hour may come from one address; sign in with yours"
+            )
+        self._made.add(address, now)
+
+
 async def sign_in(
     storage: Storage,
     name: str,
     token: str | None,
     kind: PlayerKind | None = None,
     is_level: Callable[[str], bool] = lambda name: name in level_names(),
+    admit_new: Callable[[], None] = lambda: None,
 ) -> tuple[StoredPlayer, str]:
     """The player and the token to hand back, for a `hello`.
 
@@ -50,12 +70,14 @@ async def sign_in(
     `is_level` knows, or a level's stored row) is not free. A known name
     needs its token: without one the answer is `name_taken`, with a wrong
     one `unauthorized`; a `kind` other than the account's is `not_allowed`
-    (an account is a person's or a bot's for good).
+    (an account is a person's or a bot's for good). `admit_new` is asked
+    before a new name is made, and refuses it by raising Refusal.
     """
     player = await storage.find_player(name)
     if (player is None and is_level(name.lower())) or (player is not None and player.is_level):
         raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
     if player is None:
+        admit_new()
         fresh = new_token()
         created = await storage.add_player(name, hash_token(fresh), kind or "human")
         if created is not None:

@@ -121,6 +121,20 @@ class WireClient:
         await self.websocket.close()
 
 
+FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
+"""Moves of a game black wins in nine plies."""
+
+
+async def win_rated_game(winner: WireClient, loser: WireClient) -> None:
+    """A rated game `winner` (black) wins against `loser`: a newcomer's rating goes about 160 points
+    up, the other's as much down."""
+    room_id = (await winner.request(type="create_room", rated=True))["room"]["room_id"]
+    await loser.request(type="join_room", room_id=room_id)
+    for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
+        await (winner if ply % 2 else loser).request(type="move", room_id=room_id, x=x, y=y)
+    await winner.expect_next("game_over")
+
+
 def worker_pids() -> set[int]:
     """The bot workers of this test process: the children of its forkserver, its grandchildren."""
     parents: dict[int, int] = {}

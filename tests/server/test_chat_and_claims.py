@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_harness import ClientFactory, ServerFactory, WireClient
+from server_harness import ClientFactory, ServerFactory, WireClient, win_rated_game
 
 
 async def game(client: ClientFactory, server: object = None) -> tuple[WireClient, WireClient, str]:
@@ -45,9 +45,22 @@ async def test_chat_lines_are_checked_and_paced(client: ClientFactory) -> None:
     for text in ("", "x" * 501, "bell\x07", "line\nbreak"):
         refused = await alice.request(type="chat", text=text)
         assert (refused["type"], refused["code"]) == ("error", "bad_request"), text
+    await win_rated_game(alice, await client("bob"))
     replies = [await alice.request(type="chat", text=f"line {index}") for index in range(6)]
     assert [reply["type"] for reply in replies[:5]] == ["chat"] * 5
     assert (replies[5]["type"], replies[5]["code"]) == ("error", "rate_limited")
+
+
+async def test_a_player_who_has_not_played_yet_chats_more_slowly(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server()
+    newcomers = [await client(f"newcomer{index}", server=server) for index in range(3)]
+    for newcomer in newcomers:
+        assert (await newcomer.request(type="chat", text="hello"))["type"] == "chat"
+        refused = await newcomer.request(type="chat", text="hello again")
+        assert (refused["type"], refused["code"]) == ("error", "rate_limited")
+        assert "until you have played a rated game" in refused["message"]
 
 
 async def test_a_win_is_claimed_only_after_the_opponent_has_been_away_long_enough(

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, ServerFactory, WireClient
+from server_harness import ClientFactory, ServerFactory, WireClient, win_rated_game
+from test_storage_faults import ForeignLock
 
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
 from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
+from server.protocol import SeekRemoved
 from server.services import Limits
+from server.storage import StorageSettings
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
+QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
 
 
 def quick_seek(owner: str, rating: int, since: float, connection: int = 1) -> Seek:
@@ -153,6 +158,18 @@ async def test_seeks_per_player_are_limited(start_server: ServerFactory, client:
     assert (refused["type"], refused["code"]) == ("error", "limit_reached")
 
 
+async def test_quick_seeks_from_one_address_are_limited(start_server: ServerFactory, client: ClientFactory) -> None:
+    server = await start_server(limits=Limits(quick_seeks_per_address=2))
+    players = [await client(name, server=server) for name in ("alice", "bob", "carol")]
+    sizes = iter((15, 17, 19))
+    waiting = [await player.request(**QUICK | {"size": next(sizes)}) for player in players[:2]]
+    assert [reply["type"] for reply in waiting] == ["seek_created"] * 2, "different sizes: nobody pairs"
+    refused = await players[2].request(**QUICK | {"size": 19})
+    assert (refused["type"], refused["code"]) == ("error", "limit_reached")
+    await players[0].request(type="cancel_seek", seek_id=waiting[0]["seek"]["seek_id"])
+    assert (await players[2].request(**QUICK | {"size": 19}))["type"] == "seek_created"
+
+
 async def test_who_is_online_counts_a_player_with_two_tabs_once(client: ClientFactory) -> None:
     alice = await client("alice")
     await client("alice")
@@ -170,3 +187,60 @@ async def test_watchers_hear_the_online_count_change(client: ClientFactory) -> N
     async with asyncio.timeout(10):
         while (await carol.expect_next("online"))["count"] != 2:
             pass
+
+
+async def test_a_pairing_made_by_the_tick_seats_the_players_open_tab_when_the_tab_that_asked_has_closed(
+    client: ClientFactory,
+) -> None:
+    alice = await client("alice")
+    carol = await client("carol")
+    await win_rated_game(alice, carol)  # their ratings now about 320 points apart
+    assert (await alice.request(**QUICK))["type"] == "seek_created"
+    closing_tab = await client("carol")
+    assert (await closing_tab.request(**QUICK))["type"] == "seek_created", "too far apart to pair at once"
+    await closing_tab.close()
+
+    told = await carol.expect_next("room")
+    assert told["you"] in ("black", "white") and told["room"]["status"] == "playing"
+    seen_by_alice = await alice.expect_next("room")
+    assert seen_by_alice["room"]["room_id"] == told["room"]["room_id"]
+    assert all(seen_by_alice["room"][color]["connected"] for color in ("black", "white"))
+
+
+def test_a_pairing_whose_game_cannot_start_puts_back_the_seeks_of_the_players_still_here() -> None:
+    lobby = Lobby()
+    lobby.signed_in(ConnectionId(1), "alice")
+    lobby.signed_in(ConnectionId(2), "bob")
+    lobby.watch(ConnectionId(3))
+    lobby.add(quick_seek("alice", 1500, 0.0, 1))
+    lobby.add(quick_seek("bob", 1500, 0.0, 2))
+    (pairing,), told = lobby.tick(1.0)
+    assert lobby.seeks == {} and not any(isinstance(message, SeekRemoved) for _, message in told)
+    lobby.connection_closed(ConnectionId(2), "bob")
+    gone = lobby.restore(pairing.seeks)
+    assert list(lobby.seeks) == ["q-alice"], "bob has left: his seek does not come back"
+    assert [(connection, message.seek_id) for connection, message in gone] == [(ConnectionId(3), "q-bob")]
+
+
+async def test_a_player_whose_tab_closes_while_the_game_is_being_stored_is_away_once_it_is(
+    db_path: Path, start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(storage=StorageSettings(retry_s=60.0))
+    carol = await client("carol", server=server)
+    await carol.request(type="watch_lobby")
+    alice = await client("alice", server=server)
+    bob = await client("bob", server=server)
+    seek = (await alice.request(type="seek", color="black"))["seek"]
+    lock = await ForeignLock.take(db_path)
+    try:
+        await bob.send(type="accept_seek", seek_id=seek["seek_id"], id="accept")  # its room waits for the lock
+        await alice.close()
+        while (await carol.expect_next("online"))["count"] != 2:
+            pass
+    finally:
+        await lock.release()
+
+    taken = await bob.expect_next("room")
+    assert (taken["id"], taken["you"]) == ("accept", "white")
+    away = await bob.expect_next("opponent_away")
+    assert (away["room_id"], away["color"]) == (taken["room"]["room_id"], "black")

@@ -10,6 +10,8 @@ from typing import Any
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 from websockets.exceptions import ConnectionClosed
 
+from server.services import Limits
+
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 
 
@@ -245,10 +247,14 @@ async def test_two_players_racing_for_the_last_seat_one_gets_it(client: ClientFa
     assert sorted(reply.get("code", reply["type"]) for reply in replies) == ["room", *["room_full"] * 5]
 
 
-async def test_many_rooms_play_at_once_without_mixing_their_events(client: ClientFactory) -> None:
+async def test_many_rooms_play_at_once_without_mixing_their_events(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(limits=Limits(new_names_per_address_per_hour=24))
+
     async def one_game(index: int) -> list[int]:
-        black = await client(f"black{index}")
-        white = await client(f"white{index}")
+        black = await client(f"black{index}", server=server)
+        white = await client(f"white{index}", server=server)
         room_id = (await black.request(type="create_room"))["room"]["room_id"]
         await white.request(type="join_room", room_id=room_id)
         for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from server_harness import ClientFactory, ServerFactory
+from server_harness import ClientFactory, RunningServer, ServerFactory
 from websockets.asyncio.client import connect
+
+from server.services import Limits
 
 
 async def test_a_name_differing_only_in_case_is_the_same_player(client: ClientFactory) -> None:
@@ -40,7 +42,7 @@ async def test_a_rate_limited_request_gets_its_id_back(start_server: ServerFacto
 
 
 async def test_many_newcomers_signing_in_at_once_are_all_welcomed(start_server: ServerFactory) -> None:
-    server = await start_server()
+    server = await start_server(limits=Limits(new_names_per_address_per_hour=60))
     connections = [await connect(server.ws_url) for _ in range(60)]
 
     async def sign_in(index: int) -> str:
@@ -51,3 +53,35 @@ async def test_many_newcomers_signing_in_at_once_are_all_welcomed(start_server: 
     assert replies == ["welcome"] * len(connections)
     for connection in connections:
         await connection.close()
+
+
+async def test_one_address_makes_only_so_many_new_names_an_hour_and_known_names_still_sign_in(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(limits=Limits(new_names_per_address_per_hour=3))
+    first = await client("name0", server=server)
+    for index in (1, 2):
+        await client(f"name{index}", server=server)
+    refused = await (await client(server=server)).request(type="hello", name="name3")
+    assert (refused["type"], refused["code"]) == ("error", "limit_reached")
+    assert "3 new names an hour" in refused["message"]
+    again = await client("name0", server=server)
+    assert again.token == first.token, "a known name signs in with its token"
+
+
+async def test_what_the_server_keeps_of_a_player_goes_with_its_last_connection(
+    game_server: RunningServer, client: ClientFactory
+) -> None:
+    carol = await client("carol")
+    await carol.request(type="watch_lobby")
+    first_tab = await client("alice")
+    second_tab = await client("alice")
+    cached = game_server.app.ratings._known  # the book's cache of standings, by name
+    assert "alice" in cached
+    await first_tab.close()
+    while (await carol.expect_next("online"))["count"] != 2:
+        pass
+    await second_tab.close()
+    while (await carol.expect_next("online"))["count"] != 1:
+        pass
+    assert "alice" not in cached and "carol" in cached

@@ -8,6 +8,8 @@ from typing import Any
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 from websockets.asyncio.client import connect
 
+from server.services import Limits
+
 CROWD = 200
 
 
@@ -26,7 +28,7 @@ def counts(wire: WireClient) -> list[int]:
 async def test_a_crowd_joining_sends_few_count_updates_and_every_move_reaches_it(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
-    server = await start_server()
+    server = await start_server(limits=Limits(new_names_per_address_per_hour=CROWD + 2))
     alice = await client("alice", server=server)
     bob = await client("bob", server=server)
     room_id = (await alice.request(type="create_room"))["room"]["room_id"]
