@@ -390,9 +390,10 @@ class RoomRegistry:
         )
 
     def playing(self, game_id: str) -> RoomFacts | None:
-        """The room where the game `game_id` is being played, if it is."""
+        """The room where the game `game_id` is going on (its opening or its moves), if it is."""
         return next(
-            (facts for facts in self._facts.values() if facts.game_id == game_id and facts.status == "playing"), None
+            (facts for facts in self._facts.values() if facts.game_id == game_id and facts.status != "finished"),
+            None,
         )
 
     def playing_names(self) -> set[str]:

@@ -106,13 +106,18 @@ async def test_open_rooms_are_limited_per_player(start_server: ServerFactory, cl
 async def test_a_room_with_a_bot_is_refused_busy_when_the_pool_is_full(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
-    server = await start_server(bot_workers=1, bot_queue_limit=0, analysis_level=STRONGEST)
+    server = await start_server(bot_workers=1, bot_queue_limit=0)
     carol = await client("carol", server=server)
-    room_id = (await carol.request(type="create_room", black="open", white="open"))["room"]["room_id"]
-    await carol.send(type="analyze", room_id=room_id, time_ms=5_000, id="long")
-    await asyncio.sleep(0.3)
-    refused = await carol.request(type="create_room", white={"bot": "greedy"})
-    assert (refused["type"], refused["code"]) == ("error", "busy")
+    bots = server.app.bots
+    assert bots is not None
+    search = asyncio.create_task(bots.pool.choose(BotRequest(STRONGEST, Rule.FREESTYLE, 15, OPENING, 60_000)))
+    try:
+        while not bots.saturated:  # the search is admitted at its first step
+            await asyncio.sleep(0)
+        refused = await carol.request(type="create_room", white={"bot": "greedy"})
+        assert (refused["type"], refused["code"]) == ("error", "busy")
+    finally:
+        search.cancel()
 
 
 async def test_connections_from_one_address_are_limited(start_server: ServerFactory) -> None:
