@@ -95,7 +95,7 @@ class WaitWatcher(Protocol):
         """The search found every worker it may take busy: it waits in line from now."""
 
     async def started(self) -> None:
-        """The search that waited has a worker now; its thinking time starts."""
+        """The search has a worker now (at once, or after waiting): its thinking time starts."""
 
 
 class BotError(Exception):
@@ -187,16 +187,14 @@ class _WorkerSlots:
         self._waiting: list[tuple[Priority, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
-    async def acquire(self, priority: Priority, on_wait: Callable[[], Awaitable[None]] | None = None) -> bool:
-        """Wait for a slot, awaiting `on_wait()` first when none is free at once; return whether the
-        slot had to be waited for. Cancelling the wait (or `on_wait` failing) gives up the place in
-        line, or the slot if it was granted meanwhile."""
+    async def acquire(self, priority: Priority, on_wait: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Wait for a slot, awaiting `on_wait()` first when none is free at once. Cancelling the wait
+        (or `on_wait` failing) gives up the place in line, or the slot if it was granted meanwhile."""
         granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (priority, next(self._order), granted))
         self._grant()
-        waited = not granted.done()
         try:
-            if waited and on_wait is not None:
+            if not granted.done() and on_wait is not None:
                 await on_wait()
             await granted
         except BaseException:
@@ -205,7 +203,6 @@ class _WorkerSlots:
             else:
                 granted.cancel()
             raise
-        return waited
 
     @property
     def waiting(self) -> int:
@@ -329,8 +326,8 @@ class BotPool:
         loop = asyncio.get_running_loop()
         asked = loop.time()
         try:
-            waited = await self._slots.acquire(priority, None if watcher is None else watcher.waiting)
-            if waited and watcher is not None:
+            await self._slots.acquire(priority, None if watcher is None else watcher.waiting)
+            if watcher is not None:
                 await self._tell_started(watcher, priority)
             if self._metrics is not None:
                 self._metrics.bot_wait.observe(loop.time() - asked)
