@@ -57,6 +57,10 @@ logger = logging.getLogger(__name__)
 LOBBY_TICK_S = 1.0
 """How often the lobby pairs waiting quick seeks and tells its watchers the online count."""
 
+ANALYSIS_NICENESS = 10
+"""How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
+searches, a bot's move (bounded by time) gets the CPU first, and loses no depth to an analysis."""
+
 CLOCK_SAVE_EVERY_S = 5.0
 """How often the running clocks are stored (see GameServer._save_clocks_now_and_then)."""
 
@@ -154,7 +158,7 @@ class GameServer:
         if settings.bot_workers > 0:
             pool = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics)
             metrics.bot_queue.set_function(lambda: pool.waiting)
-            analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit)
+            analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit, niceness=ANALYSIS_NICENESS)
             bots = BotPlayers(pool, analysis_pool, OutsideEngines(settings.engines) if settings.engines else None)
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)

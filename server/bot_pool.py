@@ -35,6 +35,7 @@ import enum
 import heapq
 import itertools
 import multiprocessing
+import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -241,15 +242,19 @@ class _WorkerSlots:
 class BotPool:
     """A bounded, self-healing process pool of bot searches."""
 
-    def __init__(self, workers: int, queue_limit: int | None = None, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, workers: int, queue_limit: int | None = None, metrics: Metrics | None = None, niceness: int = 0
+    ) -> None:
         """Up to `workers` searches at once and `queue_limit` of people's searches waiting (default 4
         per worker); bot games' searches wait without limit (their rooms are limited in number).
-        Waits and searches are reported to `metrics`."""
+        Waits and searches are reported to `metrics`. The workers run `niceness` steps below the
+        server's CPU priority (the analysis pool's do, so that bots' searches get the CPU first)."""
         if workers < 1:
             raise ValueError(f"a bot pool needs at least one worker, not {workers}")
         if queue_limit is not None and queue_limit < 0:
             raise ValueError(f"queue_limit must not be negative, not {queue_limit}")
         self._workers = workers
+        self._niceness = niceness
         self._capacity = workers + (QUEUE_PER_WORKER * workers if queue_limit is None else queue_limit)
         self._admitted = 0
         """People's searches running or waiting."""
@@ -274,7 +279,8 @@ class BotPool:
     def _new_executor(self) -> ProcessPoolExecutor:
         # forkserver: workers start from a clean process, not a fork of a
         # server holding threads, sockets and locks.
-        return ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("forkserver"))
+        context = multiprocessing.get_context("forkserver")
+        return ProcessPoolExecutor(self._workers, mp_context=context, initializer=os.nice, initargs=(self._niceness,))
 
     async def choose(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Decision:
         """The bot's decision for the request's position; `watcher` is told if the search has to
