@@ -316,12 +316,12 @@ class _HeldClock:
 
     async def waiting(self) -> None:
         version = self._version
-        await self._actor._run_until_stored(lambda room, now: room.bot_waits_for_worker(version, now))
+        await self._actor.run(lambda room, now: room.bot_waits_for_worker(version, now))  # nothing to store
 
     async def started(self) -> None:
         version = self._version
         if self._actor.room.bot_clock_held == version:  # the usual case, nothing held, costs nothing
-            await self._actor._run_until_stored(lambda room, now: room.bot_search_started(version, now))
+            await self._actor.run(lambda room, now: room.bot_search_started(version, now))
 
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
