@@ -26,7 +26,7 @@ from engine.bots import Decision
 from engine.openings import Step
 from engine.record import PlayerInfo
 from engine.types import Point
-from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest
+from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
 from server.bots import BotRoster
 from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing, is_server_bot
 from server.protocol import ServerMessage
@@ -53,13 +53,14 @@ STORE_RETRY_LONGEST_S = 4.0
 
 
 class MoveChooser(Protocol):
-    """Who chooses a bot's moves and opening steps (the server's BotPool)."""
+    """Who chooses a bot's moves and opening steps (the server's BotPlayers)."""
 
-    async def choose(self, request: BotRequest) -> Decision:
-        """The bot's decision; raises BotBusyError when full and BotError when it fails."""
+    async def choose(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Decision:
+        """The bot's decision; raises BotBusyError when full and BotError when it fails. `watcher`
+        is told if the search waits for a worker, and when it gets one."""
 
-    async def decide_opening(self, request: BotRequest) -> Step:
-        """The bot's step in the request's opening; raises as `choose` does."""
+    async def decide_opening(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Step:
+        """The bot's step in the request's opening; raises and tells `watcher` as `choose` does."""
 
 
 class RatingKeeper(Protocol):
@@ -265,23 +266,26 @@ class RoomActor:
         """Ask the pool for the bot's move until it answers; a bot that keeps failing resigns, and
         says why in the game's result.
 
-        A busy pool is not the bot's fault: the request waits and tries again
-        (the bot's clock, if any, keeps running meanwhile). An outside engine
+        A busy pool is not the bot's fault: the request waits and tries again,
+        and the bot's clock, if any, is held while its search waits for a
+        worker, in line or refused busy (`_HeldClock`). An outside engine
         retries by itself and gives up at once when that failed too.
         """
         assert self._bots is not None
         request = self._roster.search_request(turn, self.room.settings.bot_time_ms)
+        held_clock = _HeldClock(self, turn.version)
         failures = 0
         busy_waits = 0
         reason = f"the bot {turn.level} failed {BOT_ATTEMPTS} times"
         while failures < BOT_ATTEMPTS:
             try:
                 if turn.opening is not None:
-                    step = await self._bots.decide_opening(request)
+                    step = await self._bots.decide_opening(request, held_clock)
                     await self._run_until_stored(functools.partial(_take_bot_step, version=turn.version, step=step))
                     return
-                decision = await self._bots.choose(request)
+                decision = await self._bots.choose(request, held_clock)
             except BotBusyError:
+                await held_clock.waiting()
                 busy_waits += 1
                 await asyncio.sleep(min(BOT_RETRY_DELAY_S * busy_waits, BOT_BUSY_WAIT_CAP_S))
                 continue
@@ -300,6 +304,24 @@ class RoomActor:
             await self._run_until_stored(functools.partial(_play_bot_move, version=turn.version, point=decision.move))
             return
         await self._run_until_stored(lambda room, now: room.bot_failed(turn.version, now, reason))
+
+
+class _HeldClock:
+    """Stops a bot's clock while its search waits for a worker, and runs it again once the search
+    has one (`Room.bot_waits_for_worker`): the bot pays for its thinking, not for the queue."""
+
+    def __init__(self, actor: RoomActor, version: int) -> None:
+        self._actor = actor
+        self._version = version
+
+    async def waiting(self) -> None:
+        version = self._version
+        await self._actor.run(lambda room, now: room.bot_waits_for_worker(version, now))  # nothing to store
+
+    async def started(self) -> None:
+        version = self._version
+        if self._actor.room.bot_clock_held == version:  # the usual case, nothing held, costs nothing
+            await self._actor.run(lambda room, now: room.bot_search_started(version, now))
 
 
 def _play_bot_move(room: Room, now: float, *, version: int, point: Point) -> Outcome:
@@ -390,9 +412,10 @@ class RoomRegistry:
         )
 
     def playing(self, game_id: str) -> RoomFacts | None:
-        """The room where the game `game_id` is being played, if it is."""
+        """The room where the game `game_id` is going on (its opening or its moves), if it is."""
         return next(
-            (facts for facts in self._facts.values() if facts.game_id == game_id and facts.status == "playing"), None
+            (facts for facts in self._facts.values() if facts.game_id == game_id and facts.status != "finished"),
+            None,
         )
 
     def playing_names(self) -> set[str]:

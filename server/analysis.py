@@ -1,10 +1,15 @@
-"""`analyze`: the engine's view of a position, searched in the bot pool off the receive loop.
+"""`analyze`: the engine's view of a position, searched in the analysis pool off the receive loop.
 
 The position is a room's current one, or (1.1 "Analysis of any position")
-a stored game's after `ply` moves. Who may ask: anyone for a finished
-game; for an unfinished one, spectators and players of a game against a
-bot, but not the players of a game between two humans. A search whose
-worker dies is tried once more, then answered `busy`, never `internal`.
+a stored game's after `ply` moves. Who may ask (1.2 "Fair play",
+`RoomFacts.analysis_refusal`): anyone for a finished game, and for a casual
+game against a bot; nobody for an unfinished rated game or an unfinished
+game between two people. Analysis never delays a bot's move in a live game:
+it runs in a pool of its own (`BotPlayers.analysis_pool`), one at a time per
+player (`rate_limited` for more, whatever connection asks), for at most the
+server's `analysis_max_ms` (a longer `time_ms` is lowered to it, not
+refused: 1.0 clients may ask up to 60 s). A search whose worker dies is
+tried once more, then answered `busy`, never `internal`.
 """
 
 from __future__ import annotations
@@ -17,10 +22,10 @@ from engine.bots import Decision
 from engine.errors import IllegalMoveError
 from engine.notation import format_point
 from engine.types import Point, Rule
-from server.bot_pool import BotBusyError, BotError, BotRequest
+from server.bot_pool import BotBusyError, BotError, BotRequest, Priority
 from server.connections import Connection
-from server.domain import Refusal
-from server.protocol import Analysis, AnalysisMoveModel, Analyze, error_message
+from server.domain import Refusal, RoomFacts
+from server.protocol import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 from server.services import Services, signed_in
 
 logger = logging.getLogger(__name__)
@@ -30,23 +35,31 @@ ANALYSIS_ATTEMPTS = 2
 
 
 class AnalysisRequests:
-    """Serves `analyze`, one background search per request."""
+    """Serves `analyze`, one background search per request, one running per player."""
 
     def __init__(self, services: Services) -> None:
         self._services = services
         self._running: set[asyncio.Task[None]] = set()
+        self._analysing: set[str] = set()
+        """The players who have an analysis running (on any of their connections)."""
 
     async def start(self, connection: Connection, request: Analyze) -> None:
         """Check the request, then search off the receive loop (the client can keep playing)."""
+        player = signed_in(connection)
         if request.game_id is not None and request.ply is not None:
-            rule, size, moves = await self._stored_position(connection, request.game_id, request.ply)
+            rule, size, moves = await self._stored_position(player, request.game_id, request.ply)
         else:
-            rule, size, moves = self._room_position(connection, str(request.room_id))
+            rule, size, moves = self._room_position(player, str(request.room_id))
         if self._services.bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
-        level = self._services.roster.analysis_level(rule, size, self._services.settings.analysis_level)
-        search = BotRequest(level, rule, size, moves, request.time_ms)
-        task = asyncio.get_running_loop().create_task(self._answer(connection, request, search, size))
+        if player in self._analysing:
+            raise Refusal("rate_limited", "you have an analysis running: wait for its answer before asking another")
+        settings = self._services.settings
+        level = self._services.roster.analysis_level(rule, size, settings.analysis_level)
+        time_ms = min(request.time_ms, settings.analysis_max_ms)
+        search = BotRequest(level, rule, size, moves, time_ms, priority=Priority.ANALYSIS)
+        self._analysing.add(player)
+        task = asyncio.get_running_loop().create_task(self._analyse(connection, player, request, search, size))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
@@ -56,28 +69,26 @@ class AnalysisRequests:
             task.cancel()
         await asyncio.gather(*self._running, return_exceptions=True)
 
-    def _room_position(self, connection: Connection, room_id: str) -> tuple[Rule, int, tuple[Point, ...]]:
+    def _room_position(self, player: str, room_id: str) -> tuple[Rule, int, tuple[Point, ...]]:
         room = self._services.rooms.facts(room_id)
         if room is None:
             raise Refusal("not_found", f"there is no room {room_id!r}")
-        if not room.analysis_allowed(signed_in(connection)):
-            raise Refusal("not_allowed", "players of a game between two humans cannot analyse it")
+        _check_fair_play(room, player)
         if room.decided:
             raise Refusal("game_over", "the position is decided: there is nothing to analyse")
         return room.rule, room.size, room.moves
 
-    async def _stored_position(
-        self, connection: Connection, game_id: str, ply: int
-    ) -> tuple[Rule, int, tuple[Point, ...]]:
-        record = await self._services.storage.game_record(game_id, signed_in(connection))
+    async def _stored_position(self, player: str, game_id: str, ply: int) -> tuple[Rule, int, tuple[Point, ...]]:
+        record = await self._services.storage.game_record(game_id, player)
         if record is None:
             raise Refusal("not_found", f"there is no game {game_id!r}")
         if ply > len(record.moves):
             raise Refusal("bad_request", f"the game has {len(record.moves)} moves, not {ply}")
         if record.result is None:
             room = self._services.rooms.playing(game_id)
-            if room is not None and not room.analysis_allowed(signed_in(connection)):
-                raise Refusal("not_allowed", "players of a game between two humans cannot analyse it")
+            if room is None:
+                raise Refusal("not_allowed", "the game is not finished, and its room is gone: nobody may analyse it")
+            _check_fair_play(room, player)
         moves = tuple(move.point for move in record.moves[:ply])
         try:
             board = Board.from_moves(moves, record.size, record.rule)
@@ -87,7 +98,17 @@ class AnalysisRequests:
             raise Refusal("game_over", "the position is decided: there is nothing to analyse")
         return record.rule, record.size, moves
 
-    async def _answer(self, connection: Connection, request: Analyze, search: BotRequest, size: int) -> None:
+    async def _analyse(
+        self, connection: Connection, player: str, request: Analyze, search: BotRequest, size: int
+    ) -> None:
+        """Search, and answer; the player may ask again as soon as the answer is sent."""
+        try:
+            answer = await self._answer(request, search, size)
+        finally:
+            self._analysing.discard(player)
+        connection.send(answer)
+
+    async def _answer(self, request: Analyze, search: BotRequest, size: int) -> ServerMessage:
         bots = self._services.bots
         assert bots is not None
         for attempt in range(ANALYSIS_ATTEMPTS):
@@ -98,10 +119,15 @@ class AnalysisRequests:
             except BotError as error:
                 logger.warning("analysis attempt %d of %d failed: %s", attempt + 1, ANALYSIS_ATTEMPTS, error)
                 continue
-            connection.send(_analysis_message(request, decision, size))
-            return
+            return _analysis_message(request, decision, size)
         busy = Refusal("busy", "no bot could take the analysis now; try again soon")
-        connection.send(error_message(busy, request.id))
+        return error_message(busy, request.id)
+
+
+def _check_fair_play(room: RoomFacts, player: str) -> None:
+    refusal = room.analysis_refusal(player)
+    if refusal is not None:
+        raise Refusal("not_allowed", refusal)
 
 
 def _analysis_message(request: Analyze, decision: Decision, size: int) -> Analysis:

@@ -57,6 +57,10 @@ logger = logging.getLogger(__name__)
 LOBBY_TICK_S = 1.0
 """How often the lobby pairs waiting quick seeks and tells its watchers the online count."""
 
+ANALYSIS_NICENESS = 10
+"""How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
+searches, a bot's move (bounded by time) gets the CPU first, and loses no depth to an analysis."""
+
 CLOCK_SAVE_EVERY_S = 5.0
 """How often the running clocks are stored (see GameServer._save_clocks_now_and_then)."""
 
@@ -85,6 +89,10 @@ class ServerSettings:
     rate_burst: float = 40.0
     analysis_level: str | None = None
     """The bot level that answers `analyze`; None means the strongest one."""
+    analysis_workers: int = 1
+    """Processes that search analyses, apart from the bots' (`--analysis-workers`)."""
+    analysis_max_ms: int = 5_000
+    """The longest analysis; a longer `time_ms` is lowered to it (`--analysis-max-ms`)."""
     storage: StorageSettings = field(default_factory=StorageSettings)
     limits: Limits = field(default_factory=Limits)
     compression: bool = False
@@ -114,7 +122,9 @@ class GameServer:
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         self.connections: dict[ConnectionId, Connection] = {}
-        handler_settings = HandlerSettings(settings.room, settings.limits, settings.analysis_level)
+        handler_settings = HandlerSettings(
+            settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
+        )
         services = Services(
             handler_settings, storage, self.rooms, bots, self.ratings, self.lobby, self.deliver, self.roster
         )
@@ -148,7 +158,8 @@ class GameServer:
         if settings.bot_workers > 0:
             pool = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics)
             metrics.bot_queue.set_function(lambda: pool.waiting)
-            bots = BotPlayers(pool, OutsideEngines(settings.engines, pool) if settings.engines else None)
+            analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit, niceness=ANALYSIS_NICENESS)
+            bots = BotPlayers(pool, analysis_pool, OutsideEngines(settings.engines) if settings.engines else None)
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()

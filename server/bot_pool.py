@@ -7,10 +7,15 @@ broken bot from hurting the server:
 
 * capacity: at most `workers` searches run and `queue_limit` wait; a request
   beyond that fails at once with `BotBusyError` (the wire's `busy`);
-* people first: a search someone is waiting for (a bot's move against a
-  person, an analysis) goes ahead of every waiting search of a game between
-  two bots, and with two workers or more, bot games never take the last
-  free one;
+* people first: a bot's move against a person goes ahead of every waiting
+  search of a game between two bots, and with two workers or more, bot
+  games never take the last free one;
+* analyses apart: the server runs analyses in a pool of their own (their
+  requests say `Priority.ANALYSIS`, see `server.bots.BotPlayers`), so that no
+  analysis, queued or running, ever holds up a bot's move in a live game;
+* no charge for waiting: a caller that passes a `WaitWatcher` is told when
+  its search has to wait for a worker and when it gets one (a bot's clock
+  is held meanwhile);
 * a deadline: the caller waits at most the search's time plus a grace
   margin; a bot that overruns is killed and the request fails;
 * recovery: a worker that dies (killed, out of memory) breaks the process
@@ -30,12 +35,13 @@ import enum
 import heapq
 import itertools
 import multiprocessing
+import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from engine.board import Board
 from engine.bots import Decision
@@ -70,9 +76,27 @@ class Priority(enum.IntEnum):
     """Who is waiting for a search; lower goes first."""
 
     PERSON = 0
-    """A person waits: a bot's move against a human, or an analysis."""
+    """A person waits: a bot's move against a human."""
     BOT_GAME = 1
     """Only spectators wait: a move in a game between two bots."""
+    ANALYSIS = 2
+    """Someone asked for an analysis: it runs in the analysis pool, never in the games' workers."""
+
+    @property
+    def admitted(self) -> bool:
+        """Whether searches of this priority count against the pool's capacity (and are refused
+        `busy` past it): those someone waits for; bot games' are limited by their rooms' number."""
+        return self is not Priority.BOT_GAME
+
+
+class WaitWatcher(Protocol):
+    """Who wants to know when a search waits for a worker (a bot, whose clock is then held)."""
+
+    async def waiting(self) -> None:
+        """The search found every worker it may take busy: it waits in line from now."""
+
+    async def started(self) -> None:
+        """The search has a worker now (at once, or after waiting): its thinking time starts."""
 
 
 class BotError(Exception):
@@ -164,16 +188,21 @@ class _WorkerSlots:
         self._waiting: list[tuple[Priority, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
-    async def acquire(self, priority: Priority) -> None:
-        """Wait for a slot; cancelling the wait gives up the place in line (or the slot, if granted)."""
+    async def acquire(self, priority: Priority, on_wait: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Wait for a slot, awaiting `on_wait()` first when none is free at once. Cancelling the wait
+        (or `on_wait` failing) gives up the place in line, or the slot if it was granted meanwhile."""
         granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (priority, next(self._order), granted))
         self._grant()
         try:
+            if not granted.done() and on_wait is not None:
+                await on_wait()
             await granted
-        except asyncio.CancelledError:
+        except BaseException:
             if granted.done() and not granted.cancelled():
                 self.release(priority)
+            else:
+                granted.cancel()
             raise
 
     @property
@@ -213,15 +242,19 @@ class _WorkerSlots:
 class BotPool:
     """A bounded, self-healing process pool of bot searches."""
 
-    def __init__(self, workers: int, queue_limit: int | None = None, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, workers: int, queue_limit: int | None = None, metrics: Metrics | None = None, niceness: int = 0
+    ) -> None:
         """Up to `workers` searches at once and `queue_limit` of people's searches waiting (default 4
         per worker); bot games' searches wait without limit (their rooms are limited in number).
-        Waits and searches are reported to `metrics`."""
+        Waits and searches are reported to `metrics`. The workers run `niceness` steps below the
+        server's CPU priority (the analysis pool's do, so that bots' searches get the CPU first)."""
         if workers < 1:
             raise ValueError(f"a bot pool needs at least one worker, not {workers}")
         if queue_limit is not None and queue_limit < 0:
             raise ValueError(f"queue_limit must not be negative, not {queue_limit}")
         self._workers = workers
+        self._niceness = niceness
         self._capacity = workers + (QUEUE_PER_WORKER * workers if queue_limit is None else queue_limit)
         self._admitted = 0
         """People's searches running or waiting."""
@@ -246,25 +279,30 @@ class BotPool:
     def _new_executor(self) -> ProcessPoolExecutor:
         # forkserver: workers start from a clean process, not a fork of a
         # server holding threads, sockets and locks.
-        return ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("forkserver"))
+        context = multiprocessing.get_context("forkserver")
+        return ProcessPoolExecutor(self._workers, mp_context=context, initializer=os.nice, initargs=(self._niceness,))
 
-    async def choose(self, request: BotRequest) -> Decision:
-        """The bot's decision for the request's position.
+    async def choose(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Decision:
+        """The bot's decision for the request's position; `watcher` is told if the search has to
+        wait for a worker, and when it gets one.
 
         Raises BotBusyError at once when capacity for people's searches is
         exhausted, and BotError when the bot fails, overruns its deadline, its
         worker dies, or the pool is closed.
         """
-        return await self._search(choose_in_worker, request)
+        return await self._search(choose_in_worker, request, watcher)
 
-    async def decide_opening(self, request: BotRequest) -> Step:
+    async def decide_opening(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Step:
         """The bot's step in the request's opening (its `opening`); raises as `choose` does."""
-        return await self._search(decide_in_worker, request)
+        return await self._search(decide_in_worker, request, watcher)
 
-    async def run_outside(self, priority: Priority, work: Callable[[], Awaitable[_T]]) -> _T:
+    async def run_outside(
+        self, priority: Priority, work: Callable[[], Awaitable[_T]], watcher: WaitWatcher | None = None
+    ) -> _T:
         """Await `work()`, a search run outside the pool's workers (an outside engine's process), in
         one of the pool's slots: it counts against the same capacity and waits its turn in the same
-        order. Raises BotBusyError as `choose` does; the deadline is the caller's."""
+        order (`watcher` as for `choose`). Raises BotBusyError as `choose` does; the deadline is the
+        caller's."""
 
         async def run_in_slot() -> _T:
             try:
@@ -272,25 +310,31 @@ class BotPool:
             finally:
                 self._slots.release(priority)
 
-        return await self._scheduled(priority, run_in_slot)
+        return await self._scheduled(priority, run_in_slot, watcher)
 
-    async def _search(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
+    async def _search(
+        self, work: Callable[[BotRequest], _T], request: BotRequest, watcher: WaitWatcher | None
+    ) -> _T:
         """Run `work(request)` in a worker, with the pool's capacity, priority and deadline."""
-        return await self._scheduled(request.priority, lambda: self._run(work, request))
+        return await self._scheduled(request.priority, lambda: self._run(work, request), watcher)
 
-    async def _scheduled(self, priority: Priority, run: Callable[[], Awaitable[_T]]) -> _T:
-        """Admit a search (or refuse it as busy), wait for a slot, then await `run()`, which
-        releases the slot."""
+    async def _scheduled(
+        self, priority: Priority, run: Callable[[], Awaitable[_T]], watcher: WaitWatcher | None
+    ) -> _T:
+        """Admit a search (or refuse it as busy), wait for a slot (telling `watcher`), then await
+        `run()`, which releases the slot."""
         if self._closed:
             raise BotError("the bot pool is closed")
-        person = priority is Priority.PERSON
-        if person and self.saturated:
+        admitted = priority.admitted
+        if admitted and self.saturated:
             raise BotBusyError(f"all {self._workers} bot workers are busy and the queue is full")
-        self._admitted += person
+        self._admitted += admitted
         loop = asyncio.get_running_loop()
         asked = loop.time()
         try:
-            await self._slots.acquire(priority)
+            await self._slots.acquire(priority, None if watcher is None else watcher.waiting)
+            if watcher is not None:
+                await self._tell_started(watcher, priority)
             if self._metrics is not None:
                 self._metrics.bot_wait.observe(loop.time() - asked)
             started = loop.time()
@@ -299,7 +343,15 @@ class BotPool:
                 self._metrics.bot_search.observe(loop.time() - started)
             return answer
         finally:
-            self._admitted -= person
+            self._admitted -= admitted
+
+    async def _tell_started(self, watcher: WaitWatcher, priority: Priority) -> None:
+        """Tell the watcher its search has a worker; the slot goes back if that fails."""
+        try:
+            await watcher.started()
+        except BaseException:
+            self._slots.release(priority)
+            raise
 
     async def _run(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
         """Run the request on a free worker (the caller holds a worker slot, released here)."""

@@ -9,13 +9,16 @@ the clock one move may use (`engine.limits.move_time_ms`, the formula the
 Gomocup brain uses too). It also says which rooms an outside engine may sit
 in (its rules, sizes and openings).
 
-`BotPlayers` is what rooms ask for moves (the actors' `MoveChooser`): our
-levels go to the process pool (`server.bot_pool`), outside engines to their
-own processes (`server.outside_engines`), both through the same slots.
+`BotPlayers` is what rooms ask for moves (the actors' `MoveChooser`) and
+analyses ask for their searches: our levels go to a process pool
+(`server.bot_pool`), outside engines to their own processes
+(`server.outside_engines`), both through the same slots; analyses have a
+pool of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +27,7 @@ from engine.limits import move_time_ms
 from engine.openings import OpeningRule, Step
 from engine.registry import bot_factories, default_time_ms, level_names
 from engine.types import Rule
-from server.bot_pool import DEFAULT_TIME_MS, BotPool, BotRequest, Priority
+from server.bot_pool import DEFAULT_TIME_MS, BotPool, BotRequest, Priority, WaitWatcher
 from server.domain import BotTurn, Refusal
 from server.engine_config import EngineSpec
 from server.outside_engines import OutsideEngines
@@ -146,34 +149,51 @@ class BotRoster:
 
 
 class BotPlayers:
-    """Chooses every bot's moves: our levels in the process pool, outside engines in their own
-    processes, all within the pool's capacity (what rooms and analyses ask)."""
+    """Chooses every bot's moves and answers analyses: our levels in process pools, outside engines
+    in their own processes, each search in a slot of the pool its priority says.
 
-    def __init__(self, pool: BotPool, engines: OutsideEngines | None = None) -> None:
+    Games and analyses have pools of their own (`pool`, `analysis_pool`):
+    an analysis, however long and however many are queued, never takes a
+    worker a bot's move in a live game needs; it only competes for the CPU,
+    and a bot's search is bounded by time, not by depth, so it answers on
+    time all the same. (Preempting a running analysis instead would kill a
+    worker, whose successor takes seconds to start: the very delay it is
+    meant to avoid.)
+    """
+
+    def __init__(self, pool: BotPool, analysis_pool: BotPool, engines: OutsideEngines | None = None) -> None:
         self.pool = pool
+        """Where bots' moves and opening steps are searched."""
+        self.analysis_pool = analysis_pool
+        """Where analyses are searched (requests of priority ANALYSIS)."""
         self.engines = engines
         """The outside engines' processes, if any are configured."""
 
     @property
     def saturated(self) -> bool:
-        """Whether a person's search asked now would be refused as busy."""
+        """Whether a bot's move against a person asked now would be refused as busy."""
         return self.pool.saturated
 
-    async def choose(self, request: BotRequest) -> Decision:
-        """The bot's decision for the request's position (raises as `BotPool.choose` does; an outside
-        engine that failed twice raises BotGaveUp)."""
-        if self.engines is not None and request.level in self.engines:
-            return await self.engines.choose(request)
-        return await self.pool.choose(request)
+    def _slots(self, request: BotRequest) -> BotPool:
+        return self.analysis_pool if request.priority is Priority.ANALYSIS else self.pool
 
-    async def decide_opening(self, request: BotRequest) -> Step:
-        """The bot's step in the request's opening (raises as `choose` does)."""
+    async def choose(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Decision:
+        """The bot's decision for the request's position (raises as `BotPool.choose` does; an outside
+        engine that failed twice raises BotGaveUp); `watcher` is told of a wait for a worker."""
+        slots = self._slots(request)
         if self.engines is not None and request.level in self.engines:
-            return await self.engines.decide_opening(request)
-        return await self.pool.decide_opening(request)
+            return await self.engines.choose(request, slots, watcher)
+        return await slots.choose(request, watcher)
+
+    async def decide_opening(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Step:
+        """The bot's step in the request's opening (raises as `choose` does)."""
+        slots = self._slots(request)
+        if self.engines is not None and request.level in self.engines:
+            return await self.engines.decide_opening(request, slots, watcher)
+        return await slots.decide_opening(request, watcher)
 
     async def close(self) -> None:
-        """Stop the outside engines and the pool's workers."""
+        """Stop the outside engines and the pools' workers."""
         if self.engines is not None:
             await self.engines.close()
-        await self.pool.close()
+        await asyncio.gather(self.pool.close(), self.analysis_pool.close())

@@ -324,14 +324,27 @@ class RoomFacts:
                 return color
         return None
 
-    def analysis_allowed(self, name: str) -> bool:
-        """Spectators, finished games and games against a bot may be analysed; the players of a
-        game between two people (or a person and a bot account, as seen by the bot) may not."""
+    def analysis_refusal(self, name: str) -> str | None:
+        """Why `name` may not have this room's position analysed, or None if they may (fair play, 1.2).
+
+        While a game is unfinished, an engine's hint could decide it: nobody
+        (spectators included, since anyone can open a second window as one)
+        analyses an unfinished rated game, a bot's too, nor an unfinished game
+        without a bot, which is two people's (or about to be: a seat still
+        open). A casual game against a bot stays open, except to a bot account
+        whose opponent is a person. Finished games are open to everyone.
+        """
+        if self.status == "finished":
+            return None
+        if self.rated:
+            return "nobody may analyse a rated game before it is finished"
+        if not any(seat is not None and seat.kind == "bot" for seat in self.seats):
+            return "nobody may analyse a game between two people before it is finished"
         color = self.seat_of(name)
-        if color is None or self.status != "playing":
-            return True
-        opponent = self.seats[1 if color is Color.BLACK else 0]
-        return opponent is not None and opponent.kind == "bot"
+        opponent = None if color is None else self.seats[1 if color is Color.BLACK else 0]
+        if opponent is not None and opponent.kind != "bot":
+            return "a bot account may not analyse its game against a person"
+        return None
 
 
 # ------------------------------------------------------------- read back

@@ -77,6 +77,12 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--bot-pause-s", type=_seconds, default=1.0, help="the least time between the moves of two bots (default 1)")
     add("--bot-idle-s", type=_positive_seconds, default=600.0, help="a game between two bots that nobody watches "
         "pauses, and ends drawn after this many seconds (default 600)")
+    defaults = ServerSettings()
+    add("--analysis-workers", type=_positive_int, default=defaults.analysis_workers, help="search processes for "
+        "`analyze`, apart from the bots', so that no analysis delays a bot's move "
+        f"(default {defaults.analysis_workers})")
+    add("--analysis-max-ms", type=_positive_int, default=defaults.analysis_max_ms, help="the longest analysis: a "
+        f"longer time_ms is lowered to it (default {defaults.analysis_max_ms})")
     add("--compression", action="store_true", help="offer per-message deflate to clients: less traffic on a "
         "slow network, more memory and CPU per connection (default off)")
     add("--claim-after-s", type=_positive_seconds, default=30.0, help="seconds a player must have been away "
@@ -111,6 +117,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         port=arguments.port,
         db_path=arguments.db,
         bot_workers=arguments.bot_workers,
+        analysis_workers=arguments.analysis_workers,
+        analysis_max_ms=arguments.analysis_max_ms,
         room=RoomSettings(
             abandon_after_s=arguments.abandon_after_s,
             bot_time_ms=arguments.bot_time_ms,

@@ -17,9 +17,10 @@ process; if that fails too, `BotGaveUp` says both reasons, and the bot
 resigns with them in the game's record. A process that died between two
 questions is replaced without a word. Nothing here blocks the event loop.
 
-Every question runs in one of the bot pool's slots (`BotPool.run_outside`):
-outside engines count against the server's one bot capacity, and a person's
-game goes ahead of a game between two bots.
+Every question runs in one of a bot pool's slots (`BotPool.run_outside`):
+outside engines count against the server's bot capacity, a person's game
+goes ahead of a game between two bots, and an analysis takes a slot of the
+analysis pool, never a game's.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from engine.errors import OpeningError
 from engine.gomocup_manager import TimeLimits
 from engine.openings import OpeningRule, Step, apply
 from engine.types import Point
-from server.bot_pool import BotError, BotGaveUp, BotPool, BotRequest
+from server.bot_pool import BotError, BotGaveUp, BotPool, BotRequest, WaitWatcher
 from server.brain_process import BrainFailure, BrainProcess
 from server.engine_config import EngineSpec
 
@@ -217,11 +218,11 @@ class EngineStable:
 
 
 class OutsideEngines:
-    """Every configured outside engine, answering the questions the bot pool's slots let through."""
+    """Every configured outside engine, answering the questions a bot pool's slots let through
+    (which pool is the caller's: `server.bots.BotPlayers` keeps analyses apart from games)."""
 
-    def __init__(self, specs: Sequence[EngineSpec], pool: BotPool) -> None:
+    def __init__(self, specs: Sequence[EngineSpec]) -> None:
         self._stables = {spec.name: EngineStable(spec) for spec in specs}
-        self._pool = pool
 
     def __contains__(self, level: object) -> bool:
         return level in self._stables
@@ -230,17 +231,18 @@ class OutsideEngines:
         """The processes of the engine called `level`."""
         return self._stables[level]
 
-    async def choose(self, request: BotRequest) -> Decision:
-        """The engine's move, as a Decision (an engine says nothing else the server can use).
-        Raises BotBusyError when the bot capacity is exhausted, BotGaveUp after two failures."""
+    async def choose(self, request: BotRequest, slots: BotPool, watcher: WaitWatcher | None = None) -> Decision:
+        """The engine's move, as a Decision (an engine says nothing else the server can use), asked
+        in one of `slots`' slots (`watcher` is told of a wait for one). Raises BotBusyError when the
+        pool's capacity is exhausted, BotGaveUp after two failures."""
         stable = self._stables[request.level]
-        move = await self._pool.run_outside(request.priority, lambda: stable.move(request))
+        move = await slots.run_outside(request.priority, lambda: stable.move(request), watcher)
         return Decision(move=move, score=0, pv=(move,))
 
-    async def decide_opening(self, request: BotRequest) -> Step:
-        """The engine's swap2 decision; raises as `choose` does."""
+    async def decide_opening(self, request: BotRequest, slots: BotPool, watcher: WaitWatcher | None = None) -> Step:
+        """The engine's swap2 decision; asked and raising as `choose`."""
         stable = self._stables[request.level]
-        return await self._pool.run_outside(request.priority, lambda: stable.opening_step(request))
+        return await slots.run_outside(request.priority, lambda: stable.opening_step(request), watcher)
 
     async def close(self) -> None:
         """Stop every engine's processes."""

@@ -130,7 +130,8 @@ class RoomSettings:
     claim_after_s: float = 30.0
     """How long a seat's player must have been away before the opponent may claim the win."""
     bot_game_idle_s: float = 600.0
-    """A game between two bots that nobody has watched for this long ends drawn (the bots agree)."""
+    """A game between two bots that nobody has watched for this long ends drawn (the bots agree),
+    unrated."""
 
 
 _ILLEGAL_MOVE_CODES: tuple[tuple[type[IllegalMoveError], ErrorCode], ...] = (
@@ -192,6 +193,8 @@ class Room:
         self.seq = 0
         self.version = 0
         """Changes whenever the position or the game changes; a bot's answer is for one version."""
+        self.bot_clock_held: int | None = None
+        """The version whose bot's clock is stopped while its search waits for a worker."""
 
     # ------------------------------------------------------------ creation
 
@@ -604,6 +607,25 @@ class Room:
             self._play(turn.color, point, now, outcome, None)
         return outcome
 
+    def bot_waits_for_worker(self, version: int, now: float) -> Outcome:
+        """The bot's search for `version` waits for a worker (the pool is busy with other games):
+        its clock stops until the search starts (`bot_search_started`). A bot is charged for the
+        time it thinks, not for the time other games kept the workers: else a crowded server would
+        make it lose on time."""
+        turn = self.bot_turn(now)
+        if turn is not None and turn.version == version and self.clock is not None:
+            if self.clock.running is turn.color:
+                self.clock.stop(now)
+                self.bot_clock_held = version
+        return Outcome()
+
+    def bot_search_started(self, version: int, now: float) -> Outcome:
+        """A bot's search for `version` has a worker: a clock held for it runs again from now."""
+        if self.bot_clock_held == version == self.version and self.in_game and self.clock is not None:
+            self.clock.start(self._color_to_act(), now)
+        self.bot_clock_held = None
+        return Outcome()
+
     def bot_failed(self, version: int, now: float, reason: str | None = None) -> Outcome:
         """A bot could not move at all: it resigns, so that its opponent is not left waiting; the
         `reason` goes into the result (and so into the record)."""
@@ -648,7 +670,7 @@ class Room:
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 return outcome
         if self._bots_only() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
-            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None)
+            self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None, rateable=False)
         return outcome
 
     def is_disposable(self, now: float) -> bool:
@@ -873,7 +895,13 @@ class Room:
             )
         )
 
-    def _end(self, result: GameResult, now: float, outcome: Outcome, caller: Caller | None) -> None:
+    def _end(
+        self, result: GameResult, now: float, outcome: Outcome, caller: Caller | None, rateable: bool = True
+    ) -> None:
+        """End the game; it is rated if the room is, both sides acted (else it is an abort) and it
+        is `rateable`: a game between two bots that nobody watched is ended by the server as a draw,
+        which says nothing of the bots' strength (and would let anyone steer their ratings by
+        leaving such games alone), so it is not."""
         self.status = "finished"
         self.result = result
         if self.clock is not None:
@@ -883,7 +911,7 @@ class Room:
         self.rematch_asks = set()
         self.presence.away_since = {}
         self.version += 1
-        rated = self.rated and self._both_sides_acted()  # an abort is not rated
+        rated = rateable and self.rated and self._both_sides_acted()
         outcome.records.append(GameFinished(self.game_id, result, self._wall_clock(), self._clock_ms(now), rated))
         self.seq += 1
         over = GameOver(room_id=self.room_id, game_id=self.game_id, seq=self.seq, result=views.result_model(result))

@@ -57,6 +57,8 @@ class HandlerSettings:
     limits: Limits = field(default_factory=Limits)
     analysis_level: str | None = None
     """The bot level that answers `analyze`; None means the strongest one."""
+    analysis_max_ms: int = 5_000
+    """The longest analysis; a longer `time_ms` is lowered to it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, Point, Rule
 from server import actors
 from server.actors import RoomActor, RoomRegistry
-from server.bot_pool import BotBusyError, BotError, BotRequest
+from server.bot_pool import BotBusyError, BotError, BotRequest, WaitWatcher
 from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, StoreRecord, new_room_id
 from server.protocol import ServerMessage
 from server.rooms import Room, RoomSettings
@@ -53,9 +53,12 @@ class ScriptedBots:
 
     def __init__(self) -> None:
         self.requests: asyncio.Queue[tuple[BotRequest, asyncio.Future[Decision]]] = asyncio.Queue()
+        self.watchers: list[WaitWatcher | None] = []
+        """The watcher of each request, in order: the test tells it of waits, as the pool would."""
 
-    async def choose(self, request: BotRequest) -> Decision:
+    async def choose(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Decision:
         answer: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        self.watchers.append(watcher)
         await self.requests.put((request, answer))
         return await answer
 
@@ -213,6 +216,41 @@ async def test_a_bot_moves_when_it_is_its_turn(registry: RoomRegistry, bots: Scr
     moved = [message for message in inbox.of(ALICE.connection) if message["type"] == "moved"]
     assert (moved[1]["x"], moved[1]["y"], moved[1]["color"]) == (8, 8, "white")
     assert actor.room.board.to_move is Color.BLACK
+
+
+async def test_a_bots_clock_is_held_while_the_pool_says_its_search_waits(
+    registry: RoomRegistry, bots: ScriptedBots
+) -> None:
+    actor = await open_room(registry, new_room(clock=ClockSetting(60_000, 0)), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    _, answer = await bots.next_request()
+    watcher = bots.watchers[-1]
+    assert watcher is not None and actor.room.clock is not None
+
+    await watcher.waiting()
+    assert actor.room.clock.running is None
+    await watcher.started()
+    assert actor.room.clock.running is Color.WHITE
+    answer.set_result(Decision(Point(8, 8), 0))
+    await _until(lambda: actor.room.board.ply == 2)
+
+
+async def test_a_bots_clock_is_held_while_a_busy_pool_keeps_refusing_its_search(
+    registry: RoomRegistry, bots: ScriptedBots, fast_retries: None
+) -> None:
+    actor = await open_room(registry, new_room(clock=ClockSetting(60_000, 0)), white=GREEDY)
+    await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
+    _, answer = await bots.next_request()
+    answer.set_exception(BotBusyError("every worker is busy"))
+    _, answer = await bots.next_request()
+    watcher = bots.watchers[-1]
+    assert watcher is not None and actor.room.clock is not None
+
+    assert actor.room.clock.running is None, "held while the pool was busy"
+    await watcher.started()
+    assert actor.room.clock.running is Color.WHITE
+    answer.set_result(Decision(Point(8, 8), 0))
+    await _until(lambda: actor.room.board.ply == 2)
 
 
 async def test_a_search_for_a_position_taken_back_is_dropped_and_the_bot_asked_again(

@@ -11,8 +11,8 @@ from server_harness import ClientFactory, ServerFactory, wait_for_worker
 async def test_analysis_survives_its_worker_being_killed(start_server: ServerFactory, client: ClientFactory) -> None:
     server = await start_server(bot_workers=1, analysis_level="hard")
     carol = await client("carol", server=server)
-    room_id = (await carol.request(type="create_room", black="open", white="open"))["room"]["room_id"]
-    await carol.send(type="analyze", room_id=room_id, time_ms=2_000, id="look")
+    created = await carol.request(type="create_room", black="me", white={"bot": "greedy"})
+    await carol.send(type="analyze", room_id=created["room"]["room_id"], time_ms=2_000, id="look")
     os.kill(await wait_for_worker(), signal.SIGKILL)
 
     reply = await carol.receive()

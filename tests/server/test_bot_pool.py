@@ -162,3 +162,13 @@ async def test_a_search_outside_the_pool_takes_a_slot_like_any_other(pool: BotPo
     release.set()
     assert await running == "engine's move"
     assert Board.from_moves(OPENING).is_legal((await waiting).move)
+
+
+async def test_the_workers_of_a_nice_pool_run_below_the_servers_cpu_priority() -> None:
+    bots = BotPool(workers=1, niceness=5)
+    try:
+        await bots.choose(BotRequest("greedy", Rule.FREESTYLE, 15, OPENING, time_ms=100))
+        worker = await wait_for_worker()
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 5)
+    finally:
+        await bots.close()

@@ -56,13 +56,17 @@ async def test_an_unwatched_bot_game_pauses_and_goes_on_when_watched(
     assert (await carol.expect_next("moved"))["ply"] == paused + 1
 
 
-async def test_a_bot_game_nobody_watches_ends_drawn_after_a_while(
+async def test_a_bot_game_nobody_watches_ends_drawn_after_a_while_unrated(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
     server = await start_server(bot_workers=1, bot_game_idle_s=0.5)
     carol = await client("carol", server=server)
-    created = await carol.request(type="create_room", size=19, black={"bot": "greedy"}, white={"bot": "greedy"})
+    bots = {"black": {"bot": "greedy"}, "white": {"bot": "medium"}}
+    created = await carol.request(type="create_room", size=19, rated=True, **bots)
     room_id, game_id = created["room"]["room_id"], created["room"]["game_id"]
+    before = created["room"]["white"]
+    while (await carol.expect_next("moved"))["ply"] < 2:  # both bots have played: not an abort
+        pass
     await carol.request(type="leave_room", room_id=room_id)
 
     deadline = time.monotonic() + 20
@@ -72,6 +76,8 @@ async def test_a_bot_game_nobody_watches_ends_drawn_after_a_while(
             break
         await asyncio.sleep(0.2)
     assert record["result"] == {"winner": None, "reason": "draw_agreed", "line": None}
+    after = (await carol.request(type="create_room", white={"bot": "medium"}))["room"]["white"]
+    assert (after["rating"], after["games"]) == (before["rating"], before["games"]), "nobody played it out"
 
 
 async def test_bot_games_are_limited_per_player_and_in_total(
@@ -106,13 +112,18 @@ async def test_open_rooms_are_limited_per_player(start_server: ServerFactory, cl
 async def test_a_room_with_a_bot_is_refused_busy_when_the_pool_is_full(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
-    server = await start_server(bot_workers=1, bot_queue_limit=0, analysis_level=STRONGEST)
+    server = await start_server(bot_workers=1, bot_queue_limit=0)
     carol = await client("carol", server=server)
-    room_id = (await carol.request(type="create_room", black="open", white="open"))["room"]["room_id"]
-    await carol.send(type="analyze", room_id=room_id, time_ms=5_000, id="long")
-    await asyncio.sleep(0.3)
-    refused = await carol.request(type="create_room", white={"bot": "greedy"})
-    assert (refused["type"], refused["code"]) == ("error", "busy")
+    bots = server.app.bots
+    assert bots is not None
+    search = asyncio.create_task(bots.pool.choose(BotRequest(STRONGEST, Rule.FREESTYLE, 15, OPENING, 60_000)))
+    try:
+        while not bots.saturated:  # the search is admitted at its first step
+            await asyncio.sleep(0)
+        refused = await carol.request(type="create_room", white={"bot": "greedy"})
+        assert (refused["type"], refused["code"]) == ("error", "busy")
+    finally:
+        search.cancel()
 
 
 async def test_connections_from_one_address_are_limited(start_server: ServerFactory) -> None:
