@@ -727,14 +727,20 @@ CLIENT_TYPES = frozenset(str(model.model_fields["type"].default) for model in ge
 """The `type` of every request."""
 
 
+_REQUEST_ID_ADAPTER: TypeAdapter[str | int] = TypeAdapter(RequestId)
+
+
 def _request_id(raw: dict[str, Any]) -> str | int | None:
-    """The request's `id` if it is a valid one, so even a rejected request gets it back."""
-    value = raw.get("id")
-    if isinstance(value, bool):
+    """The request's `id` if it is a valid one, so even a rejected request gets it back.
+
+    Validated as `RequestId` itself: `json.loads`, which reads a refused frame
+    again, accepts what the validator refused, such as a lone surrogate
+    (`"\\ud800"`), which is no text and could not be written back.
+    """
+    try:
+        return _REQUEST_ID_ADAPTER.validate_python(raw.get("id"), strict=True)
+    except ValidationError:
         return None
-    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
-        return value
-    return None
 
 
 def peek_request_id(text: str) -> str | int | None:
