@@ -215,17 +215,17 @@ class GameServer:
         """Hand messages to the connections' send queues (never waits).
 
         A message broadcast to a room is one object for all its members: it
-        is turned into text once, not once per member.
+        is turned into UTF-8 text once, not once per member.
         """
-        texts: dict[int, str] = {}
+        frames: dict[int, bytes] = {}
         for connection_id, message in messages:
             connection = self.connections.get(connection_id)
             if connection is None:
                 continue
-            text = texts.get(id(message))
-            if text is None:
-                text = texts[id(message)] = message.to_wire()
-            connection.send_text(text)
+            frame = frames.get(id(message))
+            if frame is None:
+                frame = frames[id(message)] = message.to_wire().encode()
+            connection.send_wire(frame)
 
     # ----------------------------------------------------------- websocket
 
