@@ -148,7 +148,7 @@ class GameServer:
         if settings.bot_workers > 0:
             pool = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics)
             metrics.bot_queue.set_function(lambda: pool.waiting)
-            bots = BotPlayers(pool, OutsideEngines(settings.engines, pool) if settings.engines else None)
+            bots = BotPlayers(pool, OutsideEngines(settings.engines, pool, metrics) if settings.engines else None)
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
