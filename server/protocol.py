@@ -730,6 +730,10 @@ CLIENT_TYPES = frozenset(str(model.model_fields["type"].default) for model in ge
 _REQUEST_ID_ADAPTER: TypeAdapter[str | int] = TypeAdapter(RequestId)
 
 
+TYPE_NAMED_CHARS = 40
+"""How much of an unknown `type` its error repeats: the answer to any frame must fit in one."""
+
+
 def _request_id(raw: dict[str, Any]) -> str | int | None:
     """The request's `id` if it is a valid one, so even a rejected request gets it back.
 
@@ -785,7 +789,8 @@ def parse_client_message(text: str) -> ClientRequest:
     if not isinstance(kind, str):
         raise ProtocolError("bad_request", "a message needs a string 'type'", request_id)
     if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id)
+        named = kind if len(kind) <= TYPE_NAMED_CHARS else kind[:TYPE_NAMED_CHARS] + "..."
+        raise ProtocolError("unknown_type", f"unknown message type {named!r}", request_id)
     raise ProtocolError("bad_request", f"{kind}: {_describe(failure)}", request_id) from None
 
 

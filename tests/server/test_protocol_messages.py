@@ -157,3 +157,9 @@ async def test_frames_with_lone_surrogates_are_refused_and_the_connection_goes_o
     ]
     assert (await alice.request(type="list_rooms"))["type"] == "rooms", "the connection is still open"
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def test_an_unknown_type_is_named_in_the_answer_but_never_at_length() -> None:
+    refused = refusal('{"type": "' + "x" * 65_000 + '", "id": 1}')
+    assert refused.code == "unknown_type" and "xxxx" in refused.message
+    assert len(error_message(refused, refused.request_id).to_wire()) < 200, "an answer fits in a frame"
