@@ -725,11 +725,7 @@ ClientRequest = Annotated[
 _CLIENT_ADAPTER: TypeAdapter[ClientRequest] = TypeAdapter(ClientRequest)
 CLIENT_TYPES = frozenset(str(model.model_fields["type"].default) for model in get_args(get_args(ClientRequest)[0]))
 """The `type` of every request."""
-
-
 _REQUEST_ID_ADAPTER: TypeAdapter[str | int] = TypeAdapter(RequestId)
-
-
 TYPE_NAMED_CHARS = 40
 """How much of an unknown `type` its error repeats: the answer to any frame must fit in one."""
 
