@@ -80,10 +80,10 @@ def run(line_bytes: str, seconds: float) -> list[str]:
         with ServerProcess.start(folder / "flood.sqlite3", 1, ["--engines", str(engines)]) as server:
             used, reply_s = asyncio.run(measure(server, seconds))
             dropped = dropped_bytes(server)
-    return [line_bytes, cpu_share(used, seconds), f"{reply_s * 1000:.0f} ms", f"{dropped / 1e6:.0f} MB"]
+    return [line_bytes, cpu_share(used, seconds), f"{reply_s * 1000:.0f} ms", f"{dropped / 1e6:.1f} MB"]
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.stderr_flood", description=__doc__.splitlines()[0])
     parser.add_argument("--line-bytes", nargs="+", default=["none", "80", "300000"], help="'none': a quiet brain")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the CPU time is sampled")
@@ -92,9 +92,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for line_bytes in options.line_bytes:
         note(f"brain printing lines of {line_bytes} bytes...")
         rows.append(run(line_bytes, options.seconds))
-    print(command_line(argv, "bench.stderr_flood"))
+    print(f"$ {command_line(argv, 'bench.stderr_flood')}")
     print(table(["stderr lines", "server CPU", "next engine move", "dropped by the log in all"], rows))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
