@@ -756,6 +756,9 @@ def peek_request_id(text: str) -> str | int | None:
 def _describe(error: ValidationError) -> str:
     parts = []
     for detail in error.errors()[:3]:
+        if detail["type"] == "json_invalid":  # what json.loads reads and the validator does not
+            parts.append(f"{detail['msg']} (a string that is no text, such as a lone surrogate \\ud800)")
+            continue
         where = ".".join(str(piece) for piece in detail["loc"][1:]) or "fields"
         parts.append(f"{where}: {detail['msg']}")
     return "; ".join(parts)

@@ -133,6 +133,12 @@ def test_a_lone_surrogate_anywhere_is_a_bad_request_whose_answer_can_be_sent(tex
     assert json.loads(answer).get("id") in (None, 1)
 
 
+def test_a_lone_surrogate_is_named_in_the_refusal() -> None:
+    refused = refusal('{"type": "chat", "text": "hi ' + LONE_SURROGATE + '"}')
+    assert refused.message.startswith("chat: Invalid JSON: ")
+    assert refused.message.endswith("(a string that is no text, such as a lone surrogate \\ud800)")
+
+
 def test_a_request_id_that_is_not_text_is_not_echoed() -> None:
     assert refusal('{"type": "list_rooms", "id": "' + LONE_SURROGATE + '"}').request_id is None
     assert peek_request_id('{"type": "list_rooms", "id": "a' + LONE_SURROGATE + '"}') is None
