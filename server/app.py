@@ -159,7 +159,8 @@ class GameServer:
             pool = BotPool(settings.bot_workers, settings.bot_queue_limit, metrics)
             metrics.bot_queue.set_function(lambda: pool.waiting)
             analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit, niceness=ANALYSIS_NICENESS)
-            bots = BotPlayers(pool, analysis_pool, OutsideEngines(settings.engines) if settings.engines else None)
+            outside = OutsideEngines(settings.engines, metrics) if settings.engines else None
+            bots = BotPlayers(pool, analysis_pool, outside)
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
@@ -226,17 +227,17 @@ class GameServer:
         """Hand messages to the connections' send queues (never waits).
 
         A message broadcast to a room is one object for all its members: it
-        is turned into text once, not once per member.
+        is turned into UTF-8 text once, not once per member.
         """
-        texts: dict[int, str] = {}
+        frames: dict[int, bytes] = {}
         for connection_id, message in messages:
             connection = self.connections.get(connection_id)
             if connection is None:
                 continue
-            text = texts.get(id(message))
-            if text is None:
-                text = texts[id(message)] = message.to_wire()
-            connection.send_text(text)
+            frame = frames.get(id(message))
+            if frame is None:
+                frame = frames[id(message)] = message.to_wire().encode()
+            connection.send_wire(frame)
 
     # ----------------------------------------------------------- websocket
 

@@ -6,6 +6,16 @@ lines back with a deadline, and keeps what the brain prints on stderr. It
 never blocks the event loop: the process is started, fed, read and killed
 with asyncio.
 
+Stderr is read in large chunks, however it is cut into lines (a brain may
+print a line of any length, or no end of them): the last few kilobytes are
+kept, for the report of a failure, and the server's log takes a few
+kilobytes a second of it, line by line; what the log cannot take is dropped,
+and counted. Reading never stops (a brain whose stderr nobody read would be
+stuck writing, and its pipes never closed), but it is paced: draining a
+brain that prints as fast as it can costs a core's worth of copying;
+past STDERR_READ_BYTES_PER_S, the brain waits to write as it would on a
+slow terminal.
+
 Every way a brain can fail ends in `BrainFailure` with a sentence saying
 what happened (its stderr is kept apart, for the log), and a brain that
 fails is killed: one that cannot be
@@ -23,7 +33,7 @@ import logging
 import os
 import signal
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.gomocup_manager import (
     BrainEvent,
@@ -44,7 +54,21 @@ logger = logging.getLogger(__name__)
 LINE_LIMIT_BYTES = 64 * 1024
 """The longest line a brain may print; a longer one is garbage."""
 STDERR_TAIL_LINES = 20
-"""How many of the brain's last stderr lines are kept, to go with the report of a failure."""
+"""How many of the brain's last stderr lines go with the report of a failure."""
+STDERR_TAIL_BYTES = 4096
+"""How much of the end of the brain's stderr is kept for that report (a line may be longer)."""
+STDERR_CHUNK_BYTES = 64 * 1024
+"""The most of the brain's stderr read at once."""
+STDERR_READ_BYTES_PER_S = 2 * 1024 * 1024
+"""The most of a brain's stderr read per second: far more than any engine's log, far less than a pipe
+carries. Measured with a brain flooding stderr from a thread: read at this pace it cost the server 1%
+of a core; drained as fast as it wrote, 59-67%."""
+STDERR_READ_BURST_S = 0.5
+"""How far ahead of that pace reading may run (a brain that prints a lot at once is not slowed)."""
+STDERR_LOG_BYTES_PER_S = 4096
+"""How much of the brain's stderr the log takes per second, on average..."""
+STDERR_LOG_BURST_BYTES = 16 * 1024
+"""...and at once; what the log cannot take is dropped (and counted)."""
 MESSAGES_KEPT = 100
 """How many MESSAGE and DEBUG lines of one answer are kept (a chatty brain may print thousands)."""
 CLOSE_TIMEOUT_S = 1.0
@@ -62,12 +86,18 @@ class BrainTimeout(BrainFailure):
 class BrainProcess:
     """One running brain, one question at a time."""
 
-    def __init__(self, process: asyncio.subprocess.Process, name: str) -> None:
+    def __init__(
+        self, process: asyncio.subprocess.Process, name: str, on_stderr_dropped: Callable[[int], None] | None = None
+    ) -> None:
         """Use `BrainProcess.start`."""
         self.name = name
         self._process = process
         self._manager = BrainManager(name)
-        self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_end = b""
+        """The last STDERR_TAIL_BYTES the brain printed on stderr."""
+        self._log_allowance = _Allowance(STDERR_LOG_BYTES_PER_S, STDERR_LOG_BURST_BYTES)
+        self._read_allowance = _Allowance(STDERR_READ_BYTES_PER_S, STDERR_READ_BYTES_PER_S * STDERR_READ_BURST_S)
+        self._on_stderr_dropped = on_stderr_dropped
         self._stderr_reader = asyncio.get_running_loop().create_task(self._read_stderr())
         self.messages: deque[str] = deque(maxlen=MESSAGES_KEPT)
         """The last MESSAGE and DEBUG lines of the last answer, for people to read."""
@@ -75,8 +105,15 @@ class BrainProcess:
         """Whose game the brain holds now (a caller's label; None when it holds none)."""
 
     @classmethod
-    async def start(cls, command: Sequence[str], name: str, cwd: str | None = None) -> BrainProcess:
+    async def start(
+        cls,
+        command: Sequence[str],
+        name: str,
+        cwd: str | None = None,
+        on_stderr_dropped: Callable[[int], None] | None = None,
+    ) -> BrainProcess:
         """Start the brain's process (it has said nothing yet; begin a game with `new_game`).
+        `on_stderr_dropped` is told the size of each piece of stderr the log could not take.
         Raises BrainFailure when the command cannot be started."""
         try:
             process = await asyncio.create_subprocess_exec(
@@ -90,7 +127,7 @@ class BrainProcess:
             )
         except (OSError, ValueError) as error:
             raise BrainFailure(f"{name} cannot be started: {error}") from None
-        return cls(process, name)
+        return cls(process, name, on_stderr_dropped)
 
     @property
     def running(self) -> bool:
@@ -106,8 +143,11 @@ class BrainProcess:
         return self._manager.holds(moves)
 
     def stderr_tail(self) -> str:
-        """The last lines the brain printed on stderr, joined with ` | ` (empty when none)."""
-        return " | ".join(self._stderr)
+        """The last lines the brain printed on stderr, joined with ` | ` (empty when none); at most
+        STDERR_TAIL_LINES of them and STDERR_TAIL_BYTES in all."""
+        text = self._stderr_end.decode("utf-8", errors="replace")
+        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+        return " | ".join(lines[-STDERR_TAIL_LINES:])
 
     # ------------------------------------------------------------- asking
 
@@ -193,12 +233,24 @@ class BrainProcess:
         return "" if code is None else f" with code {code}"
 
     async def _read_stderr(self) -> None:
+        """Read stderr to its end, a chunk at a time: keep its end, log what the log may take."""
         stderr = self._process.stderr
         assert stderr is not None
-        with contextlib.suppress(ValueError, ConnectionError):
-            while data := await stderr.readline():
-                line = data.decode("utf-8", errors="replace").rstrip()
-                self._stderr.append(line)
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(ConnectionError):
+            while chunk := await stderr.read(STDERR_CHUNK_BYTES):
+                self._read_allowance.take(len(chunk), loop.time())
+                self._stderr_end = (self._stderr_end + chunk[-STDERR_TAIL_BYTES:])[-STDERR_TAIL_BYTES:]
+                logged = self._log_allowance.take(len(chunk), loop.time())
+                if logged:
+                    self._log_stderr(chunk[:logged])
+                if logged < len(chunk) and self._on_stderr_dropped is not None:
+                    self._on_stderr_dropped(len(chunk) - logged)
+                await asyncio.sleep(self._read_allowance.wait_s(STDERR_CHUNK_BYTES))
+
+    def _log_stderr(self, chunk: bytes) -> None:
+        if logger.isEnabledFor(logging.DEBUG):
+            for line in chunk.decode("utf-8", errors="replace").splitlines():
                 logger.debug("%s (pid %d) stderr: %s", self.name, self._process.pid, line)
 
     # ------------------------------------------------------------- ending
@@ -229,3 +281,26 @@ class BrainProcess:
         stdin = self._process.stdin
         if stdin is not None and not stdin.is_closing():
             stdin.close()
+
+
+class _Allowance:
+    """A budget of bytes that refills at `per_second`, up to `burst`."""
+
+    def __init__(self, per_second: float, burst: float) -> None:
+        self._per_second = per_second
+        self._burst = burst
+        self._left = burst
+        self._updated: float | None = None
+
+    def take(self, size: int, now: float) -> int:
+        """Take up to `size` bytes: as many as are left."""
+        if self._updated is not None:
+            self._left = min(self._burst, self._left + (now - self._updated) * self._per_second)
+        self._updated = now
+        taken = min(size, int(self._left))
+        self._left -= taken
+        return taken
+
+    def wait_s(self, size: int) -> float:
+        """How long from the last `take` until `size` bytes are left (0 if they are now)."""
+        return max(0.0, size - self._left) / self._per_second

@@ -2,7 +2,8 @@
 
 Messages to a client go through a bounded queue drained by the
 connection's own writer task, so a slow reader never holds up a room: when
-its queue is full, the connection is closed instead.
+its queue is full (too many messages, or too many bytes), the connection is
+closed instead.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ logger = logging.getLogger(__name__)
 
 SEND_QUEUE_LIMIT = 512
 """Messages waiting for one client before it is judged too slow and closed."""
+SEND_QUEUE_BYTES = 1024 * 1024
+"""Bytes waiting for one client before it is judged too slow and closed: 16 of the largest frames,
+thousands of the usual ones. Without it, 512 frames of 64 KB would keep 32 MB per client."""
 
 
 @dataclass(slots=True)
@@ -77,24 +81,28 @@ class Connection:
         """Whether that player is a person or a bot account."""
         self.address = address_of(websocket)
         """The IP address the client connects from."""
-        self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self._queued_bytes = 0
+        """The size of the messages in the queue and of the one being sent."""
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None
         """Set once the client has fallen too far behind: the task closing it."""
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
-        self.send_text(message.to_wire())
+        self.send_wire(message.to_wire().encode())
 
-    def send_text(self, text: str) -> None:
-        """Queue a message already in its wire form (one text serves every recipient of a broadcast)."""
+    def send_wire(self, frame: bytes) -> None:
+        """Queue a message already in its wire form, UTF-8 (one serves every recipient of a
+        broadcast); close the connection if it is not keeping up."""
         if self._dropping is not None:
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if self._queued_bytes + len(frame) > SEND_QUEUE_BYTES or self._queue.full():
             logger.warning("connection %d is too slow to read; closing it", self.id)
             self._dropping = asyncio.get_running_loop().create_task(self._drop())
+            return
+        self._queue.put_nowait(frame)
+        self._queued_bytes += len(frame)
 
     async def _drop(self) -> None:
         """Stop writing to a client that does not read, and close it: with 1013 if the close frame
@@ -107,8 +115,9 @@ class Connection:
     async def _write_loop(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                text = await self._queue.get()
-                await self.websocket.send(text)
+                frame = await self._queue.get()
+                await self.websocket.send(frame, text=True)
+                self._queued_bytes -= len(frame)
 
     async def stop(self) -> None:
         """Stop the writer (the socket is closed; what is still queued cannot be sent)."""

@@ -10,10 +10,11 @@ line and a path's parts arrive as arguments.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
@@ -30,6 +31,9 @@ from server.web import static_response
 
 WEBSOCKET_PATH = "/ws"
 """Where clients open the websocket; every other path is HTTP."""
+
+ALLOWED_METHODS = ("GET", "HEAD")
+"""The HTTP methods answered (nothing here changes anything); others are 405."""
 
 DEFAULT_PAGE = 50
 """Games per page when a request names no limit."""
@@ -68,10 +72,26 @@ class HttpApi:
         )
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Answer a request for an HTTP route; None lets a websocket request through to the handshake."""
+        """Answer a request for an HTTP route; None lets a websocket request through to the handshake.
+
+        Everything here is read-only: GET, and HEAD, which is GET's answer without its body
+        (same status and headers, Content-Length included). Any other method is 405 with the
+        methods allowed. websockets itself answers `/ws` with another method (405, `Allow: GET`)
+        and reads no request body: a request that has one is closed unanswered.
+        """
         url = urlsplit(request.path)
         if url.path == WEBSOCKET_PATH:
             return None
+        if request.method not in ALLOWED_METHODS:
+            refused = f"{request.method} is not answered here: only {' and '.join(ALLOWED_METHODS)}"
+            response = respond(connection, HTTPStatus.METHOD_NOT_ALLOWED, refused, TEXT)
+            response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+            return response
+        response = await self._get(connection, request, url)
+        return dataclasses.replace(response, body=b"") if request.method == "HEAD" else response
+
+    async def _get(self, connection: ServerConnection, request: Request, url: SplitResult) -> Response:
+        """The answer to a GET of the request's `url`: a route's, a static file's, or 404."""
         try:
             endpoint, arguments = self._routes.bind("localhost").match(url.path, method="GET")
         except (HTTPException, RoutingException):  # no such route (werkzeug never redirects here)

@@ -50,6 +50,12 @@ class Metrics:
             buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500),
             registry=registry,
         )
+        self.engine_stderr_dropped = Counter(
+            "gomoku_engine_stderr_dropped_bytes",
+            "Bytes an outside engine printed on stderr past what the log takes (read and dropped).",
+            ["engine"],
+            registry=registry,
+        )
         self.loop_lag = Histogram(
             "gomoku_event_loop_lag_seconds",
             f"How late the event loop woke a sleep (probed every {LAG_PROBE_EVERY_S} s).",

@@ -39,6 +39,7 @@ from engine.types import Point
 from server.bot_pool import BotError, BotGaveUp, BotPool, BotRequest, WaitWatcher
 from server.brain_process import BrainFailure, BrainProcess
 from server.engine_config import EngineSpec
+from server.metrics import Metrics
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +62,9 @@ class _Stall:
 class EngineStable:
     """The live processes of one outside engine, and the questions put to them."""
 
-    def __init__(self, spec: EngineSpec) -> None:
+    def __init__(self, spec: EngineSpec, metrics: Metrics | None = None) -> None:
         self.spec = spec
+        self._metrics = metrics
         self._stalls: list[_Stall] = []
         self._changed = asyncio.Condition()
         self._closed = False
@@ -147,13 +149,18 @@ class EngineStable:
         """The stall's process, started if need be, holding the request's game."""
         spec = self.spec
         if stall.brain is None:
-            stall.brain = await BrainProcess.start(spec.command, spec.name, spec.working_dir)
+            stall.brain = await BrainProcess.start(spec.command, spec.name, spec.working_dir, self._count_dropped)
         brain = stall.brain
         if brain.game is None or brain.game != request.game_id:
             memory = None if spec.memory_mb is None else spec.memory_mb * 1024 * 1024
             await brain.new_game(request.size, request.rule, spec.start_timeout_s, memory)
             brain.game = request.game_id
         return brain
+
+    def _count_dropped(self, size: int) -> None:
+        """Count stderr the log could not take (`gomoku_engine_stderr_dropped_bytes_total`)."""
+        if self._metrics is not None:
+            self._metrics.engine_stderr_dropped.labels(self.spec.name).inc(size)
 
     async def _lease(self, request: BotRequest) -> _Stall:
         """A process for the request, leased until released: the one holding its game, a new one
@@ -221,8 +228,8 @@ class OutsideEngines:
     """Every configured outside engine, answering the questions a bot pool's slots let through
     (which pool is the caller's: `server.bots.BotPlayers` keeps analyses apart from games)."""
 
-    def __init__(self, specs: Sequence[EngineSpec]) -> None:
-        self._stables = {spec.name: EngineStable(spec) for spec in specs}
+    def __init__(self, specs: Sequence[EngineSpec], metrics: Metrics | None = None) -> None:
+        self._stables = {spec.name: EngineStable(spec, metrics) for spec in specs}
 
     def __contains__(self, level: object) -> bool:
         return level in self._stables

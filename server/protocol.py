@@ -730,16 +730,22 @@ ClientRequest = Annotated[
 _CLIENT_ADAPTER: TypeAdapter[ClientRequest] = TypeAdapter(ClientRequest)
 CLIENT_TYPES = frozenset(str(model.model_fields["type"].default) for model in get_args(get_args(ClientRequest)[0]))
 """The `type` of every request."""
+_REQUEST_ID_ADAPTER: TypeAdapter[str | int] = TypeAdapter(RequestId)
+TYPE_NAMED_CHARS = 40
+"""How much of an unknown `type` its error repeats: the answer to any frame must fit in one."""
 
 
 def _request_id(raw: dict[str, Any]) -> str | int | None:
-    """The request's `id` if it is a valid one, so even a rejected request gets it back."""
-    value = raw.get("id")
-    if isinstance(value, bool):
+    """The request's `id` if it is a valid one, so even a rejected request gets it back.
+
+    Validated as `RequestId` itself: `json.loads`, which reads a refused frame
+    again, accepts what the validator refused, such as a lone surrogate
+    (`"\\ud800"`), which is no text and could not be written back.
+    """
+    try:
+        return _REQUEST_ID_ADAPTER.validate_python(raw.get("id"), strict=True)
+    except ValidationError:
         return None
-    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
-        return value
-    return None
 
 
 def peek_request_id(text: str) -> str | int | None:
@@ -755,6 +761,9 @@ def peek_request_id(text: str) -> str | int | None:
 def _describe(error: ValidationError) -> str:
     parts = []
     for detail in error.errors()[:3]:
+        if detail["type"] == "json_invalid":  # what json.loads reads and the validator does not
+            parts.append(f"{detail['msg']} (a string that is no text, such as a lone surrogate \\ud800)")
+            continue
         where = ".".join(str(piece) for piece in detail["loc"][1:]) or "fields"
         parts.append(f"{where}: {detail['msg']}")
     return "; ".join(parts)
@@ -784,7 +793,8 @@ def parse_client_message(text: str) -> ClientRequest:
     if not isinstance(kind, str):
         raise ProtocolError("bad_request", "a message needs a string 'type'", request_id)
     if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id)
+        named = kind if len(kind) <= TYPE_NAMED_CHARS else kind[:TYPE_NAMED_CHARS] + "..."
+        raise ProtocolError("unknown_type", f"unknown message type {named!r}", request_id)
     raise ProtocolError("bad_request", f"{kind}: {_describe(failure)}", request_id) from None
 
 

@@ -12,6 +12,8 @@ along the top row. Its faults, counted in moves asked of this process:
     garbage N      answer the Nth move with words that are not a move
     occupied N     answer the Nth move with a point that already holds a stone
     mute           never answer START
+    flood N        from its start, print lines of N bytes on stderr without a pause, in a thread
+                   of its own (and play as usual)
 
 It answers SWAP2BOARD too: three stones at the top left, SWAP to three
 stones, its usual move to five. Everything it is told goes to stderr as
@@ -20,13 +22,25 @@ well, so that tests can see it was logged.
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
+
+
+def flood_stderr(line_bytes: int) -> None:
+    """Write lines of `line_bytes` bytes to stderr as fast as it takes them, until the process ends."""
+    line = b"x" * (line_bytes - 1) + b"\n"
+    block = line * max(1, 65_536 // len(line))
+    while True:
+        os.write(sys.stderr.fileno(), block)
 
 
 def main(argv: list[str]) -> int:
     fault = argv[0] if argv else "none"
     at = int(argv[1]) if len(argv) > 1 else 1
+    if fault == "flood":
+        threading.Thread(target=flood_stderr, args=(at,), daemon=True).start()
     pause_ms = int(argv[2]) if len(argv) > 2 else 0
     size = 15
     stones: list[tuple[int, int]] = []

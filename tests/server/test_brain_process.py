@@ -3,6 +3,7 @@ hang, print garbage or answer an occupied point, each of which ends killed with 
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -11,7 +12,13 @@ import pytest
 from engine.gomocup_manager import TimeLimits
 from engine.openings import PlaceStones
 from engine.types import Point, Rule
-from server.brain_process import BrainFailure, BrainProcess, BrainTimeout
+from server.brain_process import (
+    STDERR_LOG_BURST_BYTES,
+    STDERR_TAIL_BYTES,
+    BrainFailure,
+    BrainProcess,
+    BrainTimeout,
+)
 
 SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
 ENGINE = [sys.executable, "-m", "tools.brain", "--level", "greedy"]
@@ -83,3 +90,31 @@ async def test_a_brain_that_never_answers_start_is_killed() -> None:
 async def test_a_command_that_cannot_be_started_is_a_failure() -> None:
     with pytest.raises(BrainFailure, match="ghost cannot be started"):
         await BrainProcess.start(["/nonexistent/brain"], "ghost")
+
+
+@pytest.mark.parametrize("line_bytes", ["80", "300000"])  # short lines; lines longer than any buffer
+async def test_a_brain_flooding_stderr_keeps_playing_and_what_the_log_cannot_take_is_dropped_and_counted(
+    line_bytes: str,
+) -> None:
+    dropped: list[int] = []
+    flooded = asyncio.Event()
+
+    def count(size: int) -> None:
+        dropped.append(size)
+        flooded.set()
+
+    brain = await BrainProcess.start(scripted("flood", line_bytes), "flooder", on_stderr_dropped=count)
+    try:
+        await brain.new_game(15, Rule.FREESTYLE, START_S)
+        async with asyncio.timeout(START_S):
+            await flooded.wait()
+        moves: list[Point] = []
+        for reply in (Point(0, 14), Point(1, 14), Point(2, 14)):
+            moves.append(await brain.move(moves, QUICK, START_S))
+            moves.append(reply)
+        assert moves[::2] == [Point(0, 0), Point(1, 0), Point(2, 0)], "it plays on, the first empty point each time"
+        tail = brain.stderr_tail()
+        assert 0 < len(tail.encode()) <= STDERR_TAIL_BYTES
+    finally:
+        await brain.close()
+    assert sum(dropped) > STDERR_LOG_BURST_BYTES, "past what the log may take, the flood is dropped and counted"

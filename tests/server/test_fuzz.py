@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -49,16 +49,19 @@ REQUEST_TYPES = [
     "analyze",
 ]
 
+json_character = st.characters() | st.characters(categories=["Cs"])
+"""Any character, lone surrogates too: `json.dumps` writes them as escapes (`"\\ud800"`), valid JSON
+syntax that is no text."""
 json_leaf = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False),
-    st.text(max_size=20),
+    st.text(json_character, max_size=20),
 )
 json_value = st.recursive(
     json_leaf,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(json_character, max_size=8), inner, max_size=4),
     max_leaves=12,
 )
 
@@ -329,6 +332,8 @@ async def stored_record(app: GameServer, game_id: str, names: list[str]) -> Game
 async def check(app: GameServer, clients: list[FuzzClient]) -> None:
     internal = [message for client in clients for message in client.inbox if message.get("code") == "internal"]
     assert internal == [], internal
+    closed_by_server = {client.name: client.websocket.close_code for client in clients}
+    assert set(closed_by_server.values()) == {1000}, f"only the clients close their connections: {closed_by_server}"
     names = [client.name for client in clients]
     for client in clients:
         for game_id, seen in moves_seen(client).items():
@@ -382,7 +387,17 @@ async def scenario(scripts: list[list[dict[str, Any]]]) -> None:
             await app.close()
 
 
+LONE_SURROGATE_ID = {"step": "raw", "text": '{"type": "list_rooms", "id": "\\ud800"}'}
+"""A request whose id is no text (issue 27: it closed the connection with 1011)."""
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scripts=scripts)
+@example(
+    scripts=[
+        [{"step": "create", "pick": 0, "yes": False}, LONE_SURROGATE_ID],
+        [{"step": "join", "pick": 0, "yes": True}, LONE_SURROGATE_ID],
+    ]
+)
 def test_random_and_mutated_frames_mixed_with_play_break_nothing(scripts: list[list[dict[str, Any]]]) -> None:
     asyncio.run(scenario(scripts))

@@ -15,6 +15,7 @@ import pytest
 from server_harness import ClientFactory, ServerFactory, WireClient
 
 from engine.types import Rule
+from server.brain_process import STDERR_LOG_BURST_BYTES
 from server.engine_config import EngineSpec
 
 SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
@@ -101,6 +102,28 @@ async def test_a_brain_that_crashes_mid_game_is_replaced_and_the_game_goes_on(
         assert reply["color"] == "white", "every process crashes on its second move, and the game still goes on"
     crash_reports = [record.getMessage() for record in caplog.records if "exited with code 3" in record.getMessage()]
     assert crash_reports and "crashing on purpose" in crash_reports[0], "the crash is logged with the brain's stderr"
+
+
+def stderr_dropped(text: str, engine: str) -> float:
+    """`gomoku_engine_stderr_dropped_bytes_total` of the engine, in a `/metrics` text."""
+    prefix = f'gomoku_engine_stderr_dropped_bytes_total{{engine="{engine}"}} '
+    return sum(float(line.removeprefix(prefix)) for line in text.splitlines() if line.startswith(prefix))
+
+
+@pytest.mark.parametrize("line_bytes", ["80", "300000"])
+async def test_a_brain_flooding_stderr_keeps_playing_and_the_bytes_the_log_drops_are_in_the_metrics(
+    start_server: ServerFactory, client: ClientFactory, line_bytes: str
+) -> None:
+    server = await start_server(bot_workers=1, engines=(scripted("flooder", "flood", line_bytes),))
+    alice = await client("alice", server=server)
+    created = await alice.request(type="create_room", black="me", white={"bot": "flooder"})
+    room_id = created["room"]["room_id"]
+    for x in range(3):
+        await alice.request(type="move", room_id=room_id, x=x, y=14)
+        assert (await next_of(alice, "moved"))["color"] == "white", "the flooding engine answers every move"
+    _, _, metrics = await server.get("/metrics")
+    assert stderr_dropped(metrics, "flooder") > STDERR_LOG_BURST_BYTES
+    assert "game_over" not in [message["type"] for message in alice.seen], "nobody resigned"
 
 
 async def test_a_brain_that_overruns_once_is_killed_and_the_move_asked_again(

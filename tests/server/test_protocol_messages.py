@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
+from server_harness import ClientFactory
 
 from engine.types import EndReason, Rule
 from server.protocol import (
@@ -17,8 +19,10 @@ from server.protocol import (
     Moved,
     ProtocolError,
     ResultModel,
+    error_message,
     parse_client_message,
     parse_server_message,
+    peek_request_id,
 )
 
 
@@ -103,3 +107,65 @@ def test_server_messages_round_trip_and_leave_out_a_missing_id() -> None:
     )
     assert json.loads(over.to_wire())["result"] == {"winner": None, "reason": "draw_agreed", "line": None}
     assert parse_server_message(over.to_wire()) == over
+
+
+LONE_SURROGATE = "\\ud800"
+"""A JSON escape for half of a UTF-16 pair: valid JSON syntax, but no character (it has no UTF-8)."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "list_rooms", "id": "' + LONE_SURROGATE + '"}',
+        '{"type": "hello", "id": 1, "name": "al' + LONE_SURROGATE + 'ice"}',
+        '{"type": "chat", "id": 1, "text": "hi ' + LONE_SURROGATE + '"}',
+        '{"type": "join_room", "id": 1, "room_id": "' + LONE_SURROGATE + '"}',
+        '{"type": "list_rooms", "id": 1, "note": "' + LONE_SURROGATE + '"}',
+        '{"type": "list_rooms", "id": 1, "' + LONE_SURROGATE + '": 1}',
+        '{"type": "' + LONE_SURROGATE + '", "id": 1}',
+    ],
+)
+def test_a_lone_surrogate_anywhere_is_a_bad_request_whose_answer_can_be_sent(text: str) -> None:
+    refused = refusal(text)
+    assert refused.code in ("bad_request", "unknown_type")
+    answer = error_message(refused, refused.request_id).to_wire()
+    answer.encode("utf-8")  # the answer is text a websocket can carry: nothing of the surrogate is echoed
+    assert json.loads(answer).get("id") in (None, 1)
+
+
+def test_a_lone_surrogate_is_named_in_the_refusal() -> None:
+    refused = refusal('{"type": "chat", "text": "hi ' + LONE_SURROGATE + '"}')
+    assert refused.message.startswith("chat: Invalid JSON: ")
+    assert refused.message.endswith("(a string that is no text, such as a lone surrogate \\ud800)")
+
+
+def test_a_request_id_that_is_not_text_is_not_echoed() -> None:
+    assert refusal('{"type": "list_rooms", "id": "' + LONE_SURROGATE + '"}').request_id is None
+    assert peek_request_id('{"type": "list_rooms", "id": "a' + LONE_SURROGATE + '"}') is None
+
+
+async def test_frames_with_lone_surrogates_are_refused_and_the_connection_goes_on(
+    client: ClientFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice = await client("alice")
+    frames = [
+        '{"type": "list_rooms", "id": "' + LONE_SURROGATE + '"}',
+        '{"type": "chat", "id": 7, "text": "hi ' + LONE_SURROGATE + '"}',
+        '{"type": "join_room", "id": 8, "room_id": "' + LONE_SURROGATE + '"}',
+    ]
+    for frame in frames:
+        await alice.websocket.send(frame)
+    answers = [await alice.receive() for _ in frames]
+    assert [(answer["type"], answer["code"], answer.get("id")) for answer in answers] == [
+        ("error", "bad_request", None),
+        ("error", "bad_request", 7),
+        ("error", "bad_request", 8),
+    ]
+    assert (await alice.request(type="list_rooms"))["type"] == "rooms", "the connection is still open"
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def test_an_unknown_type_is_named_in_the_answer_but_never_at_length() -> None:
+    refused = refusal('{"type": "' + "x" * 65_000 + '", "id": 1}')
+    assert refused.code == "unknown_type" and "xxxx" in refused.message
+    assert len(error_message(refused, refused.request_id).to_wire()) < 200, "an answer fits in a frame"

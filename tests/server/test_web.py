@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import re
+import socket
 import tomllib
 from http import HTTPStatus
 from pathlib import Path
@@ -175,6 +176,48 @@ async def test_the_server_serves_the_page_its_modules_and_nothing_beside_them(ga
         assert (await asyncio.to_thread(raw_get, port, outside))[0] == 404, outside
     assert (await game_server.get("/healthz"))[0] == 200
     assert (await game_server.get("/api/games"))[0] == 200
+
+
+def raw_request(
+    port: int, method: str, path: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """Send one request exactly as written and read all of the answer, body and all (the server
+    closes the connection after it): status, headers and the bytes after them."""
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        *(f"{name}: {value}" for name, value in (headers or {}).items()),
+    ]
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as connection:
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("ascii"))
+        answer = b""
+        while chunk := connection.recv(65_536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    return int(status_line.split(" ")[1]), dict(line.split(": ", 1) for line in header_lines), body
+
+
+async def test_head_answers_the_headers_of_get_and_no_body(game_server: RunningServer) -> None:
+    for path in ("/", "/js/main.js", "/healthz", "/api/games", "/no-such-page"):
+        status, headers, body = await asyncio.to_thread(raw_request, game_server.port, "GET", path)
+        head_status, head_headers, head_body = await asyncio.to_thread(raw_request, game_server.port, "HEAD", path)
+        assert (head_status, head_body) == (status, b""), path
+        assert head_headers["Content-Length"] == str(len(body)) != "0", path
+        assert head_headers["Content-Type"] == headers["Content-Type"], path
+        assert head_headers.get("ETag") == headers.get("ETag"), path
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+async def test_other_methods_are_refused_with_the_methods_allowed(game_server: RunningServer, method: str) -> None:
+    for path in ("/", "/style.css", "/healthz", "/metrics", "/api/games", "/no-such-page"):
+        status, headers, body = await asyncio.to_thread(
+            raw_request, game_server.port, method, path, {"Content-Length": "0"}
+        )
+        assert (status, headers["Allow"]) == (HTTPStatus.METHOD_NOT_ALLOWED, "GET, HEAD"), path
+        assert body.decode() == f"{method} is not answered here: only GET and HEAD", path
+    status, headers, _ = await asyncio.to_thread(raw_request, game_server.port, method, "/ws", {"Content-Length": "0"})
+    assert (status, headers["Allow"]) == (HTTPStatus.METHOD_NOT_ALLOWED, "GET"), "websockets' own answer"
 
 
 def test_the_static_files_are_package_data_and_in_the_docker_image() -> None:
