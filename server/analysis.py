@@ -25,8 +25,8 @@ from engine.types import Point, Rule
 from server.bot_pool import BotBusyError, BotError, BotRequest, Priority
 from server.connections import Connection
 from server.domain import Refusal, RoomFacts
-from server.protocol import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 from server.services import Services, signed_in
+from wire.messages import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 
 logger = logging.getLogger(__name__)
 

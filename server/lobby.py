@@ -27,10 +27,10 @@ from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerKind
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
-from server.protocol import Lobby as LobbyMessage
-from server.protocol import OnlineCount, SeekAdded, SeekRemoved, ServerMessage
 from server.quick_pairing import pair_quick_seeks
 from server.views import seek_model
+from wire.messages import Lobby as LobbyMessage
+from wire.messages import OnlineCount, SeekAdded, SeekRemoved, ServerMessage
 
 SeekColor = Literal["black", "white", "random"]
 Deliveries = list[tuple[ConnectionId, ServerMessage]]

@@ -22,7 +22,9 @@ from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
 from server.lobby import GameTerms, Pairing, Seek, new_seek_id
 from server.pacing import RecentCounts
-from server.protocol import (
+from server.rooms import Outcome, Room
+from server.services import Services, hold_new_room, signed_in
+from wire.messages import (
     AcceptSeek,
     CancelSeek,
     ChatMessage,
@@ -41,8 +43,6 @@ from server.protocol import (
     WatchLobby,
     WhoIsOnline,
 )
-from server.rooms import Outcome, Room
-from server.services import Services, hold_new_room, signed_in
 
 logger = logging.getLogger(__name__)
 

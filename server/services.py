@@ -16,10 +16,10 @@ from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal
 from server.lobby import Lobby
-from server.protocol import ServerMessage
 from server.ratings import RatingBook
 from server.rooms import Outcome, Room, RoomSettings
 from server.storage import Storage
+from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
 

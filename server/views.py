@@ -2,7 +2,7 @@
 
 Rooms, storage and handlers keep their own values (a `Room`, a `GameResult`,
 a `GameSummary`); this module is the one place that turns them into the
-pydantic models of `server.protocol`. A result, a seat or a clock is
+pydantic models of `wire.messages`. A result, a seat or a clock is
 rendered here once, whichever message carries it.
 """
 
@@ -20,7 +20,7 @@ from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
 from server.clock import GameClock
 from server.domain import ConnectionId, GameSummary, Profile, RoomFacts, Standing
-from server.protocol import (
+from wire.messages import (
     ClockModel,
     ClockSettingModel,
     ColorName,

@@ -32,7 +32,7 @@ from client.bot.settings import BotSettings
 from client.tokens import TokenStore, TokenStoreError
 from engine.gomocup_manager import TimeLimits
 from server.brain_process import BrainFailure, BrainProcess
-from server.protocol import (
+from wire.messages import (
     MAX_FRAME_BYTES,
     AcceptSeek,
     ClientMessage,

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.types import EndReason, Rule
-from server.protocol import (
+from wire.messages import (
     BotSeatSpec,
     ClockModel,
     CreateRoom,

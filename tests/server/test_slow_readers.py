@@ -10,7 +10,7 @@ from server_harness import ClientFactory, ServerFactory
 from websockets.asyncio.client import connect
 
 from server.domain import Refusal
-from server.protocol import error_message
+from wire.messages import error_message
 
 
 async def test_a_spectator_that_never_reads_is_closed_and_nobody_waits_for_it(
