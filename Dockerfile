@@ -8,6 +8,7 @@ WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
 COPY wire ./wire
+COPY brains ./brains
 COPY server ./server
 COPY client ./client
 COPY tools ./tools
@@ -32,6 +33,7 @@ RUN pip install --no-cache-dir --no-index --find-links /wheels gomoku-server \
 # compiled package.
 WORKDIR /app
 COPY wire ./wire
+COPY brains ./brains
 COPY server ./server
 COPY client ./client
 COPY tools ./tools

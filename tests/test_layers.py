@@ -1,4 +1,4 @@
-"""Which package may import which: the wire stands alone.
+"""Which package may import which: the wire and the brains stand alone, and no client reaches into the server.
 
 Read from the sources with `ast`, so an import inside a function counts as
 much as one at the top, and nothing has to be imported to be checked.
@@ -47,8 +47,22 @@ def test_the_walk_sees_every_kind_of_import() -> None:
     """The checks below would pass vacuously if the walk missed imports: it sees the ones we know."""
     client = imports_of("client")
     assert "wire.messages" in client["client/session.py"]
+    assert "brains.process" in client["client/bot/runner.py"]
     assert "websockets" in imports_outside("client", set())["client/connection.py"]
 
 
 def test_the_wire_imports_only_the_engine_and_pydantic() -> None:
     assert imports_outside("wire", {"engine", "pydantic"}) == {}
+
+
+def test_the_brains_driver_imports_only_the_engine() -> None:
+    assert imports_outside("brains", {"engine"}) == {}
+
+
+def test_the_clients_and_gomoku_bot_import_nothing_from_the_server() -> None:
+    """The terminal client and `gomoku-bot` speak the wire (`wire`), never the server's internals."""
+    reaching_in = {
+        module: {name for name in names if name.split(".")[0] == "server"}
+        for module, names in imports_of("client").items()
+    }
+    assert {module: names for module, names in reaching_in.items() if names} == {}

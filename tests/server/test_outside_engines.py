@@ -17,7 +17,7 @@ from server_harness import ClientFactory, ServerFactory, WireClient
 from engine.types import Rule
 from server.engine_config import EngineSpec
 
-SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
+SCRIPTED = str(Path(__file__).parents[1] / "brains" / "scripted_brain.py")
 ENGINE = (sys.executable, "-m", "tools.brain", "--level", "greedy")
 
 

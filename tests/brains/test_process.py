@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from brains.process import BrainFailure, BrainProcess, BrainTimeout
 from engine.gomocup_manager import TimeLimits
 from engine.openings import PlaceStones
 from engine.types import Point, Rule
-from server.brain_process import BrainFailure, BrainProcess, BrainTimeout
 
 SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
 ENGINE = [sys.executable, "-m", "tools.brain", "--level", "greedy"]
