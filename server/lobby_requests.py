@@ -20,9 +20,10 @@ from engine.types import Rule
 from server import views
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
-from server.lobby import GameTerms, Pairing, Seek, new_seek_id
+from server.lobby import Pairing, new_seek_id
 from server.pacing import RecentCounts
 from server.rooms import Outcome, Room
+from server.seeks import GameTerms, Seek
 from server.services import Services, hold_new_room, signed_in
 from wire.messages import (
     AcceptSeek,

@@ -20,6 +20,7 @@ from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
 from server.clock import GameClock
 from server.domain import ConnectionId, GameSummary, Profile, RoomFacts, Standing
+from server.seeks import Seek
 from wire.messages import (
     ClockModel,
     ClockSettingModel,
@@ -46,7 +47,6 @@ from wire.messages import (
 )
 
 if TYPE_CHECKING:
-    from server.lobby import Seek
     from server.opening_phase import OpeningPhase
     from server.rooms import Room
 

@@ -17,7 +17,8 @@ from test_storage_faults import ForeignLock
 
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
-from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
+from server.lobby import Lobby
+from server.seeks import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Seek
 from server.services import Limits
 from server.storage import StorageSettings
 from wire.messages import SeekRemoved
