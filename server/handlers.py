@@ -100,7 +100,14 @@ class RequestHandlers:
     def __init__(self, services: Services) -> None:
         self._services = services
         self.lobby = LobbyRequests(services)
-        self.analysis = AnalysisRequests(services)
+        self.analysis = AnalysisRequests(
+            services.storage,
+            services.rooms,
+            services.bots,
+            services.roster,
+            services.settings.analysis_level,
+            services.settings.analysis_max_ms,
+        )
         self._caps = RoomCaps(services.settings.limits, services.rooms)
         self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
         self._catalogue = [
@@ -160,7 +167,7 @@ class RequestHandlers:
             case GetGame():
                 await self._get_game(connection, request)
             case Analyze():
-                await self.analysis.start(connection, request)
+                await self.analysis.start(signed_in(connection), request, connection.send)
             case Leaderboard():
                 await self.lobby.leaderboard(connection, request)
             case WatchLobby():

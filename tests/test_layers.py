@@ -90,3 +90,8 @@ def test_the_views_do_not_reach_back_to_the_lobby() -> None:
     }
     assert "server.views" in reachable_from(graph, "server.lobby")
     assert "server.lobby" not in reachable_from(graph, "server.views")
+
+
+def test_analysis_knows_nothing_of_the_connection_layer() -> None:
+    """`analyze` is served from the caller's name and a way to answer, not from a connection."""
+    assert imports_of("server")["server/analysis.py"].isdisjoint({"server.connections", "server.services"})
