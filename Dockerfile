@@ -7,6 +7,8 @@ FROM python:3.11 AS builder
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY engine ./engine
+COPY wire ./wire
+COPY brains ./brains
 COPY server ./server
 COPY client ./client
 COPY tools ./tools
@@ -30,6 +32,8 @@ RUN pip install --no-cache-dir --no-index --find-links /wheels gomoku-server \
 # engine is deliberately not copied here: it is imported from the installed,
 # compiled package.
 WORKDIR /app
+COPY wire ./wire
+COPY brains ./brains
 COPY server ./server
 COPY client ./client
 COPY tools ./tools

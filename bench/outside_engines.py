@@ -8,7 +8,7 @@
    an outside engine; a person's client plays it `--moves` moves, timing
    each from sending its move to receiving the engine's reply. Then the
    same engine, driven straight over its pipes by the same asyncio layer
-   the server uses (`server.brain_process`), is asked the same positions
+   the server uses (`brains.process`), is asked the same positions
    in the same order. The difference, move by move, is the server's
    overhead: the person's move stored and sent, the bot's turn scheduled
    and given a slot, the Gomocup exchange, the engine's move checked,
@@ -36,9 +36,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench.figures import Spread, command_line, milliseconds, note, ratio, table
 from bench.server_process import ServerProcess
+from brains.process import BrainProcess
 from engine.gomocup_manager import TimeLimits
 from engine.types import Point, Rule
-from server.brain_process import BrainProcess
 from tools import arena
 
 DEFAULT_ENGINE = f"greedy-outside={shlex.join([sys.executable, '-m', 'tools.brain', '--level', 'greedy'])}"

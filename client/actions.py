@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.protocol import ClientMessage
+from wire.messages import ClientMessage
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from client.values import (
 )
 from client.values import CommandError as CommandError
 from engine.types import Color, Point, Rule
-from server.protocol import GameId, OpeningName, RoomId
+from wire.messages import GameId, OpeningName, RoomId
 
 HELP = """\
 rooms and games:

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from client.text import describe_refused_sign_in
 from client.tokens import TokenStore, TokenStoreError
-from server.protocol import (
+from wire.messages import (
     MAX_FRAME_BYTES,
     ClientMessage,
     ErrorMessage,

@@ -48,7 +48,7 @@ from client.web_api import HttpAnswer, player_path
 from engine.errors import RecordFormatError
 from engine.record import record_from_dict
 from engine.types import Color
-from server.protocol import (
+from wire.messages import (
     AcceptSeek,
     Analysis,
     AnswerDraw,
@@ -112,8 +112,8 @@ from server.protocol import (
     Welcome,
     WhoIsOnline,
 )
-from server.protocol import Analyze as AnalyzeRequest
-from server.protocol import Move as MoveRequest
+from wire.messages import Analyze as AnalyzeRequest
+from wire.messages import Move as MoveRequest
 
 
 @dataclass(frozen=True, slots=True)

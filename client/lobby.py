@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from client.players_text import describe_lobby, describe_seek
 from client.values import CommandError
-from server.protocol import Lobby, SeekModel
+from wire.messages import Lobby, SeekModel
 
 
 @dataclass

@@ -25,7 +25,7 @@ from client.play import INPUT_ENDED, BotGame, PlaySettings
 from client.session import Session, StdioTerminal
 from client.tokens import CONFIG_DIR_ENV, TokenStore, TokenStoreError, default_config_dir
 from engine.types import Color, Rule
-from server.protocol import GameId
+from wire.messages import GameId
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 NAME_ENV = "GOMOKU_NAME"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from client.values import CommandError, TypedPoint, read_colour, read_count, read_points
 from engine.types import Color
-from server.protocol import (
+from wire.messages import (
     ChooseColorModel,
     DeclareOffersModel,
     OfferFifthsModel,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.notation import format_point
 from engine.types import Point
-from server.protocol import (
+from wire.messages import (
     ChooseColorModel,
     DeclareOffersModel,
     OfferFifthsModel,

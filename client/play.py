@@ -21,7 +21,7 @@ from client.connection import Connection, Refused, ScriptError
 from client.state import Outcome, RoomView, reply_wait_s
 from engine.notation import format_point
 from engine.types import Color, Rule
-from server.protocol import (
+from wire.messages import (
     BotSeatSpec,
     ClockSettingModel,
     CreateRoom,
@@ -32,7 +32,7 @@ from server.protocol import (
     SeatSpec,
     ServerEvent,
 )
-from server.protocol import Move as MoveRequest
+from wire.messages import Move as MoveRequest
 
 INPUT_ENDED = 3
 """The exit status when input ended before the game (which was then resigned)."""

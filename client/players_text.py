@@ -9,7 +9,7 @@ sequence.
 from __future__ import annotations
 
 from client.text import describe_clock_setting, describe_games, format_rating, printable
-from server.protocol import ChatMessage, LeaderboardEntryModel, OnlinePlayerModel, ProfileModel, SeekModel
+from wire.messages import ChatMessage, LeaderboardEntryModel, OnlinePlayerModel, ProfileModel, SeekModel
 
 HISTORY_SHOWN = 10
 """How many of a profile's latest ratings are listed."""

@@ -8,7 +8,7 @@ from client.state import PendingOffer, RoomView
 from client.text import describe_rated_seat, describe_result, seat_name
 from engine.notation import format_point
 from engine.types import Color, Point
-from server.protocol import (
+from wire.messages import (
     Analysis,
     Declined,
     DrawOffered,

@@ -27,7 +27,7 @@ from client.core import ClientCore
 from client.lines import StdinLines
 from client.statusline import PinnedStatusLine
 from client.tokens import TokenStore, TokenStoreError
-from server.protocol import MAX_FRAME_BYTES, parse_server_message
+from wire.messages import MAX_FRAME_BYTES, parse_server_message
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Pauses between reconnection attempts; the last one repeats until the player quits."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from engine.board import Board
 from engine.record import ClockSetting
 from engine.types import Color, Point, Rule
-from server.protocol import (
+from wire.messages import (
     ClockModel,
     ClockSettingModel,
     DrawOffered,

@@ -20,7 +20,7 @@ from client import web_api
 from client.commands import RecordFormat
 from client.connection import Connection, ScriptError
 from client.text import describe_clock_setting, record_text
-from server.protocol import (
+from wire.messages import (
     PAGE_LIMIT,
     Bots,
     GameId,

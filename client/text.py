@@ -10,7 +10,7 @@ from typing import Any
 from client.render import format_clock_setting
 from client.state import clock_setting
 from engine.types import Color
-from server.protocol import (
+from wire.messages import (
     BotInfoModel,
     ClockSettingModel,
     ErrorMessage,

@@ -17,7 +17,7 @@ from typing import get_args
 from engine.errors import NotationError
 from engine.notation import looks_like_point, parse_point
 from engine.types import Color, Point, Rule
-from server.protocol import OpeningName
+from wire.messages import OpeningName
 
 
 class CommandError(ValueError):

@@ -7,7 +7,7 @@ the other end, the part of a tournament manager that drives a brain. A
 reads its answers one line at a time, handing out events; it never touches
 a process, a pipe or a clock. Two thin I/O layers move its lines: a
 blocking one for the arena (`tools.gomocup_client`) and an asyncio one for
-the server and `gomoku-bot` (`server.brain_process`). Its tests feed it
+the server and `gomoku-bot` (`brains.process`). Its tests feed it
 lines.
 
 It keeps track of what the brain already knows, so that each move asked

@@ -29,9 +29,9 @@ from engine.types import Point
 from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
 from server.bots import BotRoster
 from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing, is_server_bot
-from server.protocol import ServerMessage
 from server.rooms import Outcome, Room
 from server.writer import StorageUnavailable
+from wire.messages import ServerMessage
 
 logger = logging.getLogger(__name__)
 

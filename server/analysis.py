@@ -16,50 +16,74 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from engine.board import Board
 from engine.bots import Decision
 from engine.errors import IllegalMoveError
 from engine.notation import format_point
 from engine.types import Point, Rule
+from server.actors import RoomRegistry
 from server.bot_pool import BotBusyError, BotError, BotRequest, Priority
-from server.connections import Connection
+from server.bots import BotPlayers, BotRoster
 from server.domain import Refusal, RoomFacts
-from server.protocol import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
-from server.services import Services, signed_in
+from server.storage import Storage
+from wire.messages import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 
 logger = logging.getLogger(__name__)
 
 ANALYSIS_ATTEMPTS = 2
 """An analysis whose search fails (its worker died) is tried once more before the answer is `busy`."""
 
+Reply = Callable[[ServerMessage], None]
+"""Sends the answer to whoever asked (the connection layer's send, for one connection)."""
+
 
 class AnalysisRequests:
-    """Serves `analyze`, one background search per request, one running per player."""
+    """Serves `analyze`, one background search per request, one running per player.
 
-    def __init__(self, services: Services) -> None:
-        self._services = services
+    It is handed the parts of the server it reads and, with each request, who
+    asks and how to answer them, so that it knows nothing of connections.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        rooms: RoomRegistry,
+        bots: BotPlayers | None,
+        roster: BotRoster,
+        level: str | None,
+        max_ms: int,
+    ) -> None:
+        self._storage = storage
+        self._rooms = rooms
+        self._bots = bots
+        """Who searches; None on a server that runs no bots (every `analyze` is refused)."""
+        self._roster = roster
+        self._level = level
+        """The bot level that answers `analyze`; None means the strongest one."""
+        self._max_ms = max_ms
+        """The longest analysis; a longer `time_ms` is lowered to it."""
         self._running: set[asyncio.Task[None]] = set()
         self._analysing: set[str] = set()
         """The players who have an analysis running (on any of their connections)."""
 
-    async def start(self, connection: Connection, request: Analyze) -> None:
-        """Check the request, then search off the receive loop (the client can keep playing)."""
-        player = signed_in(connection)
+    async def start(self, player: str, request: Analyze, reply: Reply) -> None:
+        """Check the request of the signed-in `player`, then search off the receive loop (the
+        client can keep playing) and `reply` with the answer."""
         if request.game_id is not None and request.ply is not None:
             rule, size, moves = await self._stored_position(player, request.game_id, request.ply)
         else:
             rule, size, moves = self._room_position(player, str(request.room_id))
-        if self._services.bots is None:
+        if self._bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
         if player in self._analysing:
             raise Refusal("rate_limited", "you have an analysis running: wait for its answer before asking another")
-        settings = self._services.settings
-        level = self._services.roster.analysis_level(rule, size, settings.analysis_level)
-        time_ms = min(request.time_ms, settings.analysis_max_ms)
+        level = self._roster.analysis_level(rule, size, self._level)
+        time_ms = min(request.time_ms, self._max_ms)
         search = BotRequest(level, rule, size, moves, time_ms, priority=Priority.ANALYSIS)
         self._analysing.add(player)
-        task = asyncio.get_running_loop().create_task(self._analyse(connection, player, request, search, size))
+        task = asyncio.get_running_loop().create_task(self._analyse(reply, player, request, search, size))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
@@ -70,7 +94,7 @@ class AnalysisRequests:
         await asyncio.gather(*self._running, return_exceptions=True)
 
     def _room_position(self, player: str, room_id: str) -> tuple[Rule, int, tuple[Point, ...]]:
-        room = self._services.rooms.facts(room_id)
+        room = self._rooms.facts(room_id)
         if room is None:
             raise Refusal("not_found", f"there is no room {room_id!r}")
         _check_fair_play(room, player)
@@ -79,13 +103,13 @@ class AnalysisRequests:
         return room.rule, room.size, room.moves
 
     async def _stored_position(self, player: str, game_id: str, ply: int) -> tuple[Rule, int, tuple[Point, ...]]:
-        record = await self._services.storage.game_record(game_id, player)
+        record = await self._storage.game_record(game_id, player)
         if record is None:
             raise Refusal("not_found", f"there is no game {game_id!r}")
         if ply > len(record.moves):
             raise Refusal("bad_request", f"the game has {len(record.moves)} moves, not {ply}")
         if record.result is None:
-            room = self._services.rooms.playing(game_id)
+            room = self._rooms.playing(game_id)
             if room is None:
                 raise Refusal("not_allowed", "the game is not finished, and its room is gone: nobody may analyse it")
             _check_fair_play(room, player)
@@ -98,18 +122,16 @@ class AnalysisRequests:
             raise Refusal("game_over", "the position is decided: there is nothing to analyse")
         return record.rule, record.size, moves
 
-    async def _analyse(
-        self, connection: Connection, player: str, request: Analyze, search: BotRequest, size: int
-    ) -> None:
+    async def _analyse(self, reply: Reply, player: str, request: Analyze, search: BotRequest, size: int) -> None:
         """Search, and answer; the player may ask again as soon as the answer is sent."""
         try:
             answer = await self._answer(request, search, size)
         finally:
             self._analysing.discard(player)
-        connection.send(answer)
+        reply(answer)
 
     async def _answer(self, request: Analyze, search: BotRequest, size: int) -> ServerMessage:
-        bots = self._services.bots
+        bots = self._bots
         assert bots is not None
         for attempt in range(ANALYSIS_ATTEMPTS):
             try:

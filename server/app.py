@@ -5,7 +5,7 @@ the room registry, the bot pool, the request handlers, the HTTP API and
 the open connections. Its websocket entry point is the receive loop, which
 knows no rules: it reads frames (closing on a binary frame; websockets
 itself closes an oversized one), limits the request rate, parses each
-frame with `server.protocol` and hands the request to the handlers.
+frame with `wire.messages` and hands the request to the handlers.
 """
 
 from __future__ import annotations
@@ -38,7 +38,11 @@ from server.http import WEBSOCKET_PATH, HttpApi
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.outside_engines import OutsideEngines
-from server.protocol import (
+from server.ratings import RatingBook
+from server.rooms import Room, RoomSettings
+from server.services import HandlerSettings, Limits, Services
+from server.storage import Storage, StorageSettings, StorageUnavailable
+from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
     ProtocolError,
@@ -47,10 +51,6 @@ from server.protocol import (
     parse_client_message,
     peek_request_id,
 )
-from server.ratings import RatingBook
-from server.rooms import Room, RoomSettings
-from server.services import HandlerSettings, Limits, Services
-from server.storage import Storage, StorageSettings, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from websockets.frames import CloseCode
 
 from engine.record import PlayerKind
 from server.domain import ConnectionId
-from server.protocol import ServerMessage
+from wire.messages import ServerMessage
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,8 @@
 """The server's vocabulary: ids, who is asking, refusals, and what rooms hand to storage.
 
-Every other server module speaks in these terms. Nothing here knows the
-wire (`server.views` renders these values as wire models) or the database
+Every other server module speaks in these terms. The ids and refusals are
+the wire's own (`wire.ids`, `wire.errors`), named here too; nothing else here
+knows the wire (`server.views` renders these values as wire models) or the database
 (`server.storage` writes the records and reads back the summaries), so a
 room, the storage and their tests share one small set of plain values.
 """
@@ -18,56 +19,16 @@ from engine.opening_record import OpeningRecord, OpeningStepRecord
 from engine.openings import OpeningRule, OpeningState
 from engine.record import ClockSetting, PlayerInfo, PlayerKind
 from engine.types import Color, GameResult, Point, Rule
+from wire.errors import ErrorCode as ErrorCode  # the wire's refusals and ids are the server's vocabulary too
+from wire.errors import Refusal as Refusal
+from wire.ids import GameId as GameId
+from wire.ids import RoomId as RoomId
 
-RoomId = NewType("RoomId", str)
-"""A room's id: random, hard to guess (a private room is reached only by its id)."""
-GameId = NewType("GameId", str)
-"""A stored game's id: random; a room plays one game after another, each with its own id."""
 ConnectionId = NewType("ConnectionId", int)
 """One websocket connection, numbered from 1 as they arrive."""
 
 RoomStatus = Literal["waiting", "opening", "playing", "finished"]
 """A room waits for its seats, decides its game's opening, plays it, or is done with it."""
-
-ErrorCode = Literal[
-    "bad_json",
-    "bad_request",
-    "unknown_type",
-    "unauthorized",
-    "name_taken",
-    "not_found",
-    "room_full",
-    "not_a_player",
-    "not_started",
-    "not_your_turn",
-    "out_of_board",
-    "occupied",
-    "forbidden",
-    "game_over",
-    "not_allowed",
-    "no_pending_offer",
-    "rate_limited",
-    "busy",
-    "internal",
-    "unavailable",
-    "limit_reached",
-]
-"""Why a request was refused, as the wire contract names it."""
-
-
-class Refusal(Exception):
-    """A request the server refuses; nothing was changed by it.
-
-    Raised by rooms, sign-in and request handlers alike; the connection
-    handler answers it with an `error` carrying the request's id.
-    """
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        """The contract's error code."""
-        self.message = message
-        """A sentence for people."""
 
 
 def _token(size: int) -> str:

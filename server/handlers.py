@@ -1,7 +1,7 @@
 """What the server does for each request, once it has been read and its sender signed in.
 
 `RequestHandlers.handle` is one `match` over the closed set of requests of
-`server.protocol`. Signing in, rooms and records are served here: room
+`wire.messages`. Signing in, rooms and records are served here: room
 requests run through the room's actor (which stores, then delivers),
 queries about rooms are answered by the registry, records come from
 storage. The lobby, the online list, chat and the leaderboard are
@@ -27,7 +27,11 @@ from server.analysis import AnalysisRequests
 from server.connections import Connection
 from server.domain import Caller, Refusal, new_room_id
 from server.lobby_requests import LobbyRequests
-from server.protocol import (
+from server.room_caps import RoomCaps
+from server.rooms import Outcome, Room
+from server.services import Services, caller_of, hold_new_room, signed_in
+from server.sessions import NewNames, sign_in
+from wire.messages import (
     AcceptSeek,
     Analyze,
     AnswerDraw,
@@ -67,10 +71,6 @@ from server.protocol import (
     Welcome,
     WhoIsOnline,
 )
-from server.room_caps import RoomCaps
-from server.rooms import Outcome, Room
-from server.services import Services, caller_of, hold_new_room, signed_in
-from server.sessions import NewNames, sign_in
 
 FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
 """The 1.1 additions this server supports, as `welcome` lists them."""
@@ -100,7 +100,14 @@ class RequestHandlers:
     def __init__(self, services: Services) -> None:
         self._services = services
         self.lobby = LobbyRequests(services)
-        self.analysis = AnalysisRequests(services)
+        self.analysis = AnalysisRequests(
+            services.storage,
+            services.rooms,
+            services.bots,
+            services.roster,
+            services.settings.analysis_level,
+            services.settings.analysis_max_ms,
+        )
         self._caps = RoomCaps(services.settings.limits, services.rooms)
         self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
         self._catalogue = [
@@ -160,7 +167,7 @@ class RequestHandlers:
             case GetGame():
                 await self._get_game(connection, request)
             case Analyze():
-                await self.analysis.start(connection, request)
+                await self.analysis.start(signed_in(connection), request, connection.send)
             case Leaderboard():
                 await self.lobby.leaderboard(connection, request)
             case WatchLobby():

@@ -24,10 +24,10 @@ from werkzeug.routing import Map, RoutingException, Rule
 from server import views
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
-from server.protocol import PAGE_LIMIT
 from server.sessions import hash_token
 from server.storage import Storage
 from server.web import static_response
+from wire.messages import PAGE_LIMIT
 
 WEBSOCKET_PATH = "/ws"
 """Where clients open the websocket; every other path is HTTP."""

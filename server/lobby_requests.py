@@ -20,9 +20,12 @@ from engine.types import Rule
 from server import views
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
-from server.lobby import GameTerms, Pairing, Seek, new_seek_id
+from server.lobby import Pairing, new_seek_id
 from server.pacing import RecentCounts
-from server.protocol import (
+from server.rooms import Outcome, Room
+from server.seeks import GameTerms, Seek
+from server.services import Services, hold_new_room, signed_in
+from wire.messages import (
     AcceptSeek,
     CancelSeek,
     ChatMessage,
@@ -41,8 +44,6 @@ from server.protocol import (
     WatchLobby,
     WhoIsOnline,
 )
-from server.rooms import Outcome, Room
-from server.services import Services, hold_new_room, signed_in
 
 logger = logging.getLogger(__name__)
 

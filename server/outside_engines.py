@@ -7,7 +7,7 @@ one game at a time: the game it holds is asked again in the same process,
 which then only hears the opponent's last move (`TURN`); another game takes
 an idle process, which starts that game afresh (`RESTART` or `START`, then
 the whole position with `BOARD`). What to say and what the answers mean is
-`engine.gomocup_manager`; moving the lines is `server.brain_process`.
+`engine.gomocup_manager`; moving the lines is `brains.process`.
 
 Faults: a process that fails while asked something (it cannot be started,
 hangs at START, overruns its time plus `tolerance_ms`, crashes, prints
@@ -31,13 +31,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from brains.process import BrainFailure, BrainProcess
 from engine.bots import Decision
 from engine.errors import OpeningError
 from engine.gomocup_manager import TimeLimits
 from engine.openings import OpeningRule, Step, apply
 from engine.types import Point
 from server.bot_pool import BotError, BotGaveUp, BotPool, BotRequest, WaitWatcher
-from server.brain_process import BrainFailure, BrainProcess
 from server.engine_config import EngineSpec
 from server.metrics import Metrics
 

@@ -22,10 +22,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from server.lobby import GameTerms, Seek
+from server.seeks import GameTerms, Seek
 
 PairKey = tuple[float, float, int, int]
 """How soon a pair is taken: rating difference, the first seek's wait, then the two seeks' order."""

@@ -29,9 +29,9 @@ from engine.record import PlayerInfo
 from engine.types import Color
 from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordStore, Standing, utc_now
 from server.engine_config import EngineSpec
-from server.protocol import GameOver, RatingChangeModel, RatingsModel
 from server.rooms import Outcome
 from server.storage import Storage
+from wire.messages import GameOver, RatingChangeModel, RatingsModel
 
 Settled = tuple[Standing, Standing] | None
 """Black's and white's standings after a rated game, or None when no rated game finished."""

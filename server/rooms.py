@@ -65,7 +65,7 @@ from server.domain import (
 )
 from server.opening_phase import OpeningPhase
 from server.presence import Presence
-from server.protocol import (
+from wire.messages import (
     Declined,
     DrawOffered,
     GameOver,

@@ -1,8 +1,9 @@
 """What request handlers work with: the server's settings and parts, gathered once.
 
-`RequestHandlers` (`server.handlers`), `LobbyRequests` (`server.lobby_requests`)
-and `AnalysisRequests` (`server.analysis`) each serve a part of the
-protocol; they share one `Services`, built by `GameServer`.
+`RequestHandlers` (`server.handlers`) and `LobbyRequests` (`server.lobby_requests`)
+each serve a part of the protocol; they share one `Services`, built by
+`GameServer`. `AnalysisRequests` (`server.analysis`) is handed only the parts
+it reads, so that it does not depend on the connection layer.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal
 from server.lobby import Lobby
-from server.protocol import ServerMessage
 from server.ratings import RatingBook
 from server.rooms import Outcome, Room, RoomSettings
 from server.storage import Storage
+from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
 

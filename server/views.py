@@ -2,7 +2,7 @@
 
 Rooms, storage and handlers keep their own values (a `Room`, a `GameResult`,
 a `GameSummary`); this module is the one place that turns them into the
-pydantic models of `server.protocol`. A result, a seat or a clock is
+pydantic models of `wire.messages`. A result, a seat or a clock is
 rendered here once, whichever message carries it.
 """
 
@@ -20,7 +20,8 @@ from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
 from server.clock import GameClock
 from server.domain import ConnectionId, GameSummary, Profile, RoomFacts, Standing
-from server.protocol import (
+from server.seeks import Seek
+from wire.messages import (
     ClockModel,
     ClockSettingModel,
     ColorName,
@@ -46,7 +47,6 @@ from server.protocol import (
 )
 
 if TYPE_CHECKING:
-    from server.lobby import Seek
     from server.opening_phase import OpeningPhase
     from server.rooms import Room
 

@@ -12,7 +12,7 @@ raise EngineError.
 A brain that has not answered when the move's time plus a grace period is
 over is killed at once (no polite END first) and EngineTimeout is raised,
 so a stuck engine can never stall an arena. The server drives brains with
-the same manager through `server.brain_process`.
+the same manager through `brains.process`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ only the wire protocol, like any outside client.
 * `game`: one room's game as the bot follows it, and what to answer to
   each message (pure: messages in, requests out);
 * `runner`: the connection, reconnecting and resuming its games, and the
-  engine processes (`server.brain_process`, over the Gomocup manager of
+  engine processes (`brains.process`, over the Gomocup manager of
   `engine.gomocup_manager`);
 * `main`: the command line.
 """

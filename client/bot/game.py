@@ -15,7 +15,7 @@ from typing import Literal
 from engine.board import Board
 from engine.openings import ChooseColor, PlaceStones
 from engine.types import Color, Point, Rule
-from server.protocol import (
+from wire.messages import (
     AnswerDraw,
     AnswerUndo,
     ChooseColorModel,

@@ -27,7 +27,7 @@ from client.bot.settings import BotSettings, SeekTerms
 from client.tokens import CONFIG_DIR_ENV, TokenStore, default_config_dir
 from client.values import CommandError, parse_clock
 from engine.types import Rule
-from server.protocol import ClockSettingModel
+from wire.messages import ClockSettingModel
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
 

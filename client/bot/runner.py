@@ -7,7 +7,7 @@ with its token, and joins the rooms `welcome` lists to resume its games.
 Requests and answers follow the wire protocol only.
 
 Each room where it holds a seat has a `GameDriver`: the room's `BotGame`
-(what the server said) and one engine process (`server.brain_process`),
+(what the server said) and one engine process (`brains.process`),
 started when first needed and kept for the room's next game. A driver
 thinks in a task of its own, so several games go on at once; it plays a
 move only if the position is still the one it thought about. An engine that
@@ -27,12 +27,12 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from brains.process import BrainFailure, BrainProcess
 from client.bot.game import BotGame, step_model
 from client.bot.settings import BotSettings
 from client.tokens import TokenStore, TokenStoreError
 from engine.gomocup_manager import TimeLimits
-from server.brain_process import BrainFailure, BrainProcess
-from server.protocol import (
+from wire.messages import (
     MAX_FRAME_BYTES,
     AcceptSeek,
     ClientMessage,

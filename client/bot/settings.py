@@ -15,7 +15,7 @@ from typing import Literal
 from engine.gomocup_manager import TimeLimits
 from engine.limits import move_time_ms
 from engine.types import Color, Rule
-from server.protocol import ClockModel, ClockSettingModel, RoomSummaryModel, SeekModel
+from wire.messages import ClockModel, ClockSettingModel, RoomSummaryModel, SeekModel
 
 RatedChoice = Literal["rated", "casual", "any"]
 

@@ -12,7 +12,7 @@ from client_harness import Launcher, RunningServer
 from engine.board import Board
 from engine.notation import parse_point
 from engine.types import Color, Rule
-from server.protocol import (
+from wire.messages import (
     ClockModel,
     ClockSettingModel,
     OffersModel,

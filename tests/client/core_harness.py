@@ -9,7 +9,7 @@ from client.actions import Action, Send, Show
 from client.core import ClientCore
 from engine.record import GameRecord, PlayerInfo, RecordedMove
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.protocol import ClientMessage, Moved, PlayerModel, Welcome
+from wire.messages import ClientMessage, Moved, PlayerModel, Welcome
 
 
 def sent(actions: list[Action]) -> list[ClientMessage]:

@@ -14,7 +14,7 @@ from client.core import QUIT_WAIT_S, ClientCore
 from client.state import TURN_WAIT_S
 from engine.record import record_to_dict
 from engine.types import EndReason, Rule
-from server.protocol import (
+from wire.messages import (
     AnswerDraw,
     BotInfoModel,
     Bots,

@@ -12,7 +12,7 @@ from core_harness import sent, shown, signed_in_core
 from client.actions import Status
 from client.core import ClientCore
 from engine.types import Rule
-from server.protocol import (
+from wire.messages import (
     ChooseColorModel,
     ClockModel,
     CreateRoom,

@@ -13,7 +13,7 @@ from client.core import ClientCore
 from client.web_api import HttpAnswer
 from engine.record import record_to_dict
 from engine.types import EndReason, Rule
-from server.protocol import (
+from wire.messages import (
     AcceptSeek,
     Analysis,
     AnalysisMoveModel,

@@ -17,7 +17,7 @@ from client.opening_commands import (
 from client.player_commands import SeekCommand
 from client.values import GameTerms, read_point
 from engine.types import Color, Rule
-from server.protocol import (
+from wire.messages import (
     ChooseColorModel,
     DeclareOffersModel,
     OfferFifthsModel,

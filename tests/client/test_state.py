@@ -7,7 +7,7 @@ from typing import Literal
 
 from client.state import Outcome, RoomView
 from engine.types import Color, EndReason, Point
-from server.protocol import (
+from wire.messages import (
     ClockModel,
     DrawOffered,
     GameOver,

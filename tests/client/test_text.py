@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from client.text import describe_rooms, format_rating, printable
 from engine.types import Rule
-from server.protocol import ClockSettingModel, RoomSummaryModel, SeatModel
+from wire.messages import ClockSettingModel, RoomSummaryModel, SeatModel
 
 
 def summary(room_id: str, clock: ClockSettingModel | None) -> RoomSummaryModel:

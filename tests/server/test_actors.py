@@ -22,9 +22,9 @@ from server import actors
 from server.actors import RoomActor, RoomRegistry
 from server.bot_pool import BotBusyError, BotError, BotRequest, WaitWatcher
 from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, StoreRecord, new_room_id
-from server.protocol import ServerMessage
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
+from wire.messages import ServerMessage
 
 ALICE = Caller(ConnectionId(1), "alice")
 BOB = Caller(ConnectionId(2), "bob")

@@ -17,10 +17,11 @@ from test_storage_faults import ForeignLock
 
 from engine.types import Rule
 from server.domain import ConnectionId, Refusal
-from server.lobby import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Lobby, Seek
-from server.protocol import SeekRemoved
+from server.lobby import Lobby
+from server.seeks import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Seek
 from server.services import Limits
 from server.storage import StorageSettings
+from wire.messages import SeekRemoved
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
 QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from server_harness import ClientFactory, ServerFactory, WireClient
 
+from brains.process import STDERR_LOG_BURST_BYTES
 from engine.types import Rule
-from server.brain_process import STDERR_LOG_BURST_BYTES
 from server.engine_config import EngineSpec
 
-SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
+SCRIPTED = str(Path(__file__).parents[1] / "brains" / "scripted_brain.py")
 ENGINE = (sys.executable, "-m", "tools.brain", "--level", "greedy")
 
 

@@ -12,9 +12,9 @@ from server_harness import ClientFactory, RunningServer, ServerFactory
 from engine.record import PlayerInfo
 from engine.types import Rule
 from server.domain import GameStarted, new_game_id, new_room_id
-from server.protocol import MAX_FRAME_BYTES
 from server.services import Limits
 from server.storage import Storage
+from wire.messages import MAX_FRAME_BYTES
 
 MANY_ROOMS = 1_200
 """Enough rooms that one list of them all (about 190 bytes each) would be over 200 KB."""

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from server.schema import SCHEMA_PATH, protocol_schema, render
+from wire.schema import SCHEMA_PATH, protocol_schema, render
 
 PROTOCOL_DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -18,7 +18,7 @@ def message_types(direction: str) -> set[str]:
 def test_the_schema_file_is_what_the_models_generate() -> None:
     written = SCHEMA_PATH.read_text(encoding="utf-8")
     assert json.loads(written) == json.loads(render()), (
-        "docs/protocol.schema.json is out of date: run `./dev run python -m server.schema --write`"
+        "docs/protocol.schema.json is out of date: run `./dev run python -m wire.schema --write`"
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 from server_harness import ClientFactory
 
 from engine.types import EndReason, Rule
-from server.protocol import (
+from wire.messages import (
     BotSeatSpec,
     ClockModel,
     CreateRoom,

@@ -15,10 +15,10 @@ from engine.types import Point, Rule
 from server.actors import RoomRegistry
 from server.bot_ratings import read_ratings
 from server.domain import Caller, ConnectionId, GameFinished, StoreRecord, new_room_id
-from server.protocol import ServerMessage
 from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
+from wire.messages import ServerMessage
 
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 

@@ -28,8 +28,8 @@ from server.domain import (
     new_game_id,
     new_room_id,
 )
-from server.protocol import ServerMessage
 from server.rooms import Outcome, Room, RoomSettings
+from wire.messages import ServerMessage
 
 ALICE = Caller(ConnectionId(1), "alice")
 BOB = Caller(ConnectionId(2), "bob")

@@ -11,7 +11,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from server.connections import SEND_QUEUE_LIMIT, Connection
 from server.domain import Refusal
-from server.protocol import error_message
+from wire.messages import error_message
 
 
 async def sluggard_of(server: RunningServer) -> tuple[ClientConnection, Connection]:

@@ -22,7 +22,7 @@ from client.tokens import TokenStore
 from engine.types import Rule
 
 ENGINE = [sys.executable, "-m", "tools.brain", "--level", "greedy"]
-NAIVE = [sys.executable, str(Path(__file__).parents[2] / "server" / "scripted_brain.py")]
+NAIVE = [sys.executable, str(Path(__file__).parents[2] / "brains" / "scripted_brain.py")]
 """A brain that plays the first free point in reading order: it loses fast."""
 WAIT_S = 30.0
 """Generous: the machine may be busy."""

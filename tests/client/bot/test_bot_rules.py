@@ -9,7 +9,7 @@ from client.bot.game import BotGame
 from client.bot.settings import BotSettings
 from engine.gomocup_manager import TimeLimits
 from engine.types import Color, Point, Rule
-from server.protocol import (
+from wire.messages import (
     ClockModel,
     ClockSettingModel,
     DrawOffered,

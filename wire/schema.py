@@ -1,7 +1,7 @@
-"""The JSON Schema of every wire message, generated from the pydantic models of `server.protocol`.
+"""The JSON Schema of every wire message, generated from the pydantic models of `wire.messages`.
 
-    python -m server.schema            print it
-    python -m server.schema --write    rewrite docs/protocol.schema.json
+    python -m wire.schema            print it
+    python -m wire.schema --write    rewrite docs/protocol.schema.json
 
 The file in docs/ is for people and other languages' clients; a test fails
 when it no longer matches the models, so that it is regenerated with every
@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from server.protocol import PROTOCOL_VERSION, ClientRequest, ServerEvent
+from wire.messages import PROTOCOL_VERSION, ClientRequest, ServerEvent
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json"
 
@@ -45,7 +45,7 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the schema, or write it to docs/protocol.schema.json with --write."""
-    parser = argparse.ArgumentParser(prog="python -m server.schema", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m wire.schema", description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"rewrite {SCHEMA_PATH.name} in docs/")
     arguments = parser.parse_args(argv)
     if arguments.write:

@@ -32,9 +32,9 @@ from pydantic import (
 )
 
 from engine.types import EndReason, Rule
-from server.domain import ErrorCode, Refusal
-from server.domain import GameId as GameId  # the ids are the wire's too: clients import them from here
-from server.domain import RoomId as RoomId
+from wire.errors import ErrorCode, Refusal
+from wire.ids import GameId as GameId  # the messages carry them: clients may import them from here
+from wire.ids import RoomId as RoomId
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 65_536

@@ -9,16 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from brains.process import STDERR_LOG_BURST_BYTES, STDERR_TAIL_BYTES, BrainFailure, BrainProcess, BrainTimeout
 from engine.gomocup_manager import TimeLimits
 from engine.openings import PlaceStones
 from engine.types import Point, Rule
-from server.brain_process import (
-    STDERR_LOG_BURST_BYTES,
-    STDERR_TAIL_BYTES,
-    BrainFailure,
-    BrainProcess,
-    BrainTimeout,
-)
 
 SCRIPTED = str(Path(__file__).with_name("scripted_brain.py"))
 ENGINE = [sys.executable, "-m", "tools.brain", "--level", "greedy"]

@@ -1,0 +1,97 @@
+"""Which package may import which: the wire and the brains stand alone, and no client reaches into the server.
+
+Read from the sources with `ast`, so an import inside a function counts as
+much as one at the top, and nothing has to be imported to be checked.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STANDARD_LIBRARY = frozenset(sys.stdlib_module_names)
+
+
+def imports_of(package: str) -> dict[str, set[str]]:
+    """For each module of the package (a path from the root), the modules its absolute imports name
+    (with, for `from M import N`, both M and M.N, since N may be a module)."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                # `from server import views` imports the module server.views: both names are kept.
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        found[str(path.relative_to(ROOT))] = names
+    assert found, f"{package}/ has no modules"
+    return found
+
+
+def imports_outside(package: str, allowed: set[str]) -> dict[str, set[str]]:
+    """The imports of the package's modules whose top-level package is neither its own, the standard
+    library's, nor one of `allowed`; modules with none are left out."""
+    permitted = STANDARD_LIBRARY | allowed | {package}
+    outside = {
+        module: {name for name in names if name.split(".")[0] not in permitted}
+        for module, names in imports_of(package).items()
+    }
+    return {module: names for module, names in outside.items() if names}
+
+
+def reachable_from(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules `start` imports, directly or through others."""
+    seen: set[str] = set()
+    waiting = [start]
+    while waiting:
+        for name in graph.get(waiting.pop(), set()) - seen:
+            seen.add(name)
+            waiting.append(name)
+    return seen
+
+
+def test_the_walk_sees_every_kind_of_import() -> None:
+    """The checks below would pass vacuously if the walk missed imports: it sees the ones we know."""
+    client = imports_of("client")
+    assert "wire.messages" in client["client/session.py"]
+    assert "brains.process" in client["client/bot/runner.py"]
+    assert "websockets" in imports_outside("client", set())["client/connection.py"]
+
+
+def test_the_wire_imports_only_the_engine_and_pydantic() -> None:
+    assert imports_outside("wire", {"engine", "pydantic"}) == {}
+
+
+def test_the_brains_driver_imports_only_the_engine() -> None:
+    assert imports_outside("brains", {"engine"}) == {}
+
+
+def test_the_clients_and_gomoku_bot_import_nothing_from_the_server() -> None:
+    """The terminal client and `gomoku-bot` speak the wire (`wire`), never the server's internals."""
+    reaching_in = {
+        module: {name for name in names if name.split(".")[0] == "server"}
+        for module, names in imports_of("client").items()
+    }
+    assert {module: names for module, names in reaching_in.items() if names} == {}
+
+
+def test_the_views_do_not_reach_back_to_the_lobby() -> None:
+    """The lobby renders its seeks with the views, so the views must not stand on the lobby (which
+    was a circle: lobby -> views -> lobby), counting the imports made only for the type checker."""
+    graph = {
+        module.removesuffix(".py").removesuffix("/__init__").replace("/", "."): {
+            name for name in names if name.startswith("server.")
+        }
+        for module, names in imports_of("server").items()
+    }
+    assert "server.views" in reachable_from(graph, "server.lobby")
+    assert "server.lobby" not in reachable_from(graph, "server.views")
+
+
+def test_analysis_knows_nothing_of_the_connection_layer() -> None:
+    """`analyze` is served from the caller's name and a way to answer, not from a connection."""
+    assert imports_of("server")["server/analysis.py"].isdisjoint({"server.connections", "server.services"})
