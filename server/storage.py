@@ -50,12 +50,15 @@ from server.domain import (
     PlayerAdded,
     Profile,
     RatingPoint,
+    RatingsChanged,
     RestoredGame,
     RoomId,
     Standing,
+    StoredPlayer,
     StoreRecord,
 )
 from server.metrics import Metrics
+from server.rows import STANDING_COLUMNS, standing_from
 from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
@@ -78,22 +81,6 @@ class StorageSettings:
     """How long a write keeps trying a locked database before it gives up (`unavailable`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class StoredPlayer:
-    """A player as stored, for signing in: the name as first written, the token's hash, and
-    whether it is a person or a bot."""
-
-    name: str
-    token_hash: bytes
-    kind: PlayerKind = "human"
-
-    @property
-    def is_level(self) -> bool:
-        """Whether this is one of the server's bot levels: a bot with no token, as which nobody
-        signs in (a bot account has a token, and signs in like a person)."""
-        return self.kind == "bot" and not self.token_hash
-
-
 async def _connect(
     path: str | Path, settings: StorageSettings, opened: list[aiosqlite.Connection]
 ) -> aiosqlite.Connection:
@@ -101,6 +88,7 @@ async def _connect(
     later in opening closes it."""
     connection = await aiosqlite.connect(str(path), isolation_level=None)
     opened.append(connection)
+    connection.row_factory = sqlite3.Row
     await connection.execute("PRAGMA foreign_keys=ON")
     await connection.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
     return connection
@@ -249,19 +237,19 @@ class Storage:
     async def standing(self, name: str) -> Standing | None:
         """A player's (or a bot's) rating and rated games, or None for an unknown name."""
         async with self._snapshot() as read:
-            row = await read.row(f"SELECT {_STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
-        return None if row is None else _standing(row)
+            row = await read.row(f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
+        return None if row is None else standing_from(row)
 
     async def leaderboard(self, limit: int, kind: PlayerKind | None) -> list[Standing]:
         """The best rated players by rating, those with a provisional rating after the others;
         only humans or only bots if `kind` says so."""
         async with self._snapshot() as read:
             rows = await read.rows(
-                f"SELECT {_STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
+                f"SELECT {STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
                 "ORDER BY rd > ?, rating DESC, name LIMIT ?",
                 (kind, kind, PROVISIONAL_RD, limit),
             )
-        return [_standing(row) for row in rows]
+        return [standing_from(row) for row in rows]
 
     async def profile(self, name: str, viewer: str | None, recent: int = 20, history: int = 100) -> Profile | None:
         """A player's page as `viewer` (a player's name, or None for anyone) may see it; None for an
@@ -326,10 +314,12 @@ class Storage:
 
     # -------------------------------------------------------------- games
 
-    async def apply(self, records: list[StoreRecord]) -> None:
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         """Commit one request's records, all or none (possibly in one transaction with other
-        requests'). Raises StorageUnavailable when the database cannot take them now."""
-        await self._writer.write(records)
+        requests'), with the rating change of a rated game they finish, computed in that
+        transaction (see `server.writer`); return the rating changes. Raises StorageUnavailable
+        when the database cannot take them now."""
+        return await self._writer.write(records)
 
     async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
@@ -448,14 +438,6 @@ _VISIBLE = (
 )
 """SQL: the game `g` may be shown to the player named by the parameter `viewer` (NULL for anyone): a
 public game to anyone, a private one to its players and its creator only."""
-
-
-_STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
-
-
-def _standing(row: Any) -> Standing:
-    name, kind, rating, rd, volatility, games = row
-    return Standing(name, kind, Rating(float(rating), float(rd), float(volatility)), int(games))
 
 
 class _Snapshot:
