@@ -118,6 +118,7 @@ class GameServer:
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage, storage)
+        storage.watch_ratings(self.ratings.rated)
         self.rooms = RoomRegistry(storage, self.deliver, bots, self.roster)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()

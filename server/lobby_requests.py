@@ -66,9 +66,11 @@ class LobbyRequests:
 
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection: it stops watching, and with its player's last one go the
-        player's seeks."""
+        player's seeks and what the server keeps of the player (read again if it comes back)."""
         lobby = self._services.lobby
         self._services.deliver(lobby.connection_closed(connection.id, connection.player))
+        if connection.player is not None and connection.player not in lobby.online:
+            self._services.ratings.forget(connection.player)
 
     # ---------------------------------------------------------------- seeks
 

@@ -1,16 +1,22 @@
 """The rating pool as the server keeps it: every player's Glicko-2 standing, and the rating of
 each rated game that finishes.
 
-Ratings live in the database (`players`, `rating_changes`), and only there:
-nothing here keeps a copy, so a second writer (another process on the same
-database) can never make a rating computed here stale. A rated game's
+Ratings live in the database (`players`, `rating_changes`). A rated game's
 rating change is worked out by the record writer (`server.writer`) inside
 the transaction that stores the game's result, from both players' rows as
 stored at that moment (`rating_change`), and written in that same
 transaction; rated games of one player that finish together are rated one
-after the other, each from the rows the previous one left. The writer
-returns the changes once they are committed, and the room's actor puts
-them in the game's `game_over` messages (`announce`).
+after the other, each from the rows the previous one left, and a second
+writer (another process on the same database) is rated from the same rows.
+The writer returns the changes once they are committed, and the room's
+actor puts them in the game's `game_over` messages (`announce`).
+
+`RatingBook` answers "what is this player's standing" for display (the
+welcome, seats, seeks, the online list) from a read-through cache of the
+players online, which the writer keeps current with each rating change it
+commits (`rated`). That cache is never used to compute a rating; a rating
+changed by another process shows here only once the player is read again
+(after its last connection closes).
 
 The Glicko-2 mathematics is `engine.glicko2` (its module docstring gives
 the system constant tau and how a game is its own rating period). Bots
@@ -39,11 +45,14 @@ BOT_START_RD = 100.0
 
 
 class RatingBook:
-    """Every player's standing, read from storage each time it is asked for."""
+    """Every player's standing as stored, kept for the players online, for display."""
 
     def __init__(self, reads: RecordReader, writes: RecordStore) -> None:
         self._reads = reads
         self._writes = writes
+        self._kept: dict[str, Standing] = {}
+        self._changes = 0
+        """Rating changes committed so far (a read that saw this change may be stale: not kept)."""
 
     async def enrol_bots(
         self, arena_ratings: dict[str, int], levels: list[str], engines: Sequence[EngineSpec] = ()
@@ -61,10 +70,31 @@ class RatingBook:
         await self._writes.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
-        """A player's standing as stored now, or a newcomer's for a name not in the pool yet."""
-        if isinstance(player, str):
-            return await self._reads.standing(player) or newcomer(player, "human")
-        return await self._reads.standing(player.name) or newcomer(player.name, player.kind)
+        """A player's standing, for display: kept or stored, or a newcomer's for a name not in the
+        pool yet."""
+        name = player if isinstance(player, str) else player.name
+        kind: PlayerKind = "human" if isinstance(player, str) else player.kind
+        kept = self._kept.get(name)
+        if kept is not None:
+            return kept
+        changes = self._changes
+        stored = await self._reads.standing(name)
+        if stored is None:
+            return newcomer(name, kind)
+        if changes == self._changes:
+            self._kept.setdefault(stored.name, stored)
+        return stored
+
+    def rated(self, change: RatingsChanged) -> None:
+        """A rating change has been committed (the writer says so): keep the new standings."""
+        self._changes += 1
+        for standing in change.after:
+            if standing.name in self._kept:
+                self._kept[standing.name] = standing
+
+    def forget(self, name: str) -> None:
+        """Stop keeping a player's standing (one who has left: it is read again if needed)."""
+        self._kept.pop(name, None)
 
 
 def newcomer(name: str, kind: PlayerKind) -> Standing:

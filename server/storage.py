@@ -21,7 +21,7 @@ import contextlib
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -313,6 +313,10 @@ class Storage:
         return player if player is not None and player.token_hash == token_hash else None
 
     # -------------------------------------------------------------- games
+
+    def watch_ratings(self, watcher: Callable[[RatingsChanged], None]) -> None:
+        """Tell `watcher` of each rating change once it is committed (before `apply` returns it)."""
+        self._writer.rating_watchers.append(watcher)
 
     async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         """Commit one request's records, all or none (possibly in one transaction with other

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import aiosqlite
@@ -98,6 +99,9 @@ class RecordWriter:
         for each transaction; give up on a locked database after `retry_s`; report to `metrics`."""
         self._db = connection
         self._metrics = metrics
+        self.rating_watchers: list[Callable[[RatingsChanged], None]] = []
+        """Told of each rating change once it is committed, before its writer hears (the rating
+        book, which keeps the standings of the players online)."""
         self._lock = write_lock
         self._retry_s = retry_s
         self._queue: list[_Change] = []
@@ -173,6 +177,9 @@ class RecordWriter:
                 moves = sum(isinstance(record, MovePlayed) for change in group for record in change.records)
                 self._metrics.moves.inc(moves)
             for change, changed in zip(group, rated, strict=True):
+                for rating in changed:
+                    for watcher in self.rating_watchers:
+                        watcher(rating)
                 if not change.done.done():
                     change.done.set_result(changed)
             return
