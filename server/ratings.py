@@ -50,7 +50,7 @@ class RatingBook:
     def __init__(self, reads: RecordReader, writes: RecordStore) -> None:
         self._reads = reads
         self._writes = writes
-        self._kept: dict[str, Standing] = {}
+        self._known: dict[str, Standing] = {}
         self._changes = 0
         """Rating changes committed so far (a read that saw this change may be stale: not kept)."""
 
@@ -74,7 +74,7 @@ class RatingBook:
         pool yet."""
         name = player if isinstance(player, str) else player.name
         kind: PlayerKind = "human" if isinstance(player, str) else player.kind
-        kept = self._kept.get(name)
+        kept = self._known.get(name)
         if kept is not None:
             return kept
         changes = self._changes
@@ -82,19 +82,19 @@ class RatingBook:
         if stored is None:
             return newcomer(name, kind)
         if changes == self._changes:
-            self._kept.setdefault(stored.name, stored)
+            self._known.setdefault(stored.name, stored)
         return stored
 
     def rated(self, change: RatingsChanged) -> None:
         """A rating change has been committed (the writer says so): keep the new standings."""
         self._changes += 1
         for standing in change.after:
-            if standing.name in self._kept:
-                self._kept[standing.name] = standing
+            if standing.name in self._known:
+                self._known[standing.name] = standing
 
     def forget(self, name: str) -> None:
         """Stop keeping a player's standing (one who has left: it is read again if needed)."""
-        self._kept.pop(name, None)
+        self._known.pop(name, None)
 
 
 def newcomer(name: str, kind: PlayerKind) -> Standing:
