@@ -10,8 +10,11 @@ one request's records, all or none, through the group-commit writer of
 `server.writer`, and raises `StorageUnavailable` when the database cannot
 take them now. Reads go through a second connection, which sees only
 committed changes, and return the server's own values (`GameRecord`,
-`GameSummary`, `RestoredGame`), never wire models: `server.views` renders
-those.
+`GameSummary`, `RestoredGame`), each read from its row by name by one
+function of `server.rows`, never wire models: `server.views` renders
+those. Callers see this class through its ports in `server.domain`
+(`RecordStore` for writes, `RecordReader` for reads, `Records` for both),
+so that only the server's start knows it is SQLite.
 """
 
 from __future__ import annotations
