@@ -185,7 +185,12 @@ class RecordWriter:
             return
 
     async def _transaction(self, group: list[_Change]) -> list[tuple[RatingsChanged, ...]]:
-        """Write the group's records in one transaction; the rating changes of each change."""
+        """Write the group's records in one transaction; the rating changes of each change.
+
+        Records go in runs that `statements` batches across changes (one
+        `executemany` for many rooms' moves); a rated finish ends a run, so
+        that its players' rows are read with everything before it written.
+        """
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -220,13 +225,15 @@ class RecordWriter:
             "SELECT black_name, black_kind, white_name, white_kind FROM games WHERE game_id = ?", (finish.game_id,)
         ) as cursor:
             seats = await cursor.fetchone()
-        if seats is None:
-            raise ValueError(f"game {finish.game_id} is not stored: it cannot be rated")
+        if seats is None:  # a bug: not ValueError, which `_commit` reads as a closed connection
+            raise LookupError(f"game {finish.game_id} is not stored: its result cannot be rated")
         black = await self._standing(seats["black_name"], seats["black_kind"])
         white = await self._standing(seats["white_name"], seats["white_kind"])
         return rating_change(finish, black, white)
 
     async def _standing(self, name: str, kind: PlayerKind) -> Standing:
+        """A seated player's standing as stored now; a newcomer's for a name with no row (every
+        player signs in, and every bot is enrolled, before it can take a seat)."""
         async with self._db.execute(
             f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,)
         ) as cursor:
