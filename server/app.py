@@ -117,7 +117,7 @@ class GameServer:
         self.bots = bots
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
-        self.ratings = RatingBook(storage, storage)
+        self.ratings = RatingBook(storage)
         storage.watch_ratings(self.ratings.rated)
         self.rooms = RoomRegistry(storage, self.deliver, bots, self.roster)
         self.metrics.count_rooms(self.rooms.count_by_status)

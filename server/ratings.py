@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
 from engine.record import PlayerInfo, PlayerKind
 from engine.types import Color
-from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordReader, RecordStore, Standing
+from server.domain import BotsEnrolled, GameFinished, RatingsChanged, Records, Standing
 from server.engine_config import EngineSpec
 from server.protocol import GameOver, RatingChangeModel, RatingsModel
 
@@ -47,9 +47,8 @@ BOT_START_RD = 100.0
 class RatingBook:
     """Every player's standing as stored, kept for the players online, for display."""
 
-    def __init__(self, reads: RecordReader, writes: RecordStore) -> None:
-        self._reads = reads
-        self._writes = writes
+    def __init__(self, storage: Records) -> None:
+        self._storage = storage
         self._known: dict[str, Standing] = {}
         self._changes = 0
         """Rating changes committed so far (a read that saw this change may be stale: not kept)."""
@@ -67,7 +66,7 @@ class RatingBook:
             for spec in engines
         ]
         newcomers = tuple(Standing(name, "bot", rating, 0) for name, rating in ours + outside)
-        await self._writes.apply([BotsEnrolled(newcomers)])
+        await self._storage.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
         """A player's standing, for display: kept or stored, or a newcomer's for a name not in the
@@ -78,7 +77,7 @@ class RatingBook:
         if kept is not None:
             return kept
         changes = self._changes
-        stored = await self._reads.standing(name)
+        stored = await self._storage.standing(name)
         if stored is None:
             return newcomer(name, kind)
         if changes == self._changes:

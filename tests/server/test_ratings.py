@@ -79,6 +79,30 @@ async def test_after_a_rated_game_its_room_shows_the_new_ratings_in_the_seats(cl
     ]
 
 
+async def test_four_rated_games_of_one_player_ending_at_once_each_start_from_the_last(
+    client: ClientFactory,
+) -> None:
+    alice = await client("alice")
+    rooms = []
+    for number in range(4):
+        opponent = await client(f"opponent{number}")
+        room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
+        await opponent.request(type="join_room", room_id=room_id)
+        await alice.request(type="move", room_id=room_id, x=7, y=7)
+        await opponent.request(type="move", room_id=room_id, x=8, y=8)
+        rooms.append(room_id)
+
+    for room_id in rooms:
+        await alice.send(type="resign", room_id=room_id)
+    overs = [(await alice.expect_next("game_over"))["ratings"]["black"] for _ in rooms]
+
+    overs.sort(key=lambda change: change["before"], reverse=True)
+    assert overs[0]["before"] == 1500
+    assert [change["before"] for change in overs[1:]] == [change["after"] for change in overs[:-1]]
+    welcome = (await client("alice")).seen[-1]["player"]
+    assert (welcome["rating"], welcome["games"]) == (overs[-1]["after"], 4)
+
+
 async def test_a_casual_game_changes_no_rating(client: ClientFactory) -> None:
     _, _, over = await rated_game(client, rated=False)
     assert over.get("ratings") is None
@@ -155,7 +179,7 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     storage = await Storage.open(tmp_path / "db.sqlite3")
     for name in ("alice", "bob"):
         await storage.add_player(name, name.encode())
-    book = RatingBook(storage, storage)
+    book = RatingBook(storage)
     storage.watch_ratings(book.rated)
     store = FailingOnce(storage)
     sent: list[tuple[ConnectionId, ServerMessage]] = []
