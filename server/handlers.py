@@ -258,9 +258,9 @@ class RequestHandlers:
         return PlayerInfo(spec.bot, "bot", spec.bot)
 
     async def _join_room(self, connection: Connection, request: JoinRoom) -> None:
-        """Join a room. One who asks for a seat brings its standing, read from storage now, for the
-        seat's rating in the room's snapshots: a room learns ratings when a seat is taken and
-        from the rated results it stores, not before each request."""
+        """Join a room. One who asks for a seat brings its standing (the rating book's, as stored),
+        for the seat's rating in the room's snapshots: a room learns ratings when a seat is taken
+        and from the rated results it stores, not before each request."""
         as_player = request.as_ == "player"
         standing = await self._services.ratings.standing(signed_in(connection)) if as_player else None
 

@@ -10,8 +10,9 @@ moves.
 
 A rated game's result is rated in its transaction: when the records finish
 a rated game, the writer writes what came before, reads both players'
-rows as they now stand (this transaction holds the database's write lock,
-so no other writer can change them meanwhile), works out the change
+rows as they now stand (this transaction holds SQLite's write lock, so no
+other writer, in this process or another, can change them meanwhile; a
+database with row locks would read them FOR UPDATE), works out the change
 (`server.ratings.rating_change`) and writes it after the result. Rated
 games of one player finishing in one group are so rated one after the
 other. `write` returns the changes, once committed, to the room that
