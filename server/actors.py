@@ -24,11 +24,11 @@ from typing import Protocol
 
 from engine.bots import Decision
 from engine.openings import Step
-from engine.record import PlayerInfo
 from engine.types import Point
 from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
 from server.bots import BotRoster
-from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, Standing, is_server_bot
+from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, is_server_bot
+from server.ratings import announce
 from server.rooms import Outcome, Room
 from server.writer import StorageUnavailable
 from wire.messages import ServerMessage
@@ -63,16 +63,6 @@ class MoveChooser(Protocol):
         """The bot's step in the request's opening; raises and tells `watcher` as `choose` does."""
 
 
-class RatingKeeper(Protocol):
-    """Who rates finished rated games (the server's RatingBook)."""
-
-    async def store(
-        self, outcome: Outcome, seats: tuple[PlayerInfo, PlayerInfo], store: RecordStore
-    ) -> tuple[Standing, Standing] | None:
-        """Store the outcome's records, with the rating changes of a rated game it finishes (also
-        put in its `game_over` messages), in one transaction; the new standings, if any."""
-
-
 class RoomListener(Protocol):
     """What an actor tells its registry."""
 
@@ -93,14 +83,12 @@ class RoomActor:
         deliver: Deliver,
         bots: MoveChooser | None,
         listener: RoomListener,
-        ratings: RatingKeeper | None = None,
         roster: BotRoster | None = None,
     ) -> None:
         """An actor for `room`; `roster` says how long its bots think (default: our own levels)."""
         self.room = room
         self._roster = roster or BotRoster()
         self._store = store
-        self._ratings = ratings
         self._deliver = deliver
         self._bots = bots
         self._listener = listener
@@ -138,14 +126,11 @@ class RoomActor:
             self._after_change()
 
     async def _save(self, outcome: Outcome) -> None:
-        """Store the outcome's records; a rated game it finishes is rated in the same transaction."""
-        seats = self.room.seats_taken()
-        if self._ratings is None or not self.room.rated or seats is None:
-            await self._store.apply(outcome.records)
-            return
-        settled = await self._ratings.store(outcome, seats, self._store)
-        if settled is not None:
-            self.room.know(settled)
+        """Store the outcome's records. A rated game they finish is rated in the same transaction:
+        the room learns its players' new standings, and its `game_over` messages say the change."""
+        for change in await self._store.apply(outcome.records):
+            self.room.know(change.after)
+            announce(outcome, change)
 
     def start(self) -> None:
         """Arm the timer and any bot search for a room that was just created or restored."""
@@ -347,15 +332,13 @@ class RoomRegistry:
         store: RecordStore,
         deliver: Deliver,
         bots: MoveChooser | None,
-        ratings: RatingKeeper | None = None,
         roster: BotRoster | None = None,
     ) -> None:
-        """Rooms whose changes go to `store`, whose messages go to `deliver`, whose bots ask `bots`
-        (for as long as `roster` says), and whose rated games `ratings` rates."""
+        """Rooms whose changes go to `store` (which rates their rated games), whose messages go to
+        `deliver`, and whose bots ask `bots` (for as long as `roster` says)."""
         self._store = store
         self._deliver = deliver
         self._bots = bots
-        self._ratings = ratings
         self._roster = roster or BotRoster()
         self._actors: dict[RoomId, RoomActor] = {}
         self._facts: dict[RoomId, RoomFacts] = {}
@@ -363,7 +346,7 @@ class RoomRegistry:
 
     def actor_for(self, room: Room) -> RoomActor:
         """An actor for a new or restored room, not yet held (see `add`)."""
-        return RoomActor(room, self._store, self._deliver, self._bots, self, self._ratings, self._roster)
+        return RoomActor(room, self._store, self._deliver, self._bots, self, self._roster)
 
     def add(self, actor: RoomActor) -> None:
         """Hold a room's actor and start its timers."""

@@ -26,8 +26,7 @@ from engine.types import Point, Rule
 from server.actors import RoomRegistry
 from server.bot_pool import BotBusyError, BotError, BotRequest, Priority
 from server.bots import BotPlayers, BotRoster
-from server.domain import Refusal, RoomFacts
-from server.storage import Storage
+from server.domain import RecordReader, Refusal, RoomFacts
 from wire.messages import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 
 logger = logging.getLogger(__name__)
@@ -48,7 +47,7 @@ class AnalysisRequests:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: RecordReader,
         rooms: RoomRegistry,
         bots: BotPlayers | None,
         roster: BotRoster,

@@ -118,7 +118,8 @@ class GameServer:
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
-        self.rooms = RoomRegistry(storage, self.deliver, bots, self.ratings, self.roster)
+        storage.watch_ratings(self.ratings.rated)
+        self.rooms = RoomRegistry(storage, self.deliver, bots, self.roster)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         self.connections: dict[ConnectionId, Connection] = {}
@@ -183,7 +184,8 @@ class GameServer:
 
     async def restore_rooms(self) -> None:
         """Every unfinished game comes back as a playing room that its players can rejoin, and a
-        room whose game ended within `abandon_after_s` as a finished one, for a rematch."""
+        room whose game ended within `abandon_after_s` as a finished one, for a rematch; each
+        knows its seats' ratings as stored."""
         now = asyncio.get_running_loop().time()
         recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
         for game in await self.storage.games_to_restore(recently):
@@ -193,6 +195,7 @@ class GameServer:
                 # One unreadable game must not keep every other game (and the server) down.
                 logger.error("cannot restore game %s: %s", game.game_id, error)
                 continue
+            room.know([await self.ratings.standing(seat) for seat in (game.black, game.white)])
             self.rooms.add(self.rooms.actor_for(room))
             logger.info("restored game %s in room %s at ply %d", game.game_id, game.room_id, len(game.moves))
 

@@ -17,7 +17,7 @@ from typing import Literal, NewType, Protocol
 from engine.glicko2 import Rating
 from engine.opening_record import OpeningRecord, OpeningStepRecord
 from engine.openings import OpeningRule, OpeningState
-from engine.record import ClockSetting, PlayerInfo, PlayerKind
+from engine.record import ClockSetting, GameRecord, PlayerInfo, PlayerKind
 from engine.types import Color, GameResult, Point, Rule
 from wire.errors import ErrorCode as ErrorCode  # the wire's refusals and ids are the server's vocabulary too
 from wire.errors import Refusal as Refusal
@@ -228,13 +228,19 @@ StoreRecord = (
 )
 
 
+"""A change to store; one request's records are written in one transaction, all or none."""
+
+
 class RecordStore(Protocol):
     """Where records go: the server's Storage (tests script their own)."""
 
-    async def apply(self, records: list[StoreRecord]) -> None:
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         """Store one change's records durably, all or none; raise StorageUnavailable when the
-        database cannot take them now (anything else it raises is a bug)."""
-"""A change to store; one request's records are written in one transaction, all or none."""
+        database cannot take them now (anything else it raises is a bug).
+
+        A rated game the records finish is rated in the same transaction,
+        from both players' ratings as stored then: the rating changes so
+        stored are returned (none for records that finish no rated game)."""
 
 
 # ------------------------------------------------------------ room facts
@@ -415,3 +421,61 @@ class BotTurn:
     """The game being played (an outside engine keeps one game per process)."""
     match_ms: int | None = None
     """In a timed game, each side's time at the start (an outside engine is told it)."""
+
+
+# ------------------------------------------------------------ reading back
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlayer:
+    """A player as stored, for signing in: the name as first written, the token's hash, and
+    whether it is a person or a bot."""
+
+    name: str
+    token_hash: bytes
+    kind: PlayerKind = "human"
+
+    @property
+    def is_level(self) -> bool:
+        """Whether this is one of the server's bot levels: a bot with no token, as which nobody
+        signs in (a bot account has a token, and signs in like a person)."""
+        return self.kind == "bot" and not self.token_hash
+
+
+class RecordReader(Protocol):
+    """What the server reads back from storage, as domain values: the reading port of the server's
+    Storage, so that no caller needs the database behind it."""
+
+    async def find_player(self, name: str) -> StoredPlayer | None:
+        """The player called `name` (ignoring case), or None."""
+
+    async def player_with_token(self, token_hash: bytes) -> StoredPlayer | None:
+        """The player whose token has this hash, or None."""
+
+    async def standing(self, name: str) -> Standing | None:
+        """A player's (or a bot's) rating and rated games as stored now, or None for an unknown name."""
+
+    async def leaderboard(self, limit: int, kind: PlayerKind | None) -> list[Standing]:
+        """The best rated players, provisional ratings after the others; only `kind` if given."""
+
+    async def profile(self, name: str, viewer: str | None, recent: int = 20, history: int = 100) -> Profile | None:
+        """A player's page as `viewer` may see it; None for an unknown name."""
+
+    async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
+        """The games whose rooms come back after a restart, oldest first, with their moves."""
+
+    async def game_record(self, game_id: str, viewer: str | None) -> GameRecord | None:
+        """The whole record of a game `viewer` may read, or None."""
+
+    async def list_games(
+        self, player: str | None, limit: int, before: str | None, viewer: str | None = None
+    ) -> GamePage | None:
+        """A page of game summaries, newest first; None when `before` names no game `viewer` may see."""
+
+
+class Records(RecordReader, RecordStore, Protocol):
+    """Storage as the requests use it: its reads, its writes, and the adding of a player."""
+
+    async def add_player(self, name: str, token_hash: bytes, kind: PlayerKind = "human") -> StoredPlayer | None:
+        """Create a player; None if the name (ignoring case) was taken meanwhile. Raises
+        StorageUnavailable when the database cannot take it now."""

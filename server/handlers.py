@@ -129,8 +129,7 @@ class RequestHandlers:
                 summaries = [views.room_summary(facts) for facts in page]
                 connection.send(Rooms(rooms=summaries, next=cursor, id=request.id))
             case JoinRoom():
-                as_player = request.as_ == "player"
-                await self._in_room(connection, request, lambda room, caller, now: room.join(caller, as_player, now))
+                await self._join_room(connection, request)
             case LeaveRoom():
                 await self._in_room(connection, request, lambda room, caller, now: room.leave(caller, now))
             case ListBots():
@@ -265,17 +264,25 @@ class RequestHandlers:
         self._services.roster.check_seat(spec.bot, request.rule, request.size, OpeningRule(request.opening))
         return PlayerInfo(spec.bot, "bot", spec.bot)
 
+    async def _join_room(self, connection: Connection, request: JoinRoom) -> None:
+        """Join a room. One who asks for a seat brings its standing (the rating book's, as stored),
+        for the seat's rating in the room's snapshots: a room learns ratings when a seat is taken
+        and from the rated results it stores, not before each request."""
+        as_player = request.as_ == "player"
+        standing = await self._services.ratings.standing(signed_in(connection)) if as_player else None
+
+        def join(room: Room, caller: Caller, now: float) -> Outcome:
+            if standing is not None:
+                room.know([standing])
+            return room.join(caller, as_player, now)
+
+        await self._in_room(connection, request, join)
+
     async def _in_room(self, connection: Connection, request: InRoom, action: RoomRequest) -> None:
-        """Run a request in its room, as the connection's player (whose rating the room learns)."""
+        """Run a request in its room, as the connection's player."""
         actor = self._actor(request.room_id)
         caller = caller_of(connection)
-        standing = await self._services.ratings.standing(caller.name)
-
-        def act(room: Room, now: float) -> Outcome:
-            room.know([standing])
-            return action(room, caller, now)
-
-        await actor.run(act, request.id)
+        await actor.run(lambda room, now: action(room, caller, now), request.id)
 
     def _actor(self, room_id: str) -> RoomActor:
         actor = self._services.rooms.get(room_id)

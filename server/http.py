@@ -22,10 +22,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
 from server import views
+from server.domain import RecordReader
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.sessions import hash_token
-from server.storage import Storage
 from server.web import static_response
 from wire.messages import PAGE_LIMIT
 
@@ -54,7 +54,7 @@ Endpoint = Callable[..., Awaitable[Response]]
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: Storage, metrics: Metrics) -> None:
+    def __init__(self, storage: RecordReader, metrics: Metrics) -> None:
         self._storage = storage
         self._metrics = metrics
         self._routes = Map(

@@ -1,17 +1,22 @@
 """The rating pool as the server keeps it: every player's Glicko-2 standing, and the rating of
 each rated game that finishes.
 
-Ratings live in the database (`players`, `rating_changes`); the book caches
-the standings it has read, and it is the only thing that changes them, so
-the cache never goes stale. A player who leaves is forgotten (`forget`) and
-read again when needed; a read that a rated game's settling may have
-overtaken is not cached. A rated game's result and both new ratings are
-stored in one transaction: `RatingBook.store` computes the changes from the
-players' standings as they are, adds them to the outcome's records and to
-its `game_over` messages, stores everything, and only then takes the new
-standings. Rated games that finish at the same moment in different rooms
-are settled one after the other (one lock), so that a player in two of
-them is rated from the result of the first in the second.
+Ratings live in the database (`players`, `rating_changes`). A rated game's
+rating change is worked out by the record writer (`server.writer`) inside
+the transaction that stores the game's result, from both players' rows as
+stored at that moment (`rating_change`), and written in that same
+transaction; rated games of one player that finish together are rated one
+after the other, each from the rows the previous one left, and a second
+writer (another process on the same database) is rated from the same rows.
+The writer returns the changes once they are committed, and the room's
+actor puts them in the game's `game_over` messages (`announce`).
+
+`RatingBook` answers "what is this player's standing" for display (the
+welcome, seats, seeks, the online list) from a read-through cache of the
+players online, which the writer keeps current with each rating change it
+commits (`rated`). That cache is never used to compute a rating; a rating
+changed by another process shows here only once the player is read again
+(after its last connection closes).
 
 The Glicko-2 mathematics is `engine.glicko2` (its module docstring gives
 the system constant tau and how a game is its own rating period). Bots
@@ -21,21 +26,18 @@ deviation of BOT_START_RD.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
-from engine.record import PlayerInfo
+from engine.record import PlayerInfo, PlayerKind
 from engine.types import Color
-from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordStore, Standing, utc_now
+from server.domain import BotsEnrolled, GameFinished, RatingsChanged, Records, Standing
 from server.engine_config import EngineSpec
-from server.rooms import Outcome
-from server.storage import Storage
 from wire.messages import GameOver, RatingChangeModel, RatingsModel
 
-Settled = tuple[Standing, Standing] | None
-"""Black's and white's standings after a rated game, or None when no rated game finished."""
-
+if TYPE_CHECKING:
+    from server.rooms import Outcome
 
 BOT_START_RD = 100.0
 """A bot's deviation when it joins the pool: its arena rating comes from 64 games per level
@@ -43,14 +45,13 @@ BOT_START_RD = 100.0
 
 
 class RatingBook:
-    """Every player's standing, as stored, and the settling of rated games."""
+    """Every player's standing as stored, kept for the players online, for display."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Records) -> None:
         self._storage = storage
         self._known: dict[str, Standing] = {}
-        self._settling = asyncio.Lock()
-        self._settled = 0
-        """Rated games settled so far (a read that saw this change may be stale)."""
+        self._changes = 0
+        """Rating changes committed so far (a read that saw this change may be stale: not kept)."""
 
     async def enrol_bots(
         self, arena_ratings: dict[str, int], levels: list[str], engines: Sequence[EngineSpec] = ()
@@ -68,76 +69,58 @@ class RatingBook:
         await self._storage.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
-        """A player's standing: as stored, or a newcomer's for a name not in the pool yet."""
+        """A player's standing, for display: kept or stored, or a newcomer's for a name not in the
+        pool yet."""
         name = player if isinstance(player, str) else player.name
-        known = self._known.get(name)
-        if known is not None:
-            return known
-        settled = self._settled
+        kind: PlayerKind = "human" if isinstance(player, str) else player.kind
+        kept = self._known.get(name)
+        if kept is not None:
+            return kept
+        changes = self._changes
         stored = await self._storage.standing(name)
         if stored is None:
-            return _newcomer(player)
-        if settled == self._settled and not self._settling.locked():
+            return newcomer(name, kind)
+        if changes == self._changes:
             self._known.setdefault(stored.name, stored)
         return stored
 
+    def rated(self, change: RatingsChanged) -> None:
+        """A rating change has been committed (the writer says so): keep the new standings."""
+        self._changes += 1
+        for standing in change.after:
+            if standing.name in self._known:
+                self._known[standing.name] = standing
+
     def forget(self, name: str) -> None:
-        """Stop caching a player's standing (one who has left: it is read again if needed)."""
+        """Stop keeping a player's standing (one who has left: it is read again if needed)."""
         self._known.pop(name, None)
 
-    async def _read(self, player: PlayerInfo | str) -> Standing:
-        """A player's standing, cached or stored (a newcomer's if none), without caching it."""
-        name = player if isinstance(player, str) else player.name
-        return self._known.get(name) or await self._storage.standing(name) or _newcomer(player)
 
-    async def store(self, outcome: Outcome, seats: tuple[PlayerInfo, PlayerInfo], store: RecordStore) -> Settled:
-        """Store an outcome's records into `store`: with the rating changes of a rated game the
-        outcome finishes, added to its records and to its `game_over` messages, in one transaction.
-
-        Returns black's and white's new standings for a rated finish, else None. Raises what the
-        store raises, with nothing taken into the book.
-        """
-        finish = next((record for record in outcome.records if isinstance(record, GameFinished) and record.rated), None)
-        if finish is None:
-            await store.apply(outcome.records)
-            return None
-        async with self._settling:
-            before = (await self._read(seats[0]), await self._read(seats[1]))
-            after = _rated(before, finish)
-            await store.apply([*outcome.records, RatingsChanged(finish.game_id, before, after, utc_now())])
-            self._settled += 1
-            for standing in after:
-                if standing.name in self._known:
-                    self._known[standing.name] = standing
-        _announce(outcome, before, after)
-        return after
-
-
-def _newcomer(player: PlayerInfo | str) -> Standing:
+def newcomer(name: str, kind: PlayerKind) -> Standing:
     """The standing of a player not in the pool yet."""
-    if isinstance(player, str):
-        return Standing(player, "human", Rating(), 0)
-    return Standing(player.name, player.kind, Rating(), 0)
+    return Standing(name, kind, Rating(), 0)
 
 
-def _rated(before: tuple[Standing, Standing], finish: GameFinished) -> tuple[Standing, Standing]:
-    """Black's and white's standings after the finished game."""
+def rating_change(finish: GameFinished, black: Standing, white: Standing) -> RatingsChanged:
+    """The rating change of a rated game that finished, from black's and white's standings before it."""
     winner = finish.result.winner
     black_score = DRAW if winner is None else WIN if winner is Color.BLACK else LOSS
-    black, white = before
     black_after, white_after = rate_game(black.rating, white.rating, black_score)
-    return (
+    after = (
         Standing(black.name, black.kind, black_after, black.games + 1),
         Standing(white.name, white.kind, white_after, white.games + 1),
     )
+    return RatingsChanged(finish.game_id, (black, white), after, finish.ended_at)
 
 
-def _announce(outcome: Outcome, before: tuple[Standing, Standing], after: tuple[Standing, Standing]) -> None:
-    """Put the rating changes in every `game_over` of the outcome (they are the same event)."""
+def announce(outcome: Outcome, change: RatingsChanged) -> None:
+    """Put a stored rating change in every `game_over` of its game in the outcome (they are the
+    same event, told to each member)."""
+    before, after = change.before, change.after
     ratings = RatingsModel(
         black=RatingChangeModel(before=round(before[0].rating.rating), after=round(after[0].rating.rating)),
         white=RatingChangeModel(before=round(before[1].rating.rating), after=round(after[1].rating.rating)),
     )
     for index, (connection, message) in enumerate(outcome.messages):
-        if isinstance(message, GameOver):
+        if isinstance(message, GameOver) and message.game_id == change.game_id:
             outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from server.actors import RoomActor, RoomRegistry
 from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
-from server.domain import Caller, ConnectionId, Refusal
+from server.domain import Caller, ConnectionId, Records, Refusal
 from server.lobby import Lobby
 from server.ratings import RatingBook
 from server.rooms import Outcome, Room, RoomSettings
-from server.storage import Storage
 from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
@@ -67,7 +66,7 @@ class Services:
     """The parts of one running server that requests reach."""
 
     settings: HandlerSettings
-    storage: Storage
+    storage: Records
     rooms: RoomRegistry
     bots: BotPlayers | None
     """Who plays the bots' moves; None on a server that runs no bots."""

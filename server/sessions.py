@@ -16,9 +16,8 @@ from collections.abc import Callable
 
 from engine.record import PlayerKind
 from engine.registry import level_names
-from server.domain import Refusal
+from server.domain import Records, Refusal, StoredPlayer
 from server.pacing import RecentCounts
-from server.storage import Storage, StoredPlayer
 
 TOKEN_BYTES = 32
 
@@ -55,7 +54,7 @@ class NewNames:
 
 
 async def sign_in(
-    storage: Storage,
+    storage: Records,
     name: str,
     token: str | None,
     kind: PlayerKind | None = None,

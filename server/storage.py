@@ -10,18 +10,20 @@ one request's records, all or none, through the group-commit writer of
 `server.writer`, and raises `StorageUnavailable` when the database cannot
 take them now. Reads go through a second connection, which sees only
 committed changes, and return the server's own values (`GameRecord`,
-`GameSummary`, `RestoredGame`), never wire models: `server.views` renders
-those.
+`GameSummary`, `RestoredGame`), each read from its row by name by one
+function of `server.rows`, never wire models: `server.views` renders
+those. Callers see this class through its ports in `server.domain`
+(`RecordStore` for writes, `RecordReader` for reads, `Records` for both),
+so that only the server's start knows it is SQLite.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,33 +31,42 @@ from typing import Any
 
 import aiosqlite
 
-from engine.glicko2 import Rating
-from engine.opening_record import OpeningRecord, OpeningStepRecord, step_from_dict
-from engine.openings import OpeningRule, Player
+from engine.opening_record import OpeningRecord
+from engine.openings import OpeningRule
 from engine.record import (
-    ClockSetting,
     GameRecord,
-    PlayerInfo,
     PlayerKind,
     RecordedMove,
     format_timestamp,
-    parse_timestamp,
 )
-from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.domain import (
     PROVISIONAL_RD,
-    GameId,
     GamePage,
-    GameSummary,
     PlayerAdded,
     Profile,
-    RatingPoint,
+    RatingsChanged,
     RestoredGame,
-    RoomId,
     Standing,
+    StoredPlayer,
     StoreRecord,
 )
 from server.metrics import Metrics
+from server.rows import (
+    GAME_COLUMNS,
+    MOVE_COLUMNS,
+    OPENING_STEP_COLUMNS,
+    STANDING_COLUMNS,
+    STORED_PLAYER_COLUMNS,
+    game_record_from,
+    game_summary_from,
+    opening_rule_of,
+    opening_step_from,
+    rating_point_from,
+    recorded_move_from,
+    restored_game_from,
+    standing_from,
+    stored_player_from,
+)
 from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
@@ -78,22 +89,6 @@ class StorageSettings:
     """How long a write keeps trying a locked database before it gives up (`unavailable`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class StoredPlayer:
-    """A player as stored, for signing in: the name as first written, the token's hash, and
-    whether it is a person or a bot."""
-
-    name: str
-    token_hash: bytes
-    kind: PlayerKind = "human"
-
-    @property
-    def is_level(self) -> bool:
-        """Whether this is one of the server's bot levels: a bot with no token, as which nobody
-        signs in (a bot account has a token, and signs in like a person)."""
-        return self.kind == "bot" and not self.token_hash
-
-
 async def _connect(
     path: str | Path, settings: StorageSettings, opened: list[aiosqlite.Connection]
 ) -> aiosqlite.Connection:
@@ -101,6 +96,7 @@ async def _connect(
     later in opening closes it."""
     connection = await aiosqlite.connect(str(path), isolation_level=None)
     opened.append(connection)
+    connection.row_factory = sqlite3.Row
     await connection.execute("PRAGMA foreign_keys=ON")
     await connection.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
     return connection
@@ -237,31 +233,31 @@ class Storage:
     async def find_player(self, name: str) -> StoredPlayer | None:
         """The player called `name` (ignoring case), or None."""
         async with self._snapshot() as read:
-            row = await read.row("SELECT name, token_hash, kind FROM players WHERE name = ? COLLATE NOCASE", (name,))
-        return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
+            row = await read.row(f"SELECT {STORED_PLAYER_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
+        return None if row is None else stored_player_from(row)
 
     async def player_with_token(self, token_hash: bytes) -> StoredPlayer | None:
         """The player whose token has this hash, or None (for an HTTP request that says who sends it)."""
         async with self._snapshot() as read:
-            row = await read.row("SELECT name, token_hash, kind FROM players WHERE token_hash = ?", (token_hash,))
-        return None if row is None else StoredPlayer(row[0], bytes(row[1]), row[2])
+            row = await read.row(f"SELECT {STORED_PLAYER_COLUMNS} FROM players WHERE token_hash = ?", (token_hash,))
+        return None if row is None else stored_player_from(row)
 
     async def standing(self, name: str) -> Standing | None:
         """A player's (or a bot's) rating and rated games, or None for an unknown name."""
         async with self._snapshot() as read:
-            row = await read.row(f"SELECT {_STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
-        return None if row is None else _standing(row)
+            row = await read.row(f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,))
+        return None if row is None else standing_from(row)
 
     async def leaderboard(self, limit: int, kind: PlayerKind | None) -> list[Standing]:
         """The best rated players by rating, those with a provisional rating after the others;
         only humans or only bots if `kind` says so."""
         async with self._snapshot() as read:
             rows = await read.rows(
-                f"SELECT {_STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
+                f"SELECT {STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
                 "ORDER BY rd > ?, rating DESC, name LIMIT ?",
                 (kind, kind, PROVISIONAL_RD, limit),
             )
-        return [_standing(row) for row in rows]
+        return [standing_from(row) for row in rows]
 
     async def profile(self, name: str, viewer: str | None, recent: int = 20, history: int = 100) -> Profile | None:
         """A player's page as `viewer` (a player's name, or None for anyone) may see it; None for an
@@ -280,38 +276,34 @@ class Storage:
         page = await self.list_games(standing.name, recent, None, viewer)
         assert page is not None, "no `before` game to miss"
         async with self._snapshot() as read:
-            rated = await read.row(
-                "SELECT SUM(r.winner = s.side), SUM(r.winner <> s.side), SUM(r.winner IS NULL) FROM (SELECT c.game_id, "
+            rated = await read.one(
+                "SELECT SUM(r.winner = s.side) AS wins, SUM(r.winner <> s.side) AS losses, "
+                "SUM(r.winner IS NULL) AS draws FROM (SELECT c.game_id, "
                 "CASE WHEN g.black_name = c.player COLLATE NOCASE THEN 'black' ELSE 'white' END AS side "
                 "FROM rating_changes c JOIN games g USING (game_id) WHERE c.player = :name) s "
                 "JOIN results r USING (game_id)",
                 {"name": standing.name},
             )
-            finished = await read.row(
-                f"SELECT COUNT(*) FROM games g JOIN results r USING (game_id) WHERE {_SEATED.format(name=':name')}",
+            finished = await read.one(
+                f"SELECT COUNT(*) AS played FROM games g JOIN results r USING (game_id) "
+                f"WHERE {_SEATED.format(name=':name')}",
                 {"name": standing.name},
             )
             points = await read.rows(
                 "SELECT CASE WHEN "
-                f"{_VISIBLE} THEN c.game_id END, c.at, c.rating_after, c.rd_after, c.volatility_after "
+                f"{_VISIBLE} THEN c.game_id END AS game_id, c.at, c.rating_after, c.rd_after, c.volatility_after "
                 "FROM rating_changes c JOIN games g USING (game_id) "
                 "WHERE c.player = :name ORDER BY c.at DESC, c.rowid DESC LIMIT :history",
                 {"name": standing.name, "viewer": viewer, "history": history},
             )
-        wins, losses, draws = (int(value or 0) for value in rated or (0, 0, 0))
         return Profile(
             standing=standing,
-            wins=wins,
-            losses=losses,
-            draws=draws,
-            played=int(finished[0]) if finished is not None else 0,
+            wins=int(rated["wins"] or 0),
+            losses=int(rated["losses"] or 0),
+            draws=int(rated["draws"] or 0),
+            played=int(finished["played"]),
             recent=page.games,
-            history=tuple(
-                RatingPoint(
-                    None if game_id is None else GameId(game_id), parse_timestamp(at), Rating(rating, rd, volatility)
-                )
-                for game_id, at, rating, rd, volatility in reversed(points)
-            ),
+            history=tuple(rating_point_from(point) for point in reversed(points)),
         )
 
     async def add_player(self, name: str, token_hash: bytes, kind: PlayerKind = "human") -> StoredPlayer | None:
@@ -326,10 +318,16 @@ class Storage:
 
     # -------------------------------------------------------------- games
 
-    async def apply(self, records: list[StoreRecord]) -> None:
+    def watch_ratings(self, watcher: Callable[[RatingsChanged], None]) -> None:
+        """Tell `watcher` of each rating change once it is committed (before `apply` returns it)."""
+        self._writer.rating_watchers.append(watcher)
+
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         """Commit one request's records, all or none (possibly in one transaction with other
-        requests'). Raises StorageUnavailable when the database cannot take them now."""
-        await self._writer.write(records)
+        requests'), with the rating change of a rated game they finish, computed in that
+        transaction (see `server.writer`); return the rating changes. Raises StorageUnavailable
+        when the database cannot take them now."""
+        return await self._writer.write(records)
 
     async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
@@ -337,35 +335,15 @@ class Storage:
         (its players may come back for a rematch)."""
         async with self._snapshot() as read:
             rows = await read.rows(
-                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
+                f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
                 "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
                 "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
                 (format_timestamp(finished_since),),
             )
             restored = []
             for row in rows:
-                game = _GameRow(row)
-                moves = await read.moves(game.game_id)
-                opening = await read.opening(game.game_id, game.opening)
-                restored.append(
-                    RestoredGame(
-                        room_id=game.room_id,
-                        game_id=game.game_id,
-                        rule=game.rule,
-                        size=game.size,
-                        black=game.black,
-                        white=game.white,
-                        clock=game.clock,
-                        clock_ms=game.clock_ms,
-                        moves=tuple(move.point for move in moves),
-                        started_at=game.started_at,
-                        private=game.private,
-                        created_by=game.created_by,
-                        result=game.result,
-                        rated=game.rated,
-                        opening=opening,
-                    )
-                )
+                moves = tuple(move.point for move in await read.moves(row["game_id"]))
+                restored.append(restored_game_from(row, moves, await read.opening(row)))
         return restored
 
     async def unfinished_games(self) -> list[RestoredGame]:
@@ -378,28 +356,13 @@ class Storage:
         play or create."""
         async with self._snapshot() as read:
             row = await read.row(
-                f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
+                f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
                 f"WHERE g.game_id = :game_id AND {_VISIBLE}",
                 {"game_id": game_id, "viewer": viewer},
             )
             if row is None:
                 return None
-            game = _GameRow(row)
-            moves = tuple(await read.moves(game.game_id))
-            opening = await read.opening(game.game_id, game.opening)
-        return GameRecord(
-            rule=game.rule,
-            size=game.size,
-            black=game.black,
-            white=game.white,
-            moves=moves,
-            result=game.result,
-            started_at=game.started_at,
-            ended_at=game.ended_at,
-            game_id=game.game_id,
-            clock=game.clock,
-            opening=opening,
-        )
+            return game_record_from(row, tuple(await read.moves(row["game_id"])), await read.opening(row))
 
     async def list_games(
         self, player: str | None, limit: int, before: str | None, viewer: str | None = None
@@ -428,13 +391,13 @@ class Storage:
                 conditions.append("g.rowid < :anchor")
                 parameters["anchor"] = anchor[0]
             rows = await read.rows(
-                f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id), "
-                "EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.game_id) "
+                f"SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.game_id) AS move_count, "
+                "EXISTS (SELECT 1 FROM rating_changes c WHERE c.game_id = g.game_id) AS ratings_changed "
                 f"FROM games g LEFT JOIN results r USING (game_id) WHERE {' AND '.join(conditions)} "
                 "ORDER BY g.rowid DESC LIMIT :limit",
                 parameters,
             )
-        games = tuple(_GameRow(row).summary(move_count=row[-2], ratings_changed=bool(row[-1])) for row in rows[:limit])
+        games = tuple(game_summary_from(row) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
 
@@ -450,91 +413,37 @@ _VISIBLE = (
 public game to anyone, a private one to its players and its creator only."""
 
 
-_STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
-
-
-def _standing(row: Any) -> Standing:
-    name, kind, rating, rd, volatility, games = row
-    return Standing(name, kind, Rating(float(rating), float(rd), float(volatility)), int(games))
-
-
 class _Snapshot:
     """Queries inside one read transaction (see `Storage._snapshot`)."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
 
-    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
+    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         async with self._db.execute(sql, parameters) as cursor:
             return list(await cursor.fetchall())
 
-    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> Any | None:
+    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row | None:
         async with self._db.execute(sql, parameters) as cursor:
-            return await cursor.fetchone()
+            row: sqlite3.Row | None = await cursor.fetchone()
+            return row
 
-    async def opening(self, game_id: str, rule: OpeningRule) -> OpeningRecord | None:
-        """A game's opening rule and steps; None for a game without one."""
+    async def one(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row:
+        """The row of a query that always has one (an aggregate)."""
+        row = await self.row(sql, parameters)
+        assert row is not None, "an aggregate query has one row"
+        return row
+
+    async def opening(self, game: sqlite3.Row) -> OpeningRecord | None:
+        """The opening rule and steps of a game (a row of GAME_COLUMNS); None for a game without one."""
+        rule = opening_rule_of(game)
         if rule is OpeningRule.NONE:
             return None
         rows = await self.rows(
-            "SELECT player, side, step FROM opening_steps WHERE game_id = ? ORDER BY idx", (game_id,)
+            f"SELECT {OPENING_STEP_COLUMNS} FROM opening_steps WHERE game_id = ? ORDER BY idx", (game["game_id"],)
         )
-        steps = tuple(
-            OpeningStepRecord(player, Player(side), step_from_dict(json.loads(step))) for player, side, step in rows
-        )
-        return OpeningRecord(rule, steps)
+        return OpeningRecord(rule, tuple(opening_step_from(row) for row in rows))
 
     async def moves(self, game_id: str) -> list[RecordedMove]:
-        rows = await self.rows("SELECT x, y, color, time_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [RecordedMove(Point(x, y), Color.parse(color), time_ms) for x, y, color, time_ms in rows]
-
-
-_GAME_COLUMNS = (
-    "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
-    "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
-    "g.black_ms, g.white_ms, g.private, g.started_at, r.winner, r.reason, r.line, r.ended_at, g.created_by, g.rated, "
-    "g.opening, r.detail"
-)
-
-
-class _GameRow:
-    """One row of `_GAME_COLUMNS`, read into the engine's types."""
-
-    def __init__(self, row: Any) -> None:
-        self.game_id = GameId(row[0])
-        self.room_id = RoomId(row[1])
-        self.rule = Rule(row[2])
-        self.size: int = row[3]
-        self.black = PlayerInfo(row[4], row[5], row[6])
-        self.white = PlayerInfo(row[7], row[8], row[9])
-        self.clock = None if row[10] is None else ClockSetting(row[10], row[11])
-        self.clock_ms: tuple[int, int] | None = None if row[12] is None else (row[12], row[13])
-        self.private = bool(row[14])
-        self.started_at = parse_timestamp(row[15])
-        self.created_by: str | None = row[20]
-        self.rated = bool(row[21])
-        self.opening = OpeningRule(row[22])
-        self.result: GameResult | None = None
-        self.ended_at: datetime | None = None
-        if row[17] is not None:
-            line = None if row[18] is None else tuple(Point(x, y) for x, y in json.loads(row[18]))
-            winner = None if row[16] is None else Color.parse(row[16])
-            self.result = GameResult(winner, EndReason(row[17]), line, row[23])
-            self.ended_at = parse_timestamp(row[19])
-
-    def summary(self, move_count: int, ratings_changed: bool) -> GameSummary:
-        """The game's summary; a finished game is `rated` when its result changed ratings."""
-        return GameSummary(
-            game_id=self.game_id,
-            room_id=self.room_id,
-            rule=self.rule,
-            size=self.size,
-            black=self.black,
-            white=self.white,
-            move_count=move_count,
-            result=self.result,
-            started_at=self.started_at,
-            ended_at=self.ended_at,
-            private=self.private,
-            rated=self.rated if self.result is None else ratings_changed,
-        )
+        rows = await self.rows(f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [recorded_move_from(row) for row in rows]

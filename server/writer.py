@@ -8,6 +8,16 @@ each `write` still returns only once its records are committed, so "stored
 before sent" holds for each room, and under load a single fsync covers many
 moves.
 
+A rated game's result is rated in its transaction: when the records finish
+a rated game, the writer writes what came before, reads both players'
+rows as they now stand (this transaction holds SQLite's write lock, so no
+other writer, in this process or another, can change them meanwhile; a
+database with row locks would read them FOR UPDATE), works out the change
+(`server.ratings.rating_change`) and writes it after the result. Rated
+games of one player finishing in one group are so rated one after the
+other. `write` returns the changes, once committed, to the room that
+finished the game.
+
 A database locked by another process, or busy, is retried with growing
 pauses for `retry_s`; then the writer gives up with `StorageUnavailable`,
 as it does at once for a full disk, an I/O error or a read-only file.
@@ -20,12 +30,16 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import aiosqlite
 
-from server.domain import MovePlayed, StoreRecord
+from engine.record import PlayerKind
+from server.domain import GameFinished, MovePlayed, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
+from server.ratings import newcomer, rating_change
+from server.rows import STANDING_COLUMNS, standing_from
 from server.statements import statements
 
 GROUP_LIMIT = 512
@@ -71,7 +85,9 @@ class _Change:
     """One caller's records, and the future its caller awaits."""
 
     records: list[StoreRecord]
-    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    done: asyncio.Future[tuple[RatingsChanged, ...]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class RecordWriter:
@@ -84,6 +100,9 @@ class RecordWriter:
         for each transaction; give up on a locked database after `retry_s`; report to `metrics`."""
         self._db = connection
         self._metrics = metrics
+        self.rating_watchers: list[Callable[[RatingsChanged], None]] = []
+        """Told of each rating change once it is committed, before its writer hears (the rating
+        book, which keeps the standings of the players online)."""
         self._lock = write_lock
         self._retry_s = retry_s
         self._queue: list[_Change] = []
@@ -91,20 +110,21 @@ class RecordWriter:
         self._closed = False
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    async def write(self, records: list[StoreRecord]) -> None:
-        """Commit the records, all or none, in one transaction, possibly shared with other changes.
+    async def write(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
+        """Commit the records, all or none, in one transaction, possibly shared with other changes,
+        with the rating change of each rated game they finish; return those changes.
 
         Raises StorageUnavailable when the database cannot take them, or the
         error a bad record caused.
         """
         if not records:
-            return
+            return ()
         if self._closed:
             raise StorageUnavailable("the database is closed")
         change = _Change(records)
         self._queue.append(change)
         self._wake.set()
-        await change.done
+        return await change.done
 
     async def close(self) -> None:
         """Write what is queued, then stop; later writes are refused."""
@@ -135,10 +155,9 @@ class RecordWriter:
         give_up_at = loop.time() + self._retry_s
         pause = FIRST_RETRY_S
         while True:
-            records = [record for change in group for record in change.records]
             started = loop.time()
             try:
-                await self._transaction(records)
+                rated = await self._transaction(group)
             except Exception as error:
                 if is_transient(error) and loop.time() + pause < give_up_at:
                     await asyncio.sleep(pause)
@@ -156,28 +175,74 @@ class RecordWriter:
             if self._metrics is not None:
                 self._metrics.db_write.observe(loop.time() - started)
                 self._metrics.db_write_changes.observe(len(group))
-                self._metrics.moves.inc(sum(isinstance(record, MovePlayed) for record in records))
-            _settle(group, None)
+                moves = sum(isinstance(record, MovePlayed) for change in group for record in change.records)
+                self._metrics.moves.inc(moves)
+            for change, changed in zip(group, rated, strict=True):
+                for rating in changed:
+                    for watcher in self.rating_watchers:
+                        watcher(rating)
+                if not change.done.done():
+                    change.done.set_result(changed)
             return
 
-    async def _transaction(self, records: list[StoreRecord]) -> None:
+    async def _transaction(self, group: list[_Change]) -> list[tuple[RatingsChanged, ...]]:
+        """Write the group's records in one transaction; the rating changes of each change.
+
+        Records go in runs that `statements` batches across changes (one
+        `executemany` for many rooms' moves); a rated finish ends a run, so
+        that its players' rows are read with everything before it written.
+        """
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
-                for sql, rows in statements(records):
-                    await self._db.executemany(sql, rows)
+                rated = []
+                unwritten: list[StoreRecord] = []
+                for change in group:
+                    changed = []
+                    for record in change.records:
+                        unwritten.append(record)
+                        if isinstance(record, GameFinished) and record.rated:
+                            await self._execute(unwritten)
+                            rating = await self._rate(record)
+                            unwritten = [rating]
+                            changed.append(rating)
+                    rated.append(tuple(changed))
+                await self._execute(unwritten)
                 await self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     await self._db.execute("ROLLBACK")
                 raise
+        return rated
+
+    async def _execute(self, records: list[StoreRecord]) -> None:
+        for sql, rows in statements(records):
+            await self._db.executemany(sql, rows)
+
+    async def _rate(self, finish: GameFinished) -> RatingsChanged:
+        """The rating change of a rated game just finished, from its players' rows as stored now
+        (in the transaction, after every record before it)."""
+        async with self._db.execute(
+            "SELECT black_name, black_kind, white_name, white_kind FROM games WHERE game_id = ?", (finish.game_id,)
+        ) as cursor:
+            seats = await cursor.fetchone()
+        if seats is None:  # a bug: not ValueError, which `_commit` reads as a closed connection
+            raise LookupError(f"game {finish.game_id} is not stored: its result cannot be rated")
+        black = await self._standing(seats["black_name"], seats["black_kind"])
+        white = await self._standing(seats["white_name"], seats["white_kind"])
+        return rating_change(finish, black, white)
+
+    async def _standing(self, name: str, kind: PlayerKind) -> Standing:
+        """A seated player's standing as stored now; a newcomer's for a name with no row (every
+        player signs in, and every bot is enrolled, before it can take a seat)."""
+        async with self._db.execute(
+            f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return newcomer(name, kind) if row is None else standing_from(row)
 
 
-def _settle(group: list[_Change], error: BaseException | None) -> None:
+def _settle(group: list[_Change], error: BaseException) -> None:
     for change in group:
-        if change.done.done():
-            continue
-        if error is None:
-            change.done.set_result(None)
-        else:
+        if not change.done.done():
             change.done.set_exception(error)

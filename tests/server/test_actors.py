@@ -21,7 +21,7 @@ from engine.types import Color, EndReason, Point, Rule
 from server import actors
 from server.actors import RoomActor, RoomRegistry
 from server.bot_pool import BotBusyError, BotError, BotRequest, WaitWatcher
-from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, StoreRecord, new_room_id
+from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, RatingsChanged, StoreRecord, new_room_id
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
 from wire.messages import ServerMessage
@@ -42,10 +42,11 @@ class ScriptedStore:
         self.failures: list[Exception] = []
         """Exceptions to raise on the next writes, in order."""
 
-    async def apply(self, records: list[StoreRecord]) -> None:
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         if records and self.failures:
             raise self.failures.pop(0)
         self.records.extend(records)
+        return ()
 
 
 class ScriptedBots:

@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
-from engine.glicko2 import Rating, rate_game
+from engine.glicko2 import WIN, Rating, rate_game
 from engine.record import PlayerInfo
 from engine.registry import level_names
-from engine.types import Point, Rule
+from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.actors import RoomRegistry
 from server.bot_ratings import read_ratings
-from server.domain import Caller, ConnectionId, GameFinished, StoreRecord, new_room_id
+from server.domain import (
+    Caller,
+    ConnectionId,
+    GameFinished,
+    GameId,
+    GameStarted,
+    RatingsChanged,
+    Standing,
+    StoreRecord,
+    new_game_id,
+    new_room_id,
+    utc_now,
+)
 from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
@@ -51,6 +64,43 @@ async def test_a_rated_game_changes_both_ratings_and_game_over_says_how(client: 
     assert by_name["bob"]["rating"] == round(white_after.rating) and by_name["bob"]["rd"] == round(white_after.rd)
     again = await client("alice")
     assert again.seen[-1]["player"]["rating"] == round(black_after.rating)
+
+
+async def test_after_a_rated_game_its_room_shows_the_new_ratings_in_the_seats(client: ClientFactory) -> None:
+    _, _, over = await rated_game(client)
+
+    carol = await client("carol")
+    room = (await carol.request(type="join_room", room_id=over["room_id"], **{"as": "spectator"}))["room"]
+    seats = [room["black"], room["white"]]
+    black_after, white_after = rate_game(Rating(), Rating(), WIN)
+    assert [(seat["name"], seat["rating"], seat["games"]) for seat in seats] == [
+        ("alice", round(black_after.rating), 1),
+        ("bob", round(white_after.rating), 1),
+    ]
+
+
+async def test_four_rated_games_of_one_player_ending_at_once_each_start_from_the_last(
+    client: ClientFactory,
+) -> None:
+    alice = await client("alice")
+    rooms = []
+    for number in range(4):
+        opponent = await client(f"opponent{number}")
+        room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
+        await opponent.request(type="join_room", room_id=room_id)
+        await alice.request(type="move", room_id=room_id, x=7, y=7)
+        await opponent.request(type="move", room_id=room_id, x=8, y=8)
+        rooms.append(room_id)
+
+    for room_id in rooms:
+        await alice.send(type="resign", room_id=room_id)
+    overs = [(await alice.expect_next("game_over"))["ratings"]["black"] for _ in rooms]
+
+    overs.sort(key=lambda change: change["before"], reverse=True)
+    assert overs[0]["before"] == 1500
+    assert [change["before"] for change in overs[1:]] == [change["after"] for change in overs[:-1]]
+    welcome = (await client("alice")).seen[-1]["player"]
+    assert (welcome["rating"], welcome["games"]) == (overs[-1]["after"], 4)
 
 
 async def test_a_casual_game_changes_no_rating(client: ClientFactory) -> None:
@@ -118,11 +168,11 @@ class FailingOnce:
         self.storage = storage
         self.fail_next_result = True
 
-    async def apply(self, records: list[StoreRecord]) -> None:
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         if self.fail_next_result and any(isinstance(record, GameFinished) for record in records):
             self.fail_next_result = False
             raise StorageUnavailable("the disk is full")
-        await self.storage.apply(records)
+        return await self.storage.apply(records)
 
 
 async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_path: Any) -> None:
@@ -130,9 +180,10 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     for name in ("alice", "bob"):
         await storage.add_player(name, name.encode())
     book = RatingBook(storage)
+    storage.watch_ratings(book.rated)
     store = FailingOnce(storage)
     sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry(store, sent.extend, None, book)
+    registry = RoomRegistry(store, sent.extend, None)
     alice, bob = Caller(ConnectionId(1), "alice"), Caller(ConnectionId(2), "bob")
     actor = registry.actor_for(Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(), rated=True))
     await actor.run(lambda room, now: room.open(alice, "me", PlayerInfo("bob"), now))
@@ -157,3 +208,64 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     await registry.close()
     await storage.close()
 
+
+async def started_rated_game(storage: Storage, black: str, white: str) -> GameId:
+    """A rated game between two players, stored as started; its id."""
+    game_id = new_game_id()
+    seats = PlayerInfo(black), PlayerInfo(white)
+    await storage.apply(
+        [GameStarted(game_id, new_room_id(), Rule.FREESTYLE, 15, *seats, None, utc_now(), False, rated=True)]
+    )
+    return game_id
+
+
+def black_won(game_id: GameId) -> GameFinished:
+    return GameFinished(game_id, GameResult(Color.BLACK, EndReason.RESIGN), utc_now(), None, rated=True)
+
+
+async def test_rated_games_of_one_player_finishing_at_once_are_rated_one_after_the_other(tmp_path: Any) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    opponents = [f"opponent{number}" for number in range(4)]
+    for name in ["alice", *opponents]:
+        await storage.add_player(name, name.encode())
+    games = [await started_rated_game(storage, "alice", opponent) for opponent in opponents]
+
+    changes = await asyncio.gather(*(storage.apply([black_won(game_id)]) for game_id in games))
+
+    expected = Rating()
+    for (change,), opponent in zip(changes, opponents, strict=True):
+        assert change.before[0].rating == expected
+        expected, _ = rate_game(expected, Rating(), WIN)
+        assert change.after[0].rating == expected and change.after[1].name == opponent
+    assert await storage.standing("alice") == Standing("alice", "human", expected, 4)
+    await storage.close()
+
+
+async def test_two_writers_on_one_database_rate_from_each_others_results(tmp_path: Any) -> None:
+    first = await Storage.open(tmp_path / "db.sqlite3")
+    second = await Storage.open(tmp_path / "db.sqlite3")
+    for name in ("alice", "bob", "carol"):
+        await first.add_player(name, name.encode())
+    await second.standing("alice")  # the second writer has read alice's rating before the first game ends
+    with_bob = await started_rated_game(first, "alice", "bob")
+    with_carol = await started_rated_game(second, "alice", "carol")
+
+    (after_bob,) = await first.apply([black_won(with_bob)])
+    (after_carol,) = await second.apply([black_won(with_carol)])
+
+    assert after_carol.before[0] == after_bob.after[0]
+    assert await first.standing("alice") == after_carol.after[0]
+    await first.close()
+    await second.close()
+
+
+async def test_a_casual_result_changes_no_rating(tmp_path: Any) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    for name in ("alice", "bob"):
+        await storage.add_player(name, name.encode())
+    game_id = await started_rated_game(storage, "alice", "bob")
+
+    finish = GameFinished(game_id, GameResult(Color.BLACK, EndReason.RESIGN), utc_now(), None, rated=False)
+    assert await storage.apply([finish]) == ()
+    assert await storage.standing("alice") == Standing("alice", "human", Rating(), 0)
+    await storage.close()

@@ -51,6 +51,26 @@ async def test_a_finished_room_comes_back_after_a_restart_for_a_rematch(
     assert new_game["you"] == "black"
 
 
+async def test_a_room_brought_back_shows_its_players_ratings_as_stored(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    first = await start_server()
+    alice = await client("alice", server=first)
+    bob = await client("bob", server=first)
+    room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await first.stop()
+
+    second = await start_server()
+    carol = await client("carol", server=second)
+    room = (await carol.request(type="join_room", room_id=room_id, **{"as": "spectator"}))["room"]
+    seats = [room["black"], room["white"]]
+    assert [(seat["name"], seat.get("rating"), seat.get("games")) for seat in seats] == [
+        ("alice", 1500, 0),
+        ("bob", 1500, 0),
+    ]
+
+
 async def test_two_bots_pause_between_their_moves_so_that_people_can_watch(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
