@@ -31,7 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from bench.figures import command_line, cpu_share, note, table
 from bench.server_process import REPO, ServerProcess
 
-SCRIPTED_BRAIN = REPO / "tests" / "server" / "scripted_brain.py"
+SCRIPTED_BRAIN = REPO / "tests" / "brains" / "scripted_brain.py"
 DROPPED = 'gomoku_engine_stderr_dropped_bytes_total{engine="flooder"} '
 
 
