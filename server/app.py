@@ -35,7 +35,7 @@ from server.domain import ConnectionId, Refusal
 from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
-from server.lobby import Lobby
+from server.lobby import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
 from server.outside_engines import OutsideEngines
 from server.protocol import (
@@ -54,8 +54,8 @@ from server.storage import Storage, StorageSettings, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
-LOBBY_TICK_S = 1.0
-"""How often the lobby pairs waiting quick seeks and tells its watchers the online count."""
+LOBBY_TICK_S = 0.25
+"""How often the lobby pairs waiting quick seeks and sends its watchers of batches what changed."""
 
 ANALYSIS_NICENESS = 10
 """How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
@@ -214,7 +214,7 @@ class GameServer:
             await self.rooms.save_clocks()
 
     async def _tick_the_lobby(self) -> None:
-        """Every LOBBY_TICK_S: pair the quick seeks in reach of each other, pace the online count."""
+        """Every LOBBY_TICK_S: pair the quick seeks in reach of each other, send the lobby's batch."""
         while True:
             await asyncio.sleep(LOBBY_TICK_S)
             try:
@@ -225,10 +225,19 @@ class GameServer:
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
         """Hand messages to the connections' send queues (never waits).
 
-        A message broadcast to a room is one object for all its members: it
-        is turned into text once, not once per member.
+        A message broadcast to a room (or a lobby batch) is one object for
+        all its recipients: it is turned into text once, not once per
+        recipient. A lobby change to a 1.1 watcher may give way to a fresh
+        snapshot (`Connection.send_lobby_change`), built once for all.
         """
         texts: dict[int, str] = {}
+        snapshot: list[str] = []
+
+        def fresh_snapshot() -> str:
+            if not snapshot:
+                snapshot.append(self.lobby.snapshot().to_wire())
+            return snapshot[0]
+
         for connection_id, message in messages:
             connection = self.connections.get(connection_id)
             if connection is None:
@@ -236,7 +245,10 @@ class GameServer:
             text = texts.get(id(message))
             if text is None:
                 text = texts[id(message)] = message.to_wire()
-            connection.send_text(text)
+            if isinstance(message, LOBBY_CHANGES) and self.lobby.watches_per_event(connection_id):
+                connection.send_lobby_change(text, fresh_snapshot)
+            else:
+                connection.send_text(text)
 
     # ----------------------------------------------------------- websocket
 

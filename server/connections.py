@@ -2,7 +2,9 @@
 
 Messages to a client go through a bounded queue drained by the
 connection's own writer task, so a slow reader never holds up a room: when
-its queue is full, the connection is closed instead.
+its queue is full, the connection is closed instead. Lobby changes to a
+1.1 watcher are the exception: they go stale, so a backlog of them is
+replaced by one fresh snapshot of the lobby rather than closing the client.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection
@@ -24,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 SEND_QUEUE_LIMIT = 512
 """Messages waiting for one client before it is judged too slow and closed."""
+LOBBY_BACKLOG_LIMIT = 100
+"""Lobby changes waiting for one 1.1 watcher past which they give way to one fresh snapshot."""
 
 
 @dataclass(slots=True)
@@ -77,7 +82,10 @@ class Connection:
         """Whether that player is a person or a bot account."""
         self.address = address_of(websocket)
         """The IP address the client connects from."""
-        self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self._queue: asyncio.Queue[tuple[str, bool]] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        """Texts to send, each with whether it is a lobby change that a snapshot may replace."""
+        self._lobby_queued = 0
+        """How many of the queued texts are lobby changes."""
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None
         """Set once the client has fallen too far behind: the task closing it."""
@@ -88,10 +96,29 @@ class Connection:
 
     def send_text(self, text: str) -> None:
         """Queue a message already in its wire form (one text serves every recipient of a broadcast)."""
+        self._put(text, False)
+
+    def send_lobby_change(self, text: str, fresh_snapshot: Callable[[], str]) -> None:
+        """Queue a lobby change for a 1.1 watcher; past LOBBY_BACKLOG_LIMIT of them waiting, they are
+        all dropped and `fresh_snapshot()` (the lobby as it is now, in its wire form) takes their place."""
+        if self._lobby_queued >= LOBBY_BACKLOG_LIMIT:
+            self._drop_queued_lobby_changes()
+            text = fresh_snapshot()
+        self._put(text, True)
+
+    def _drop_queued_lobby_changes(self) -> None:
+        kept = [self._queue.get_nowait() for _ in range(self._queue.qsize())]
+        for text, is_lobby_change in kept:
+            if not is_lobby_change:
+                self._queue.put_nowait((text, False))
+        self._lobby_queued = 0
+
+    def _put(self, text: str, is_lobby_change: bool) -> None:
         if self._dropping is not None:
             return
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait((text, is_lobby_change))
+            self._lobby_queued += is_lobby_change
         except asyncio.QueueFull:
             logger.warning("connection %d is too slow to read; closing it", self.id)
             self._dropping = asyncio.get_running_loop().create_task(self._drop())
@@ -107,7 +134,8 @@ class Connection:
     async def _write_loop(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                text = await self._queue.get()
+                text, is_lobby_change = await self._queue.get()
+                self._lobby_queued -= is_lobby_change
                 await self.websocket.send(text)
 
     async def stop(self) -> None:
