@@ -1,10 +1,12 @@
 """A watcher process of `bench.lobby`: many signed-in connections that watch the lobby and note when
 each seek's news reaches them.
 
-The process is stepped by commands on its pipe (see `run_watchers`). While
-it records, every `seek_added` and `seek_removed` a watcher reads is noted
-with `time.monotonic()` the moment it is read, under the event's key
-(`a` or `r`, then the seek id), in one compact array of arrival times per
+The process is stepped by commands on its pipe (see `run_watchers`). A
+watcher asks for the lobby's changes in batches (1.2) when the server
+offers them, else a message per change (1.1). While it records, every seek
+added or removed that a watcher reads of (in a `seek_added`, a
+`seek_removed` or a `lobby_changes`) is noted with `time.monotonic()` the
+moment it is read, under the event's key (`a` or `r`, then the seek id), in one compact array of arrival times per
 event, so that hundreds of thousands of arrivals stay cheap. At the end the
 main process sends the moment each event was caused (its owner sending
 `seek` or `cancel_seek`), and the delays are worked out here.
@@ -28,15 +30,18 @@ LAG_TICK_S = 0.05
 """How often the process checks its own event loop's lag."""
 
 
-def event_key(message: Message) -> str | None:
-    """The key of a lobby event (`a` + seek id for `seek_added`, `r` + seek id for `seek_removed`), or
-    None for any other message."""
-    kind = message.get("type")
-    if kind == "seek_added":
-        return "a" + str(message["seek"]["seek_id"])
-    if kind == "seek_removed":
-        return "r" + str(message["seek_id"])
-    return None
+def event_keys(message: Message) -> list[str]:
+    """The keys of the lobby events a message tells (`a` + seek id for a seek added, `r` + seek id for
+    one removed): one for `seek_added` or `seek_removed`, any number for a batch, none for the rest."""
+    match message.get("type"):
+        case "seek_added":
+            return ["a" + str(message["seek"]["seek_id"])]
+        case "seek_removed":
+            return ["r" + str(message["seek_id"])]
+        case "lobby_changes":
+            added = ["a" + str(seek["seek_id"]) for seek in message["added"]]
+            return added + ["r" + str(seek_id) for seek_id in message["removed"]]
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +153,7 @@ class Watchers:
         return await bounded([opener(self.url, name) for name in names])
 
     def _note(self, message: Message, arrived: float) -> None:
-        key = event_key(message)
-        if key is not None:
+        for key in event_keys(message):
             times = self.arrivals.get(key)
             if times is None:
                 times = self.arrivals[key] = array("d")
@@ -185,5 +189,8 @@ def opener(url: str, name: str) -> Callable[[], Awaitable[BenchClient]]:
 
 
 def client_watch(client: BenchClient) -> Callable[[], Awaitable[Received]]:
-    """A call that makes `client` watch the lobby (for `bounded`)."""
-    return lambda: client.request({"type": "watch_lobby"}, expect="lobby")
+    """A call that makes `client` watch the lobby, in batches if the server offers them (for `bounded`)."""
+    request: Message = {"type": "watch_lobby"}
+    if "lobby_batches" in client.features:
+        request["batches"] = True
+    return lambda: client.request(request, expect="lobby")

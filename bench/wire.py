@@ -61,6 +61,8 @@ class BenchClient:
         """Error codes received, by code."""
         self.closed_by_server: int | None = None
         """The close code, when the server closed the connection before we did."""
+        self.features: list[str] = []
+        """The additions the server's `welcome` lists."""
         self._closing = False
         self._ids = itertools.count(1)
         self._replies: dict[int, asyncio.Future[Received]] = {}
@@ -83,7 +85,8 @@ class BenchClient:
         )
         client = cls(websocket, name)
         try:
-            await client.request({"type": "hello", "name": name}, expect="welcome")
+            welcome = await client.request({"type": "hello", "name": name}, expect="welcome")
+            client.features = list(welcome.message.get("features", []))
         except BaseException:
             await client.close()
             raise
