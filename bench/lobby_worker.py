@@ -6,8 +6,11 @@ watcher asks for the lobby's changes in batches (1.2) when the server
 offers them, else a message per change (1.1). While it records, every seek
 added or removed that a watcher reads of (in a `seek_added`, a
 `seek_removed` or a `lobby_changes`) is noted with `time.monotonic()` the
-moment it is read, under the event's key (`a` or `r`, then the seek id), in one compact array of arrival times per
-event, so that hundreds of thousands of arrivals stay cheap. At the end the
+moment it is read. Every watcher of the process reads the same message
+object for the same text (`bench.wire.parse_frame`), so the arrivals are
+kept per message: its events' keys (`a` or `r`, then the seek id) once, and
+one compact array of arrival times, so that millions of arrivals stay
+cheap and the process keeps up with the server. At the end the
 main process sends the moment each event was caused (its owner sending
 `seek` or `cancel_seek`), and the delays are worked out here.
 """
@@ -98,6 +101,21 @@ class WatcherReport:
     """Connections the server closed, by close code (1013: too slow to read)."""
 
 
+@dataclass(slots=True)
+class Arrivals:
+    """When watchers read one message, and the lobby events it tells."""
+
+    message: Message
+    """Held, so that its id (the key it is noted under) is not reused."""
+    keys: list[str]
+    times: array[float] = field(default_factory=lambda: array("d"))
+
+    @property
+    def count(self) -> int:
+        """Events read: each of its events, by each watcher that read it."""
+        return len(self.keys) * len(self.times)
+
+
 def run_watchers(pipe: Connection) -> None:
     """Process entry point. A Ctrl-C reaches the main process, which stops this one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -112,7 +130,8 @@ class Watchers:
         self.url = ""
         self.clients: list[BenchClient] = []
         self.watching = 0
-        self.arrivals: dict[str, array[float]] = {}
+        self.arrivals: dict[int, Arrivals] = {}
+        """What was read, by the id of the message object."""
         self.report = WatcherReport()
 
     async def serve(self) -> None:
@@ -144,7 +163,7 @@ class Watchers:
                 asyncio.get_running_loop().create_task(self._measure(start_at, stop_at))
                 return "recording"
             case Count():
-                return sum(len(times) for times in self.arrivals.values())
+                return sum(arrivals.count for arrivals in self.arrivals.values())
             case Report(caused_at):
                 return self._finish(caused_at)
         raise ValueError(f"unknown command {command!r}")
@@ -153,11 +172,13 @@ class Watchers:
         return await bounded([opener(self.url, name) for name in names])
 
     def _note(self, message: Message, arrived: float) -> None:
-        for key in event_keys(message):
-            times = self.arrivals.get(key)
-            if times is None:
-                times = self.arrivals[key] = array("d")
-            times.append(arrived)
+        arrivals = self.arrivals.get(id(message))
+        if arrivals is None:
+            keys = event_keys(message)
+            if not keys:
+                return
+            arrivals = self.arrivals[id(message)] = Arrivals(message, keys)
+        arrivals.times.append(arrived)
 
     async def _measure(self, start_at: float, stop_at: float) -> None:
         """This process's CPU time and event-loop lag between the two moments."""
@@ -171,11 +192,12 @@ class Watchers:
 
     def _finish(self, caused_at: dict[str, float]) -> WatcherReport:
         report = self.report
-        for key, times in self.arrivals.items():
-            report.arrivals += len(times)
-            cause = caused_at.get(key)
-            if cause is not None:
-                report.delays.extend(arrived - cause for arrived in times)
+        for arrivals in self.arrivals.values():
+            report.arrivals += arrivals.count
+            for key in arrivals.keys:
+                cause = caused_at.get(key)
+                if cause is not None:
+                    report.delays.extend(arrived - cause for arrived in arrivals.times)
         for client in self.clients:
             report.errors.update(client.errors)
             if client.closed_by_server is not None:
