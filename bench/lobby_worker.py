@@ -1,11 +1,16 @@
 """A watcher process of `bench.lobby`: many signed-in connections that watch the lobby and note when
 each seek's news reaches them.
 
-The process is stepped by commands on its pipe (see `run_watchers`). While
-it records, every `seek_added` and `seek_removed` a watcher reads is noted
-with `time.monotonic()` the moment it is read, under the event's key
-(`a` or `r`, then the seek id), in one compact array of arrival times per
-event, so that hundreds of thousands of arrivals stay cheap. At the end the
+The process is stepped by commands on its pipe (see `run_watchers`). A
+watcher asks for the lobby's changes in batches (1.2) when the server
+offers them, else a message per change (1.1). While it records, every seek
+added or removed that a watcher reads of (in a `seek_added`, a
+`seek_removed` or a `lobby_changes`) is noted with `time.monotonic()` the
+moment it is read. Every watcher of the process reads the same message
+object for the same text (`bench.wire.parse_frame`), so the arrivals are
+kept per message: its events' keys (`a` or `r`, then the seek id) once, and
+one compact array of arrival times, so that millions of arrivals stay
+cheap and the process keeps up with the server. At the end the
 main process sends the moment each event was caused (its owner sending
 `seek` or `cancel_seek`), and the delays are worked out here.
 """
@@ -28,15 +33,18 @@ LAG_TICK_S = 0.05
 """How often the process checks its own event loop's lag."""
 
 
-def event_key(message: Message) -> str | None:
-    """The key of a lobby event (`a` + seek id for `seek_added`, `r` + seek id for `seek_removed`), or
-    None for any other message."""
-    kind = message.get("type")
-    if kind == "seek_added":
-        return "a" + str(message["seek"]["seek_id"])
-    if kind == "seek_removed":
-        return "r" + str(message["seek_id"])
-    return None
+def event_keys(message: Message) -> list[str]:
+    """The keys of the lobby events a message tells (`a` + seek id for a seek added, `r` + seek id for
+    one removed): one for `seek_added` or `seek_removed`, any number for a batch, none for the rest."""
+    match message.get("type"):
+        case "seek_added":
+            return ["a" + str(message["seek"]["seek_id"])]
+        case "seek_removed":
+            return ["r" + str(message["seek_id"])]
+        case "lobby_changes":
+            added = ["a" + str(seek["seek_id"]) for seek in message["added"]]
+            return added + ["r" + str(seek_id) for seek_id in message["removed"]]
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +101,21 @@ class WatcherReport:
     """Connections the server closed, by close code (1013: too slow to read)."""
 
 
+@dataclass(slots=True)
+class Arrivals:
+    """When watchers read one message, and the lobby events it tells."""
+
+    message: Message
+    """Held, so that its id (the key it is noted under) is not reused."""
+    keys: list[str]
+    times: array[float] = field(default_factory=lambda: array("d"))
+
+    @property
+    def count(self) -> int:
+        """Events read: each of its events, by each watcher that read it."""
+        return len(self.keys) * len(self.times)
+
+
 def run_watchers(pipe: Connection) -> None:
     """Process entry point. A Ctrl-C reaches the main process, which stops this one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -107,7 +130,8 @@ class Watchers:
         self.url = ""
         self.clients: list[BenchClient] = []
         self.watching = 0
-        self.arrivals: dict[str, array[float]] = {}
+        self.arrivals: dict[int, Arrivals] = {}
+        """What was read, by the id of the message object."""
         self.report = WatcherReport()
 
     async def serve(self) -> None:
@@ -139,7 +163,7 @@ class Watchers:
                 asyncio.get_running_loop().create_task(self._measure(start_at, stop_at))
                 return "recording"
             case Count():
-                return sum(len(times) for times in self.arrivals.values())
+                return sum(arrivals.count for arrivals in self.arrivals.values())
             case Report(caused_at):
                 return self._finish(caused_at)
         raise ValueError(f"unknown command {command!r}")
@@ -148,12 +172,13 @@ class Watchers:
         return await bounded([opener(self.url, name) for name in names])
 
     def _note(self, message: Message, arrived: float) -> None:
-        key = event_key(message)
-        if key is not None:
-            times = self.arrivals.get(key)
-            if times is None:
-                times = self.arrivals[key] = array("d")
-            times.append(arrived)
+        arrivals = self.arrivals.get(id(message))
+        if arrivals is None:
+            keys = event_keys(message)
+            if not keys:
+                return
+            arrivals = self.arrivals[id(message)] = Arrivals(message, keys)
+        arrivals.times.append(arrived)
 
     async def _measure(self, start_at: float, stop_at: float) -> None:
         """This process's CPU time and event-loop lag between the two moments."""
@@ -167,11 +192,12 @@ class Watchers:
 
     def _finish(self, caused_at: dict[str, float]) -> WatcherReport:
         report = self.report
-        for key, times in self.arrivals.items():
-            report.arrivals += len(times)
-            cause = caused_at.get(key)
-            if cause is not None:
-                report.delays.extend(arrived - cause for arrived in times)
+        for arrivals in self.arrivals.values():
+            report.arrivals += arrivals.count
+            for key in arrivals.keys:
+                cause = caused_at.get(key)
+                if cause is not None:
+                    report.delays.extend(arrived - cause for arrived in arrivals.times)
         for client in self.clients:
             report.errors.update(client.errors)
             if client.closed_by_server is not None:
@@ -185,5 +211,8 @@ def opener(url: str, name: str) -> Callable[[], Awaitable[BenchClient]]:
 
 
 def client_watch(client: BenchClient) -> Callable[[], Awaitable[Received]]:
-    """A call that makes `client` watch the lobby (for `bounded`)."""
-    return lambda: client.request({"type": "watch_lobby"}, expect="lobby")
+    """A call that makes `client` watch the lobby, in batches if the server offers them (for `bounded`)."""
+    request: Message = {"type": "watch_lobby"}
+    if "lobby_batches" in client.features:
+        request["batches"] = True
+    return lambda: client.request(request, expect="lobby")

@@ -5,7 +5,10 @@ with `time.monotonic()` the moment it is read, then handed to whoever
 waits for it: a request's reply (matched by `id`), a waiter for a
 particular message (the opponent's `moved` for ply 12), or the
 connection's listener (a spectator's log of arrivals). Nothing is kept
-that nobody asked for, so that thousands of connections stay cheap.
+that nobody asked for, so that thousands of connections stay cheap; and a
+text that many connections of one process read alike (a broadcast) is
+parsed once for all of them (`parse_frame`): the messages are read, never
+changed.
 """
 
 from __future__ import annotations
@@ -27,6 +30,20 @@ REPLY_TIMEOUT_S = 60.0
 """How long a request waits for its answer before the benchmark gives up on it (a busy server is slow,
 not broken; the figures show how slow)."""
 OPEN_TIMEOUT_S = 60.0
+RECENT_FRAMES = 16
+"""How many of the latest texts read in this process `parse_frame` keeps parsed."""
+
+_recently_parsed: dict[str | bytes, Message] = {}
+
+
+def parse_frame(text: str | bytes) -> Message:
+    """The message in a text frame; one of the last RECENT_FRAMES texts read is not parsed again."""
+    message = _recently_parsed.get(text)
+    if message is None:
+        if len(_recently_parsed) >= RECENT_FRAMES:
+            del _recently_parsed[next(iter(_recently_parsed))]
+        message = _recently_parsed[text] = json.loads(text)
+    return message
 
 
 class WireError(Exception):
@@ -61,6 +78,8 @@ class BenchClient:
         """Error codes received, by code."""
         self.closed_by_server: int | None = None
         """The close code, when the server closed the connection before we did."""
+        self.features: list[str] = []
+        """The additions the server's `welcome` lists."""
         self._closing = False
         self._ids = itertools.count(1)
         self._replies: dict[int, asyncio.Future[Received]] = {}
@@ -83,7 +102,8 @@ class BenchClient:
         )
         client = cls(websocket, name)
         try:
-            await client.request({"type": "hello", "name": name}, expect="welcome")
+            welcome = await client.request({"type": "hello", "name": name}, expect="welcome")
+            client.features = list(welcome.message.get("features", []))
         except BaseException:
             await client.close()
             raise
@@ -93,7 +113,7 @@ class BenchClient:
         try:
             async for frame in self.websocket:
                 arrived = time.monotonic()
-                message: Message = json.loads(frame)
+                message = parse_frame(frame)
                 self._dispatch(message, arrived)
         except ConnectionClosed:
             pass

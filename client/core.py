@@ -80,6 +80,7 @@ from wire.messages import (
     ListGames,
     ListRooms,
     Lobby,
+    LobbyChanges,
     Moved,
     OfferDraw,
     OnlineCount,
@@ -214,6 +215,8 @@ class ClientCore:
         self._waiting: dict[int, _Awaited] = {}
         self.lobby = LobbyView(name)
         """The seeks the client knows of, the player's own among them."""
+        self._lobby_batches = False
+        """Whether the server sends the lobby's changes in batches (1.2), as its welcome says."""
         self._awaiting_game: int | None = None
         """With scripted input, the id of the seek or quick pairing whose game the next lines wait for."""
         self._fetching: dict[int, str] = {}
@@ -462,6 +465,8 @@ class ClientCore:
                 return self._opening_stepped(message)
             case Lobby() | SeekAdded() | SeekRemoved() | SeekCreated() | OnlineCount():
                 return self._lobby_message(message)
+            case LobbyChanges():
+                return self._lobby_changes(message)
             case OnlinePlayers():
                 return [Show(describe_online(message.count, message.players))]
             case LeaderboardMessage():
@@ -550,7 +555,7 @@ class ClientCore:
                     QuickPair(rule=terms.rule, size=terms.size, clock=_clock_model(terms.clock), rated=terms.rated)
                 )
             case players.WatchLobbyCommand():
-                return self._send(WatchLobby())
+                return self._send(self._watch_lobby())
             case players.UnwatchLobbyCommand():
                 self.lobby.unwatched()
                 return self._tell(UnwatchLobby()) + [Show("you no longer watch the lobby")]
@@ -664,8 +669,9 @@ class ClientCore:
             Show(f"signed in as {message.player.name} (rating {rating}); 'help' lists the commands"),
         ]
         self._signed_in = True
+        self._lobby_batches = "lobby_batches" in message.features
         if self.lobby.watching:
-            actions += self._send(WatchLobby())
+            actions += self._send(self._watch_lobby())
         if self.room is not None:
             actions += self._resync(self.room)
         elif message.rooms:
@@ -762,8 +768,19 @@ class ClientCore:
                 text = self.lobby.removed(message.seek_id, cancelled_by_player=isinstance(awaited, _CancelSeek))
                 # a script's seek that leaves the lobby was taken: its game's room comes next
             case OnlineCount():
-                text = f"{message.count} players online" if self.lobby.watching else None
+                text = self.lobby.online(message.count)
         return [Show(text)] if text else []
+
+    def _lobby_changes(self, batch: LobbyChanges) -> list[Action]:
+        """A batch of the lobby's changes (1.2); after a batch missed, the lobby is watched again."""
+        if not self.lobby.follows(batch):
+            self.lobby.lost_track()
+            return self._send(self._watch_lobby())
+        return [Show(text) for text in self.lobby.changed(batch)]
+
+    def _watch_lobby(self) -> WatchLobby:
+        """The request to watch the lobby: in batches from a server that sends them."""
+        return WatchLobby(batches=self._lobby_batches)
 
     def _room_event(
         self, event: Moved | GameOver | DrawOffered | UndoRequested | Undone | RematchOffered | Declined

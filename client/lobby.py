@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from client.players_text import describe_lobby, describe_seek
 from client.values import CommandError
-from wire.messages import Lobby, SeekModel
+from wire.messages import Lobby, LobbyChanges, SeekModel
 
 
 @dataclass
@@ -27,16 +27,45 @@ class LobbyView:
     """The seeks waiting, by id, while watching."""
     mine: dict[str, SeekModel] = field(default_factory=dict)
     """The player's own seeks waiting, by id."""
+    seq: int | None = None
+    """From a server that sends batches (1.2): the number of the last batch the seeks include;
+    None while there is no batch to follow (a 1.1 server, or a batch missed)."""
 
     def shown(self, message: Lobby) -> str:
         """The lobby as a watcher first sees it."""
         self.watching = True
         self.seeks = {seek.seek_id: seek for seek in message.seeks}
+        self.seq = message.seq
         return describe_lobby(message.online, message.seeks)
 
     def unwatched(self) -> None:
         self.watching = False
+        self.lost_track()
+
+    def follows(self, batch: LobbyChanges) -> bool:
+        """Whether a batch comes right after the last one applied; if not, one was missed and the
+        lobby must be watched again (a batch with nothing to follow is simply not applied)."""
+        return self.seq is None or batch.seq == self.seq + 1
+
+    def lost_track(self) -> None:
+        """Forget the seeks of others until a fresh snapshot (a batch was missed, or no longer watching)."""
+        self.seq = None
         self.seeks.clear()
+
+    def changed(self, batch: LobbyChanges) -> list[str]:
+        """A batch of changes that follows the last one: what to tell the player of them."""
+        if self.seq is None or not self.watching:
+            return []
+        self.seq = batch.seq
+        texts = [self.added(seek) for seek in batch.added]
+        texts += [self.removed(seek_id, cancelled_by_player=False) for seek_id in batch.removed]
+        if batch.online is not None:
+            texts.append(self.online(batch.online))
+        return [text for text in texts if text]
+
+    def online(self, count: int) -> str | None:
+        """How many players are online, told while watching."""
+        return f"{count} players online" if self.watching else None
 
     def created(self, seek: SeekModel) -> str:
         """One of the player's seeks waits in the lobby."""

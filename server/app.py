@@ -35,7 +35,7 @@ from server.domain import ConnectionId, Refusal
 from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
-from server.lobby import Lobby
+from server.lobby import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
 from server.outside_engines import OutsideEngines
 from server.ratings import RatingBook
@@ -54,8 +54,8 @@ from wire.messages import (
 
 logger = logging.getLogger(__name__)
 
-LOBBY_TICK_S = 1.0
-"""How often the lobby pairs waiting quick seeks and tells its watchers the online count."""
+LOBBY_TICK_S = 0.25
+"""How often the lobby pairs waiting quick seeks and sends its watchers of batches what changed."""
 
 ANALYSIS_NICENESS = 10
 """How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
@@ -218,7 +218,7 @@ class GameServer:
             await self.rooms.save_clocks()
 
     async def _tick_the_lobby(self) -> None:
-        """Every LOBBY_TICK_S: pair the quick seeks in reach of each other, pace the online count."""
+        """Every LOBBY_TICK_S: pair the quick seeks in reach of each other, send the lobby's batch."""
         while True:
             await asyncio.sleep(LOBBY_TICK_S)
             try:
@@ -229,10 +229,19 @@ class GameServer:
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
         """Hand messages to the connections' send queues (never waits).
 
-        A message broadcast to a room is one object for all its members: it
-        is turned into UTF-8 text once, not once per member.
+        A message broadcast to a room (or a lobby batch) is one object for
+        all its recipients: it is turned into UTF-8 text once, not once per
+        recipient. A lobby change to a 1.1 watcher may give way to a fresh
+        snapshot (`Connection.send_lobby_change`), built once for all.
         """
         frames: dict[int, bytes] = {}
+        snapshot: list[bytes] = []
+
+        def fresh_snapshot() -> bytes:
+            if not snapshot:
+                snapshot.append(self.lobby.snapshot().to_wire().encode())
+            return snapshot[0]
+
         for connection_id, message in messages:
             connection = self.connections.get(connection_id)
             if connection is None:
@@ -240,7 +249,10 @@ class GameServer:
             frame = frames.get(id(message))
             if frame is None:
                 frame = frames[id(message)] = message.to_wire().encode()
-            connection.send_wire(frame)
+            if isinstance(message, LOBBY_CHANGES) and self.lobby.watches_per_event(connection_id):
+                connection.send_lobby_change(frame, fresh_snapshot)
+            else:
+                connection.send_wire(frame)
 
     # ----------------------------------------------------------- websocket
 

@@ -3,7 +3,9 @@
 Messages to a client go through a bounded queue drained by the
 connection's own writer task, so a slow reader never holds up a room: when
 its queue is full (too many messages, or too many bytes), the connection is
-closed instead.
+closed instead. Lobby changes to a 1.1 watcher are the exception: they go
+stale, so a backlog of them is replaced by one fresh snapshot of the lobby
+rather than closing the client.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection
@@ -28,6 +31,8 @@ SEND_QUEUE_LIMIT = 512
 SEND_QUEUE_BYTES = 1024 * 1024
 """Bytes waiting for one client before it is judged too slow and closed: 16 of the largest frames,
 thousands of the usual ones. Without it, 512 frames of 64 KB would keep 32 MB per client."""
+LOBBY_BACKLOG_LIMIT = 100
+"""Lobby changes waiting for one 1.1 watcher past which they give way to one fresh snapshot."""
 
 
 @dataclass(slots=True)
@@ -81,9 +86,12 @@ class Connection:
         """Whether that player is a person or a bot account."""
         self.address = address_of(websocket)
         """The IP address the client connects from."""
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        self._queue: asyncio.Queue[tuple[bytes, bool]] = asyncio.Queue(SEND_QUEUE_LIMIT)
+        """Frames to send (UTF-8 text), each with whether it is a lobby change a snapshot may replace."""
         self._queued_bytes = 0
-        """The size of the messages in the queue and of the one being sent."""
+        """The size of the frames in the queue and of the one being sent."""
+        self._lobby_queued = 0
+        """How many of the queued frames are lobby changes."""
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None
         """Set once the client has fallen too far behind: the task closing it."""
@@ -95,14 +103,35 @@ class Connection:
     def send_wire(self, frame: bytes) -> None:
         """Queue a message already in its wire form, UTF-8 (one serves every recipient of a
         broadcast); close the connection if it is not keeping up."""
+        self._put(frame, False)
+
+    def send_lobby_change(self, frame: bytes, fresh_snapshot: Callable[[], bytes]) -> None:
+        """Queue a lobby change for a 1.1 watcher; past LOBBY_BACKLOG_LIMIT of them waiting, they are
+        all dropped and `fresh_snapshot()` (the lobby as it is now, in its wire form) takes their place."""
+        if self._lobby_queued >= LOBBY_BACKLOG_LIMIT:
+            self._drop_queued_lobby_changes()
+            frame = fresh_snapshot()
+        self._put(frame, True)
+
+    def _drop_queued_lobby_changes(self) -> None:
+        kept = [self._queue.get_nowait() for _ in range(self._queue.qsize())]
+        for frame, is_lobby_change in kept:
+            if is_lobby_change:
+                self._queued_bytes -= len(frame)
+            else:
+                self._queue.put_nowait((frame, False))
+        self._lobby_queued = 0
+
+    def _put(self, frame: bytes, is_lobby_change: bool) -> None:
         if self._dropping is not None:
             return
         if self._queued_bytes + len(frame) > SEND_QUEUE_BYTES or self._queue.full():
             logger.warning("connection %d is too slow to read; closing it", self.id)
             self._dropping = asyncio.get_running_loop().create_task(self._drop())
             return
-        self._queue.put_nowait(frame)
+        self._queue.put_nowait((frame, is_lobby_change))
         self._queued_bytes += len(frame)
+        self._lobby_queued += is_lobby_change
 
     async def _drop(self) -> None:
         """Stop writing to a client that does not read, and close it: with 1013 if the close frame
@@ -115,7 +144,8 @@ class Connection:
     async def _write_loop(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                frame = await self._queue.get()
+                frame, is_lobby_change = await self._queue.get()
+                self._lobby_queued -= is_lobby_change
                 await self.websocket.send(frame, text=True)
                 self._queued_bytes -= len(frame)
 

@@ -72,7 +72,16 @@ from wire.messages import (
     WhoIsOnline,
 )
 
-FEATURES: tuple[Feature, ...] = ("paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings")
+FEATURES: tuple[Feature, ...] = (
+    "paging",
+    "ratings",
+    "lobby",
+    "chat",
+    "claims",
+    "analysis_at_ply",
+    "openings",
+    "lobby_batches",
+)
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
 RoomRequest = Callable[[Room, Caller, float], Outcome]

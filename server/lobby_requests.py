@@ -60,7 +60,8 @@ class LobbyRequests:
 
     def watch(self, connection: Connection, request: WatchLobby) -> None:
         signed_in(connection)
-        connection.send(self._services.lobby.watch(connection.id).model_copy(update={"id": request.id}))
+        snapshot = self._services.lobby.watch(connection.id, request.batches)
+        connection.send(snapshot.model_copy(update={"id": request.id}))
 
     def unwatch(self, connection: Connection, request: UnwatchLobby) -> None:
         self._services.lobby.unwatch(connection.id)
@@ -147,9 +148,10 @@ class LobbyRequests:
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
     async def tick(self) -> None:
-        """Pair the quick seeks that have come within reach, and pace the online count. A pairing
-        whose game cannot start (a player has just left, the database is busy) is dropped, and the
-        seeks of its players still here wait again."""
+        """Pair the quick seeks that have come within reach, pace the online count and send the
+        tick's batch (before any game is stored, so that batches keep their pace). A pairing whose
+        game cannot start (a player has just left, the database is busy) is dropped, and the seeks
+        of its players still here wait again."""
         pairings, deliveries = self._services.lobby.tick(asyncio.get_running_loop().time())
         self._services.deliver(deliveries)
         for pairing in pairings:

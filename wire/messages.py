@@ -42,7 +42,7 @@ MAX_FRAME_BYTES = 65_536
 PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings"]
+Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches"]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
@@ -617,6 +617,8 @@ class Leaderboard(ClientMessage):
 
 class WatchLobby(ClientMessage):
     type: Literal["watch_lobby"] = "watch_lobby"
+    batches: bool = False
+    """1.2: hear the lobby's changes as one `lobby_changes` a tick, in place of one message per change."""
 
 
 class UnwatchLobby(ClientMessage):
@@ -957,6 +959,9 @@ class Lobby(ServerMessage):
     type: Literal["lobby"] = "lobby"
     online: int
     seeks: list[SeekModel]
+    seq: int | None = None
+    """To a watcher of batches (1.2): the `seq` of the last batch this snapshot includes; the next
+    `lobby_changes` it gets is numbered `seq` + 1 (a gap means a batch was missed)."""
 
 
 class SeekAdded(ServerMessage):
@@ -967,6 +972,19 @@ class SeekAdded(ServerMessage):
 class SeekRemoved(ServerMessage):
     type: Literal["seek_removed"] = "seek_removed"
     seek_id: str
+
+
+class LobbyChanges(ServerMessage):
+    """What changed in the lobby since the previous batch (1.2), sent once a tick to watchers of batches."""
+
+    type: Literal["lobby_changes"] = "lobby_changes"
+    added: list[SeekModel]
+    removed: list[str]
+    """The ids of the seeks that left the lobby."""
+    online: int | None
+    """How many players are online, or null when that has not changed since the previous batch."""
+    seq: int
+    """The lobby's count of batches: one more than the previous batch's."""
 
 
 class OnlineCount(ServerMessage):
@@ -1040,6 +1058,7 @@ ServerEvent = Annotated[
     | Analysis
     | LeaderboardMessage
     | Lobby
+    | LobbyChanges
     | SeekAdded
     | SeekRemoved
     | OnlineCount

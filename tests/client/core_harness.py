@@ -9,7 +9,7 @@ from client.actions import Action, Send, Show
 from client.core import ClientCore
 from engine.record import GameRecord, PlayerInfo, RecordedMove
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from wire.messages import ClientMessage, Moved, PlayerModel, Welcome
+from wire.messages import ClientMessage, Feature, Moved, PlayerModel, Welcome
 
 
 def sent(actions: list[Action]) -> list[ClientMessage]:
@@ -20,8 +20,8 @@ def shown(actions: list[Action]) -> str:
     return "\n".join(action.text for action in actions if isinstance(action, Show))
 
 
-def welcome(token: str = "t0k3n") -> Welcome:
-    return Welcome(player=PlayerModel(name="alice", rating=1500), token=token)
+def welcome(token: str = "t0k3n", features: list[Feature] | None = None) -> Welcome:
+    return Welcome(player=PlayerModel(name="alice", rating=1500), token=token, features=features or [])
 
 
 def moved(x: int, y: int, ply: int, seq: int) -> Moved:

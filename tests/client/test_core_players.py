@@ -32,6 +32,7 @@ from wire.messages import (
     LeaderboardEntryModel,
     LeaderboardMessage,
     Lobby,
+    LobbyChanges,
     Move,
     OffersModel,
     OnlineCount,
@@ -124,6 +125,32 @@ def test_watching_the_lobby_lists_the_seeks_then_follows_them(core: ClientCore) 
     assert added == "new seek s2: carol (1540), freestyle 15x15, rated, carol plays black"
     assert shown(core.handle_message(SeekRemoved(seek_id="s1"))) == "seek s1 (bob) is gone"
     assert shown(core.handle_message(OnlineCount(count=4))) == "4 players online"
+
+
+def test_a_server_with_batches_is_watched_in_batches_and_followed_from_them() -> None:
+    core = ClientCore("alice", token=None, clock=lambda: 0.0)
+    core.connected()
+    core.handle_message(welcome(features=["lobby_batches"]))
+    (watch,) = sent(core.handle_line("seeks"))
+    assert isinstance(watch, WatchLobby) and watch.batches
+    core.handle_message(Lobby(online=3, seeks=[seek("s1")], seq=4, id=watch.id))
+    batch = LobbyChanges(added=[seek("s2", by="carol")], removed=["s1"], online=4, seq=5)
+    assert shown(core.handle_message(batch)).splitlines() == [
+        "new seek s2: carol (1540), freestyle 15x15, casual",
+        "seek s1 (bob) is gone",
+        "4 players online",
+    ]
+    carol_gone = LobbyChanges(added=[], removed=["s2"], online=None, seq=6)
+    assert shown(core.handle_message(carol_gone)) == "seek s2 (carol) is gone"
+
+    (again,) = sent(core.handle_message(LobbyChanges(added=[seek("s3")], removed=[], online=None, seq=8)))
+    assert isinstance(again, WatchLobby) and again.batches, "a batch was missed: start again from a snapshot"
+    assert core.lobby.seeks == {}, "nothing is followed until the new snapshot"
+
+
+def test_a_server_without_batches_is_watched_a_message_per_change(core: ClientCore) -> None:
+    (watch,) = sent(core.handle_line("seeks"))
+    assert isinstance(watch, WatchLobby) and not watch.batches
 
 
 def test_ones_own_seek_is_told_once_even_while_watching(core: ClientCore) -> None:

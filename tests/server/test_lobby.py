@@ -7,6 +7,8 @@ go over the wire to a real server.
 from __future__ import annotations
 
 import asyncio
+import socket
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,14 +16,16 @@ from typing import Any
 import pytest
 from server_harness import ClientFactory, ServerFactory, WireClient, win_rated_game
 from test_storage_faults import ForeignLock
+from websockets.asyncio.client import connect
 
 from engine.types import Rule
+from server.connections import SEND_QUEUE_LIMIT
 from server.domain import ConnectionId, Refusal
 from server.lobby import Lobby
 from server.seeks import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Seek
 from server.services import Limits
 from server.storage import StorageSettings
-from wire.messages import SeekRemoved
+from wire.messages import LobbyChanges, SeekRemoved, ServerMessage
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)
 QUICK = {"type": "quick_pair", "rule": "freestyle", "size": 15, "rated": False}
@@ -245,3 +249,115 @@ async def test_a_player_whose_tab_closes_while_the_game_is_being_stored_is_away_
     assert (taken["id"], taken["you"]) == ("accept", "white")
     away = await bob.expect_next("opponent_away")
     assert (away["room_id"], away["color"]) == (taken["room"]["room_id"], "black")
+
+
+# ----------------------------------------------------------------- batches (1.2)
+
+
+def plain_seek(seek_id: str) -> Seek:
+    """A seek of alice's, asked from connection 1."""
+    created = datetime(2026, 11, 27, tzinfo=UTC)
+    return Seek(seek_id, "alice", 1500, ConnectionId(1), TERMS, "random", None, None, created, 0.0)
+
+
+def batch_in(told: list[tuple[ConnectionId, ServerMessage]]) -> LobbyChanges:
+    """The batch a tick told: one message object for every watcher of batches (serialised once)."""
+    batches = [message for _, message in told if isinstance(message, LobbyChanges)]
+    assert batches and all(batch is batches[0] for batch in batches)
+    return batches[0]
+
+
+def test_a_watcher_of_batches_hears_a_ticks_changes_in_one_batch_shared_by_all() -> None:
+    lobby = Lobby()
+    lobby.signed_in(ConnectionId(1), "alice")
+    assert lobby.watch(ConnectionId(7), batches=True).seq == 0
+    lobby.watch(ConnectionId(8), batches=True)
+    lobby.watch(ConnectionId(9))
+    told_now = lobby.add(plain_seek("s-stays")) + lobby.add(plain_seek("s-brief"))
+    told_now += lobby.cancel("s-brief", "alice")
+    assert {connection for connection, _ in told_now} == {ConnectionId(1), ConnectionId(9)}, "1.1: at once"
+
+    _, told = lobby.tick(0.0)
+    batch = batch_in(told)
+    assert {connection for connection, message in told if message is batch} == {ConnectionId(7), ConnectionId(8)}
+    assert [seek.seek_id for seek in batch.added] == ["s-stays"], "added and removed within the tick: in neither"
+    assert (batch.removed, batch.online, batch.seq) == ([], 1, 1)
+
+    lobby.cancel("s-stays", "alice")
+    _, told = lobby.tick(0.25)
+    batch = batch_in(told)
+    assert (batch.added, batch.removed, batch.online, batch.seq) == ([], ["s-stays"], None, 2)
+    assert lobby.tick(0.5)[1] == [], "nothing changed: no batch, and no number used"
+    assert lobby.watch(ConnectionId(10), batches=True).seq == 2, "a new watcher continues from the last batch"
+
+
+def test_a_seek_taken_for_a_game_that_cannot_start_comes_back_in_a_batch_only_if_its_going_was_told() -> None:
+    lobby = Lobby()
+    lobby.signed_in(ConnectionId(1), "alice")
+    lobby.add(plain_seek("s-1"))
+    lobby.add(plain_seek("s-2"))
+    lobby.watch(ConnectionId(7), batches=True)
+    lobby.tick(0.0)
+    first = lobby.take("s-1", "bob", 1500)
+    lobby.restore([first])
+    assert lobby.tick(0.25)[1] == [], "taken and put back within a tick: nothing to tell"
+
+    second = lobby.take("s-2", "bob", 1500)
+    _, told = lobby.tick(0.5)
+    gone = batch_in(told)
+    assert gone.removed == ["s-2"]
+    lobby.restore([second])
+    _, told = lobby.tick(0.75)
+    back = batch_in(told)
+    assert [seek.seek_id for seek in back.added] == ["s-2"] and back.seq == gone.seq + 1
+
+
+async def test_a_watcher_of_batches_reads_numbered_batches_over_the_wire(client: ClientFactory) -> None:
+    carol = await client("carol")
+    assert "lobby_batches" in carol.seen[0]["features"]
+    snapshot = await carol.request(type="watch_lobby", batches=True)
+    assert snapshot["type"] == "lobby" and isinstance(snapshot["seq"], int)
+    batches = numbered_batches(carol, snapshot["seq"])
+    alice = await client("alice")
+    seek_id = (await alice.request(type="seek"))["seek"]["seek_id"]
+    while not [seek for seek in (await anext(batches))["added"] if seek["seek_id"] == seek_id]:
+        pass
+    await alice.request(type="cancel_seek", seek_id=seek_id)
+    while seek_id not in (await anext(batches))["removed"]:
+        pass
+
+
+async def numbered_batches(watcher: WireClient, seq: int) -> AsyncIterator[dict[str, Any]]:
+    """The batches a watcher reads, checking that nothing else comes and that none is missing."""
+    while True:
+        async with asyncio.timeout(10):
+            message = await watcher.receive()
+        assert message["type"] == "lobby_changes", "no per-change message to a watcher of batches"
+        assert message["seq"] == seq + 1, "numbered one after the other from the snapshot's"
+        seq = message["seq"]
+        yield message
+
+
+async def test_a_per_change_watcher_that_falls_behind_gets_a_fresh_snapshot_in_place_of_its_backlog(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server()
+    tiny = socket.socket()
+    tiny.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    tiny.connect(("127.0.0.1", server.port))
+    sluggard = WireClient(await connect(server.ws_url, sock=tiny, max_queue=1))
+    await sluggard.hello("sluggard")
+    await sluggard.request(type="watch_lobby")
+    alice = await client("alice", server=server)
+    seek_id = (await alice.request(type="seek"))["seek"]["seek_id"]
+    (connection,) = [known for known in server.app.connections.values() if known.player == "sluggard"]
+
+    news = SeekRemoved(seek_id="s-long-gone")
+    server.app.deliver([(connection.id, news)] * (SEND_QUEUE_LIMIT + 100))  # all at once: nothing written meanwhile
+
+    async with asyncio.timeout(30):
+        while (message := await sluggard.receive())["type"] != "lobby":
+            assert message["type"] in ("online", "seek_added", "seek_removed"), message
+    assert [seek["seek_id"] for seek in message["seeks"]] == [seek_id], "the lobby as it is now"
+    assert len([seen for seen in sluggard.seen if seen == {"type": "seek_removed", "seek_id": "s-long-gone"}]) < 100
+    assert (await sluggard.request(type="who_is_online"))["count"] == 2, "still connected"

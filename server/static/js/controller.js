@@ -11,7 +11,8 @@
 //   game, the leaderboard or a profile), and stop watching the lobby when
 //   the page leaves it;
 // * a room marked `resync: "needed"` is joined again, which answers with a
-//   fresh snapshot;
+//   fresh snapshot; so is the lobby once a batch of its changes was missed
+//   (`rewatch: "needed"`);
 // * leaving a room's page leaves the room, except for a player of a game
 //   still being played (the game goes on; the lobby offers the way back);
 // * the tab's title says "(Your move)" while it is my move;
@@ -23,6 +24,7 @@
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
+import { watchLobbyRequest } from './lobbystate.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 import { shownTheme } from './theme.js';
 import { pageTitle } from './title.js';
@@ -150,7 +152,7 @@ export function createController({ store, connection, storage, sound, location, 
     if (route.name === 'lobby') {
       send({ type: 'list_rooms' });
       if (next.features.includes('lobby')) {
-        send({ type: 'watch_lobby' });
+        send(watchLobbyRequest(next.features));
         send({ type: 'who_is_online' });
       }
     } else if (route.name === 'room' && route.roomId !== null && next.room === null) {
@@ -231,6 +233,10 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
+    if (ready && next.lobby.rewatch === 'needed') {
+      send(watchLobbyRequest(next.features));
+      store.dispatch({ type: 'lobby_rewatched' });
+    }
     if (ready && next.room?.resync === 'needed') {
       send({ type: 'join_room', room_id: next.room.id, as: next.room.you === 'spectator' ? 'spectator' : 'player' });
       store.dispatch({ type: 'resync_sent' });

@@ -16,7 +16,7 @@
 // What one room becomes from its snapshot and events is in roomstate.js;
 // the lobby's seeks, online list and chat are in lobbystate.js.
 
-import { initialLobby, lobbyReceived, unwatched, withLine } from './lobbystate.js';
+import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
@@ -61,7 +61,7 @@ export function initialState(prefs, route = LOBBY) {
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
     signInError: null, // {code, message, name}
     me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
-    features: [], // the 1.1 features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply
+    features: [], // the features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply, lobby_batches...
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
     backToGame: false, // the page has just opened on the lobby: signing in goes on to my unfinished game
     route: LOBBY,
@@ -94,6 +94,8 @@ export function reduce(state, action) {
       return fromServer(state, action.message, action.request ?? null, action.at ?? 0);
     case 'resync_sent':
       return state.room?.resync === 'needed' ? withRoom(state, { resync: 'sent' }) : state;
+    case 'lobby_rewatched':
+      return withLobby(state, lobbyRewatched(state.lobby));
     case 'analysis_requested':
       return state.room === null ? state : withRoom(state, { analysis: { pending: true, ply: state.room.moves.length } });
     case 'analysis_cleared':
@@ -174,6 +176,7 @@ function fromServer(state, message, request, at) {
     case 'leaderboard':
       return leaderboardReceived(state, message, request);
     case 'lobby':
+    case 'lobby_changes':
     case 'seek_added':
     case 'seek_created':
     case 'seek_removed':

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { CHAT_LINES, initialLobby, lobbyReceived, seekOpenTo, seeksOf, unwatched } from '../../../server/static/js/lobbystate.js';
+import {
+  CHAT_LINES, initialLobby, lobbyReceived, lobbyRewatched, seekOpenTo, seeksOf, unwatched, watchLobbyRequest,
+} from '../../../server/static/js/lobbystate.js';
 
 function seek(id, name = 'bob', extra = {}) {
   return {
@@ -23,6 +25,28 @@ test('seeks come and go only in a list being watched', () => {
   assert.equal(lobbyReceived(lobby, { type: 'seek_removed', seek_id: 'gone' }), lobby, 'nothing changed');
   assert.equal(unwatched(lobby).seeks, null);
   assert.equal(lobby.online, 3);
+});
+
+test('a server with batches is watched in batches, each applied in order from the snapshot', () => {
+  assert.deepEqual(watchLobbyRequest(['lobby', 'lobby_batches']), { type: 'watch_lobby', batches: true });
+  assert.deepEqual(watchLobbyRequest(['lobby']), { type: 'watch_lobby' }, 'a 1.1 server: a message per change');
+  let lobby = lobbyReceived(initialLobby(), { type: 'lobby', online: 3, seeks: [seek('s1'), seek('s2')], seq: 4 });
+  lobby = lobbyReceived(lobby, { type: 'lobby_changes', added: [seek('s3'), seek('s2')], removed: ['s1'], online: null, seq: 5 });
+  assert.deepEqual(lobby.seeks.map((entry) => entry.seek_id), ['s2', 's3'], 'a seek the snapshot already had is listed once');
+  assert.equal(lobby.online, 3, 'null: the count has not changed');
+  lobby = lobbyReceived(lobby, { type: 'lobby_changes', added: [], removed: ['gone'], online: 5, seq: 6 });
+  assert.deepEqual([lobby.seeks.length, lobby.online, lobby.seq], [2, 5, 6]);
+});
+
+test('a batch missed drops the seeks until the lobby, watched again, sends a fresh snapshot', () => {
+  let lobby = lobbyReceived(initialLobby(), { type: 'lobby', online: 3, seeks: [seek('s1')], seq: 4 });
+  lobby = lobbyReceived(lobby, { type: 'lobby_changes', added: [seek('s9')], removed: [], online: null, seq: 6 });
+  assert.deepEqual([lobby.seeks, lobby.rewatch], [null, 'needed']);
+  lobby = lobbyRewatched(lobby);
+  assert.equal(lobby.rewatch, null);
+  assert.equal(lobbyReceived(lobby, { type: 'lobby_changes', added: [seek('s8')], removed: [], online: 1, seq: 7 }).seeks, null);
+  lobby = lobbyReceived(lobby, { type: 'lobby', online: 2, seeks: [seek('s9')], seq: 7 });
+  assert.deepEqual(lobby.seeks.map((entry) => entry.seek_id), ['s9']);
 });
 
 test('the online count follows its events, and the list comes with its own count', () => {

@@ -13,6 +13,18 @@ def signed_in(web_server: ThreadedServer, browser: BrowserFactory, name: str) ->
     return page
 
 
+def lobby_watchers(web_server: ThreadedServer) -> tuple[int, int]:
+    """How many connections watch the lobby a message per change (1.1), and how many in batches (1.2)."""
+
+    async def count() -> tuple[int, int]:
+        assert web_server.app is not None
+        lobby = web_server.app.lobby
+        per_change = [connection for connection in lobby.watchers if lobby.watches_per_event(connection)]
+        return len(per_change), len(lobby.watchers) - len(per_change)
+
+    return web_server.run(count())
+
+
 def test_two_people_find_each_other_through_a_seek_and_play(
     web_server: ThreadedServer, browser: BrowserFactory
 ) -> None:
@@ -56,6 +68,7 @@ def test_a_seek_shows_who_it_is_for_and_goes_when_its_owner_cancels_it(
     )
     assert not play.is_enabled(), "bob's 1500 is outside the range"
     assert play.get_attribute("title") == "Your rating is outside the range this seek asks for."
+    assert lobby_watchers(web_server) == (0, 2), "both pages follow the lobby in batches"
 
     alice.click("Cancel my seek: Freestyle · 15×15 · Untimed", within=".seeks")
     bob.wait_text(".seeks", "No seeks right now.")
