@@ -106,8 +106,8 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-BENCH_ARGUMENTS = ("--max-new-names-per-address-per-hour", "1000000")
-"""What every benchmark's server needs: its players all sign up from 127.0.0.1."""
+BENCH_ARGUMENTS = ("--max-new-names-per-address-per-hour", "1000000", "--max-connections-per-address", "1000000")
+"""What every benchmark's server needs: its players all connect and sign up from 127.0.0.1."""
 
 
 class ServerProcess:

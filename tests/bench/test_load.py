@@ -8,6 +8,7 @@ import pytest
 from printed_table import milliseconds, printed_rows
 
 from bench.load import main
+from server.services import Limits
 
 TINY = ["--connections", "20", "--games", "2", "--rate", "2", "--spectators", "5", "--duration", "3"]
 
@@ -49,6 +50,15 @@ def test_only_the_parts_asked_for_are_run(capsys: pytest.CaptureFixture[str]) ->
     assert rows["moves measured / unanswered"][0] == "0 / 0"
     assert rows["move round trip p99"][0] == "-"
     assert rows["spectators joined (in s)"][0].startswith("0 (")
+
+
+def test_more_idle_connections_than_the_servers_default_per_address_limit_are_held(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    past_the_default = Limits().connections_per_address + 20
+    assert main(["--parts", "idle", "--connections", str(past_the_default), "--duration", "1"]) == 0
+    rows = printed_rows(capsys.readouterr().out)
+    assert rows["idle connections held"][0] == f"{past_the_default} of {past_the_default}"
 
 
 def test_a_server_that_cannot_start_is_reported_not_waited_for(capsys: pytest.CaptureFixture[str]) -> None:
