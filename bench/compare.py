@@ -147,7 +147,7 @@ def run_once(options: Options, side: str, tree: Path) -> Run:
 def table_cells(output: str) -> dict[str, str]:
     """The value cells of the table a benchmark printed (see bench.figures.table), by figure name; a
     table with several value columns names each cell `figure [column]`. Target and ratio columns
-    (`full/baseline`) are left out."""
+    (`full/baseline`) are left out, and so is what follows the table's first blank line."""
     lines = output.splitlines()
     starts = [index for index, line in enumerate(lines) if line.startswith("figure  ")]
     if not starts:
@@ -156,6 +156,8 @@ def table_cells(output: str) -> dict[str, str]:
     values = [index for index, name in enumerate(header) if index > 0 and name != "target" and "/" not in name]
     cells: dict[str, str] = {}
     for line in lines[starts[0] + 2 :]:
+        if not line.strip():
+            break  # the table ends; what follows (a profile) is not figures
         row = re.split(r"\s{2,}", line.strip())
         if len(row) < 2 or line.startswith("failure: "):
             continue
@@ -188,8 +190,16 @@ def comparison(options: Options, base_name: str, runs: Sequence[Run], loads: Seq
     header = ["figure", *(f"{run.side} {index // 2 + 1}" for index, run in enumerate(runs)), "current/base"]
     figures = list(runs[0].cells)
     rows = [[figure, *(run.cells.get(figure, "") for run in runs), ratio_of_means(runs, figure)] for figure in figures]
-    command = " ".join(["python -m bench.compare", base_name, f"--rounds {options.rounds}", "--",
-                        options.benchmark, *options.arguments])
+    command = " ".join(
+        [
+            "python -m bench.compare",
+            base_name,
+            f"--rounds {options.rounds}",
+            "--",
+            options.benchmark,
+            *options.arguments,
+        ]
+    )
     return "\n".join(
         [
             f"$ {command}",

@@ -145,8 +145,10 @@ async def _gather_the_crowd(options: Options, crowd: SteppedProcesses, room_id: 
     """Every spectator signs in, then all join the room at once."""
     began = time.monotonic()
     procs = options.procs
-    names = [Open(tuple(f"s{index}-{number}" for number in range(share(options.spectators, procs, index))))
-             for index in range(procs)]
+    names = [
+        Open(tuple(f"s{index}-{number}" for number in range(share(options.spectators, procs, index))))
+        for index in range(procs)
+    ]
     await crowd.ask(names)
     note(f"{options.spectators} spectators signed in in {time.monotonic() - began:.1f} s")
     joins = await crowd.ask_all(Join(room_id))
