@@ -3,6 +3,7 @@
     ./dev run python -m bench.compare --base COMMIT -- lobby -W 1000
     ./dev run python -m bench.compare --base COMMIT --rounds 3 -- spectators -S 2000
     ./dev run python -m bench.compare --base-tree /path/to/checkout -- load --duration 30
+    ./dev run python -m bench.compare --base COMMIT --keep --current-tree /tmp/bench-base-COMMIT -- lobby
 
 The machine is shared, so a figure measured an hour ago says little about
 one measured now. This checks COMMIT out into a scratch worktree under
@@ -16,8 +17,10 @@ tree named by BENCH_SERVER_TREE (see bench.server_process).
 
 Prints each run's own output, then one table: every figure of the
 benchmark's table, run by run, and the current server's mean over the
-base's (`x0.50`: half the base's). With COMMIT the current commit, both
-sides run the same server, and the ratios show the run-to-run noise.
+base's (`x0.50`: half the base's). `--current-tree` puts another
+checkout's server on the current side: with the base's own worktree there
+(kept by an earlier run), both sides run the same server, and the ratios
+show the run-to-run noise.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 class Options:
     base: str | None
     base_tree: Path | None
+    current_tree: Path
     rounds: int
     keep: bool
     benchmark: str
@@ -67,6 +71,7 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
     base = parser.add_mutually_exclusive_group(required=True)
     base.add_argument("--base", metavar="COMMIT", help="the commit whose server is the base")
     base.add_argument("--base-tree", metavar="PATH", type=Path, help="a checkout with its .venv made by ./dev")
+    parser.add_argument("--current-tree", metavar="PATH", type=Path, default=REPO, help="the current side's checkout")
     parser.add_argument("--rounds", type=int, default=2, help="runs against each server (default 2: A B A B)")
     parser.add_argument("--keep", action="store_true", help="leave the base's scratch worktree for a later run")
     parser.add_argument("benchmark", choices=SERVER_BENCHMARKS, help="which benchmark (bench.NAME)")
@@ -74,11 +79,13 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
     arguments = parser.parse_args(argv)
     if arguments.rounds < 1:
         parser.error("--rounds must be at least 1")
-    if arguments.base_tree is not None and not (arguments.base_tree / ".venv" / "bin" / "python").exists():
-        parser.error(f"--base-tree {arguments.base_tree} has no .venv/bin/python: run its ./dev once")
+    for option, tree in (("--base-tree", arguments.base_tree), ("--current-tree", arguments.current_tree)):
+        if tree is not None and not (tree / ".venv" / "bin" / "python").exists():
+            parser.error(f"{option} {tree} has no .venv/bin/python: run its ./dev once")
     return Options(
         base=arguments.base,
         base_tree=arguments.base_tree,
+        current_tree=arguments.current_tree.resolve(),
         rounds=arguments.rounds,
         keep=arguments.keep,
         benchmark=arguments.benchmark,
@@ -92,6 +99,12 @@ def git(*arguments: str) -> str:
     if done.returncode != 0:
         raise BenchError(f"git {' '.join(arguments)}: {done.stderr.strip()}")
     return done.stdout.strip()
+
+
+def head_of(tree: Path) -> str:
+    """The short commit a checkout is at, `+` when its work tree has changes."""
+    changed = bool(git("-C", str(tree), "status", "--porcelain", "--untracked-files=no"))
+    return git("-C", str(tree), "rev-parse", "--short=12", "HEAD") + ("+" if changed else "")
 
 
 class BaseCheckout:
@@ -194,6 +207,7 @@ def comparison(options: Options, base_name: str, runs: Sequence[Run], loads: Seq
         [
             "python -m bench.compare",
             base_name,
+            *([] if options.current_tree == REPO else [f"--current-tree {options.current_tree}"]),
             f"--rounds {options.rounds}",
             "--",
             options.benchmark,
@@ -203,7 +217,7 @@ def comparison(options: Options, base_name: str, runs: Sequence[Run], loads: Seq
     return "\n".join(
         [
             f"$ {command}",
-            f"base: {base_name}; current: {git('rev-parse', 'HEAD')[:12]} and its work tree; "
+            f"base: {base_name}; current: {options.current_tree} at {head_of(options.current_tree)}; "
             f"load average {loads[0]:.1f} before, {loads[1]:.1f} after",
             table(header, rows),
         ]
@@ -230,7 +244,7 @@ def _alternate(options: Options, base_tree: Path) -> list[Run]:
     runs = []
     for _ in range(options.rounds):
         runs.append(run_once(options, "base", base_tree))
-        runs.append(run_once(options, "current", REPO))
+        runs.append(run_once(options, "current", options.current_tree))
     return runs
 
 

@@ -38,13 +38,22 @@ def test_both_servers_are_measured_in_turn_and_each_figure_compared(
     assert re.findall(r"^## (\w+ \d)$", captured.out, re.MULTILINE) == ["base 1", "current 1", "base 2", "current 2"]
     assert f"(server from {other_checkout})" in captured.err and f"(server from {REPO})" in captured.err
     comparison = captured.out[captured.out.index("$ python -m bench.compare") :]
-    assert re.search(r"load average \d+\.\d before, \d+\.\d after", comparison)
+    assert re.search(rf"current: {REPO} at [0-9a-f]{{12}}\+?; load average \d+\.\d before, \d+\.\d after", comparison)
     rows = printed_rows(comparison)
     assert rows["figure"] == ["base 1", "current 1", "base 2", "current 2", "current/base"]
     assert rows["spectators joined"][:4] == ["3 of 3"] * 4
     assert rows["spectators joined"][4] == "x1.00"
     assert re.fullmatch(r"x\d+\.\d\d", rows["delivery p99"][4])
     assert rows["errors received"] == ["none"] * 4 + ["-"]
+
+
+def test_the_current_side_may_be_another_checkout_too(other_checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tree = str(other_checkout)
+    assert main(["--base-tree", tree, "--current-tree", tree, "--rounds", "1", "--", *TINY]) == 0
+    captured = capsys.readouterr()
+    assert f"(server from {REPO})" not in captured.err
+    assert captured.err.count(f"(server from {other_checkout.resolve()})") == 2
+    assert f"current: {other_checkout.resolve()} at " in captured.out
 
 
 def test_a_table_with_several_value_columns_names_each_cell_by_its_column() -> None:
