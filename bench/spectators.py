@@ -207,7 +207,7 @@ def report(measurement: Measurement, command: str) -> str:
         *spread_rows("move round trip", Spread.of(measurement.players.round_trips)),
         ["server CPU", cpu_share(measurement.server_cpu_s, window), ""],
         ["server CPU per move", f"{measurement.server_cpu_s / moves * 1000:.2f} ms" if moves else "-", ""],
-        ["rest of the machine CPU", cpu_share(_rest(measurement), window), ""],
+        ["rest of the machine CPU, spectators' included", cpu_share(_rest(measurement), window), ""],
         ["errors received", counts(measurement.merged("errors")), ""],
         ["closed by the server", counts(measurement.merged("closed_by_server")), ""],
     ]
