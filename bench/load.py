@@ -23,9 +23,13 @@ processes beside it. Then, in order:
    used by the server, the generator and the machine as a whole, since
    the machine may be shared and two cores do not leave much room.
 
-The generator connects from 127.0.0.1 only: pass the server any option for
-per-address or rate limits with `--server-arg` (repeatable). The client
-offers permessage-deflate as browsers do (`--no-compression` not to).
+The generator connects from 127.0.0.1 only, so the server is started
+without the per-address limits on connections and new names (see
+bench.server_process); pass it any other option with `--server-arg`
+(repeatable). The client offers permessage-deflate as browsers do
+(`--no-compression` not to). `--profile` samples the server with py-spy
+over the window and names the functions with the most self time (see
+bench.profile).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from pathlib import Path
 
 from bench.figures import Spread, command_line, counts, cpu_share, milliseconds, note, spread_rows, table
 from bench.load_worker import Go, WorkerPlan, WorkerResult, run_worker
+from bench.profile import Profile, ServerProfiler
 from bench.server_process import BenchError, MachineTimes, ServerProcess, cores, sleep_until
 
 PARTS = ("idle", "games", "spectators")
@@ -73,6 +78,7 @@ class Options:
     compression: bool
     server_arguments: tuple[str, ...]
     seed: int
+    profile: bool
 
 
 @dataclass(slots=True)
@@ -89,6 +95,8 @@ class Measurement:
     window_s: float = 0.0
     results: list[WorkerResult] = field(default_factory=list)
     server_warnings: int = 0
+    profile: Profile | None = None
+    """Where the server's CPU went in the window, when asked for."""
 
     def merged(self) -> WorkerResult:
         whole = WorkerResult()
@@ -121,6 +129,7 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
     parser.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
     parser.add_argument("--server-arg", action="append", default=[], help="one more gomoku-server argument")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="profile the server in the window (needs py-spy)")
     arguments = parser.parse_args(argv)
     parts = {part.strip() for part in arguments.parts.split(",") if part.strip()}
     if not parts <= set(PARTS):
@@ -141,6 +150,7 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
         compression=not arguments.no_compression,
         server_arguments=tuple(arguments.server_arg),
         seed=arguments.seed,
+        profile=arguments.profile,
     )
 
 
@@ -238,7 +248,7 @@ def measure(options: Options) -> Measurement:
             generators = Generators(plans(options, server.url))
             finished = False
             try:
-                _run_steps(options, server, generators, measurement)
+                _run_steps(options, server, generators, measurement, Path(scratch) / "profile.txt")
                 finished = True
             finally:
                 generators.stop(finished)
@@ -246,7 +256,9 @@ def measure(options: Options) -> Measurement:
     return measurement
 
 
-def _run_steps(options: Options, server: ServerProcess, generators: Generators, measurement: Measurement) -> None:
+def _run_steps(
+    options: Options, server: ServerProcess, generators: Generators, measurement: Measurement, profile_path: Path
+) -> None:
     began = time.monotonic()
     generators.gather()  # warmed up
     note(f"generators started and server warmed up in {time.monotonic() - began:.1f} s")
@@ -267,10 +279,17 @@ def _run_steps(options: Options, server: ServerProcess, generators: Generators, 
     generators.tell(Go(start_at, stop_at))
     sleep_until(start_at)
     server_cpu, machine = server.cpu_seconds(), MachineTimes.now()
-    sleep_until(stop_at)
-    measurement.server_cpu_s = server.cpu_seconds() - server_cpu
-    measurement.machine_busy_s = MachineTimes.now().busy - machine.busy
-    measurement.window_s = options.duration
+    profiler = ServerProfiler(server.pid, options.duration, profile_path) if options.profile else None
+    try:
+        sleep_until(stop_at)
+        measurement.server_cpu_s = server.cpu_seconds() - server_cpu
+        measurement.machine_busy_s = MachineTimes.now().busy - machine.busy
+        measurement.window_s = options.duration
+        if profiler is not None:
+            measurement.profile = profiler.finish()
+    finally:
+        if profiler is not None:
+            profiler.stop()
     results = generators.gather()
     measurement.results = [result for result in results if isinstance(result, WorkerResult)]
     measurement.generator_cpu_s = [result.cpu_s for result in measurement.results]
@@ -323,6 +342,8 @@ def report(measurement: Measurement, command: str) -> str:
         table(["figure", "value", "target"], rows),
     ]
     lines.extend(f"failure: {failure}" for failure in whole.failures[:5])
+    if measurement.profile is not None:
+        lines.extend(["", *measurement.profile.lines()])
     return "\n".join(lines)
 
 

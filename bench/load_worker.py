@@ -332,8 +332,9 @@ class PairedGame:
     def _joiner(spectator: BenchClient, room_id: str) -> Callable[[], Awaitable[object]]:
         return lambda: spectator.request({"type": "join_room", "room_id": room_id, "as": "spectator"}, expect="room")
 
-    async def move(self, room_id: str, ply: int, *, in_window: bool) -> None:
-        """Play ply `ply`; record the round trip to the opponent (and the echo, for spectators)."""
+    async def move(self, room_id: str, ply: int, *, in_window: bool) -> float:
+        """Play ply `ply`; record the round trip to the opponent (and the echo, for spectators).
+        Returns when the move was sent (time.monotonic), from which others time its delivery."""
         mover, opponent = (self.black, self.white) if ply % 2 else (self.white, self.black)
         x, y = QUIET_SCHEDULE[ply - 1]
         seen = opponent.wait_for(moved(room_id, ply))
@@ -348,6 +349,7 @@ class PairedGame:
             if self.spectators:
                 self._echoes[(room_id, ply)] = echo.at
                 self.result.spectated_moves += 1
+        return sent_at
 
     async def finish(self, room_id: str) -> None:
         """Black resigns; both players and the spectators leave the room."""

@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -57,8 +57,6 @@ DRAIN_TIMEOUT_S = 60.0
 """How long, after the last seek is cancelled, the watchers may take to read the last events."""
 START_DELAY_S = 1.0
 """Pause between telling the watchers to record and the first seek."""
-SERVER_ARGUMENTS = ("--max-connections-per-address", "100000")
-"""Every connection comes from 127.0.0.1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,20 +129,22 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
         duration=arguments.duration,
         seekers=arguments.seekers,
         procs=arguments.procs,
-        server_arguments=(*SERVER_ARGUMENTS, *arguments.server_arg),
+        server_arguments=tuple(arguments.server_arg),
     )
 
 
-class WatcherProcesses:
-    """The watcher processes and their pipes; always stopped on the way out."""
+class SteppedProcesses:
+    """Generator processes stepped by commands on their pipes (the lobby's watchers, a game's spectators),
+    each told the server's url first; always stopped on the way out."""
 
-    def __init__(self, count: int, url: str) -> None:
+    def __init__(self, count: int, url: str, target: Callable[[Connection], None], name: str) -> None:
         context = multiprocessing.get_context("spawn")
+        self.name = name
         self.pipes: list[Connection] = []
         self.processes: list[BaseProcess] = []
         for index in range(count):
             ours, theirs = context.Pipe()
-            process = context.Process(target=run_watchers, args=(theirs,), name=f"lobby-watchers-{index}")
+            process = context.Process(target=target, args=(theirs,), name=f"{name}-{index}")
             process.start()
             theirs.close()
             ours.send(url)
@@ -165,13 +165,13 @@ class WatcherProcesses:
         pipe, process = self.pipes[index], self.processes[index]
         while not pipe.poll(0.2):
             if not process.is_alive():
-                raise BenchError(f"watcher process {index} stopped (exit code {process.exitcode})")
+                raise BenchError(f"{self.name} process {index} stopped (exit code {process.exitcode})")
             if time.monotonic() > deadline:
-                raise BenchError(f"watcher process {index} took over {STEP_TIMEOUT_S:.0f} s on one step")
+                raise BenchError(f"{self.name} process {index} took over {STEP_TIMEOUT_S:.0f} s on one step")
         try:
             return pipe.recv()
         except EOFError:
-            raise BenchError(f"watcher process {index} stopped; see its traceback above") from None
+            raise BenchError(f"{self.name} process {index} stopped; see its traceback above") from None
 
     def stop(self, finished: bool) -> None:
         """Let the processes close their connections and exit; terminate those that do not."""
@@ -233,7 +233,7 @@ async def measure(options: Options) -> list[Phase]:
     with tempfile.TemporaryDirectory(prefix="bench-lobby-") as scratch:
         with ServerProcess.start(Path(scratch) / "lobby.sqlite3", 0, options.server_arguments) as server:
             note(f"server pid {server.pid} listening on {server.url}")
-            watchers = WatcherProcesses(options.procs, server.url)
+            watchers = SteppedProcesses(options.procs, server.url, run_watchers, "lobby-watchers")
             seekers: list[BenchClient] = []
             finished = False
             try:
@@ -248,7 +248,7 @@ async def measure(options: Options) -> list[Phase]:
                 watchers.stop(finished)
 
 
-async def _connect(options: Options, url: str, watchers: WatcherProcesses) -> list[BenchClient]:
+async def _connect(options: Options, url: str, watchers: SteppedProcesses) -> list[BenchClient]:
     """Every player connects and signs in (nobody watches yet); the seekers are returned."""
     began = time.monotonic()
     procs = options.procs
@@ -266,7 +266,7 @@ async def _connect(options: Options, url: str, watchers: WatcherProcesses) -> li
 
 
 async def _run_phase(
-    options: Options, watching: int, server: ServerProcess, watchers: WatcherProcesses, seekers: list[BenchClient]
+    options: Options, watching: int, server: ServerProcess, watchers: SteppedProcesses, seekers: list[BenchClient]
 ) -> Phase:
     phase = Phase(watching, "lobby_batches" in seekers[0].features)
     procs = options.procs

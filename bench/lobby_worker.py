@@ -122,17 +122,14 @@ def run_watchers(pipe: Connection) -> None:
     asyncio.run(Watchers(pipe).serve())
 
 
-class Watchers:
-    """This process's watcher connections and what they have read."""
+class SteppedConnections:
+    """A generator process's signed-in connections, stepped by the main process: the server's url comes
+    first on the pipe, then one command at a time, each answered, until `Close`."""
 
     def __init__(self, pipe: Connection) -> None:
         self.pipe = pipe
         self.url = ""
         self.clients: list[BenchClient] = []
-        self.watching = 0
-        self.arrivals: dict[int, Arrivals] = {}
-        """What was read, by the id of the message object."""
-        self.report = WatcherReport()
 
     async def serve(self) -> None:
         self.url = await asyncio.to_thread(self.pipe.recv)
@@ -146,10 +143,36 @@ class Watchers:
             await close_all(self.clients)
 
     async def _do(self, command: object) -> object:
+        """The answer to one command."""
+        raise NotImplementedError
+
+    async def _open(self, names: Sequence[str]) -> int:
+        """Connect and sign in these players; how many connections the process holds now."""
+        self.clients += await bounded([opener(self.url, name) for name in names])
+        return len(self.clients)
+
+    def tally_connections(self, errors: Counter[str], closed_by_server: Counter[str]) -> None:
+        """Add up the error codes every connection received, and the close codes of those the server closed."""
+        for client in self.clients:
+            errors.update(client.errors)
+            if client.closed_by_server is not None:
+                closed_by_server[str(client.closed_by_server)] += 1
+
+
+class Watchers(SteppedConnections):
+    """This process's watcher connections and what they have read."""
+
+    def __init__(self, pipe: Connection) -> None:
+        super().__init__(pipe)
+        self.watching = 0
+        self.arrivals: dict[int, Arrivals] = {}
+        """What was read, by the id of the message object."""
+        self.report = WatcherReport()
+
+    async def _do(self, command: object) -> object:
         match command:
             case Open(names):
-                self.clients += await self._open(names)
-                return len(self.clients)
+                return await self._open(names)
             case Watch(count):
                 newcomers = self.clients[self.watching : count]
                 await bounded([client_watch(client) for client in newcomers])
@@ -167,9 +190,6 @@ class Watchers:
             case Report(caused_at):
                 return self._finish(caused_at)
         raise ValueError(f"unknown command {command!r}")
-
-    async def _open(self, names: Sequence[str]) -> list[BenchClient]:
-        return await bounded([opener(self.url, name) for name in names])
 
     def _note(self, message: Message, arrived: float) -> None:
         arrivals = self.arrivals.get(id(message))
@@ -198,10 +218,7 @@ class Watchers:
                 cause = caused_at.get(key)
                 if cause is not None:
                     report.delays.extend(arrived - cause for arrived in arrivals.times)
-        for client in self.clients:
-            report.errors.update(client.errors)
-            if client.closed_by_server is not None:
-                report.closed_by_server[str(client.closed_by_server)] += 1
+        self.tally_connections(report.errors, report.closed_by_server)
         return report
 
 

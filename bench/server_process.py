@@ -5,6 +5,10 @@ time and memory are measured apart from the load generator's: CPU from
 `/proc/PID/stat` (user + system time of all its threads, the SQLite
 thread included), memory from `VmRSS` in `/proc/PID/status`. Linux only.
 
+The server is this tree's, or that of the checkout BENCH_SERVER_TREE names
+(run by that checkout's own virtualenv), so that `bench.compare` can drive
+two commits' servers with one load generator.
+
 The server is started in a session of its own, so that a Ctrl-C in the
 terminal reaches the benchmark and not the server: the benchmark stops it
 itself (SIGTERM, then SIGKILL to its whole process group, bot workers
@@ -27,6 +31,9 @@ from pathlib import Path
 from types import TracebackType
 
 REPO = Path(__file__).resolve().parent.parent
+SERVER_TREE_VARIABLE = "BENCH_SERVER_TREE"
+"""Names a checkout (with the `.venv` its ./dev makes) whose server the benchmarks start instead of this
+tree's; the load generator stays this tree's (see bench.compare)."""
 LISTENING = re.compile(r"listening on (ws://\S+/ws)")
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 20.0
@@ -106,8 +113,21 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-BENCH_ARGUMENTS = ("--max-new-names-per-address-per-hour", "1000000")
-"""What every benchmark's server needs: its players all sign up from 127.0.0.1."""
+BENCH_ARGUMENTS = ("--max-new-names-per-address-per-hour", "1000000", "--max-connections-per-address", "1000000")
+"""What every benchmark's server needs: its players all connect and sign up from 127.0.0.1."""
+
+
+def server_tree() -> tuple[Path, str]:
+    """The checkout whose server to start, and its Python: this tree's, or the one SERVER_TREE_VARIABLE
+    names."""
+    named = os.environ.get(SERVER_TREE_VARIABLE)
+    if not named:
+        return REPO, sys.executable
+    tree = Path(named).resolve()
+    python = tree / ".venv" / "bin" / "python"
+    if not python.exists():
+        raise BenchError(f"{SERVER_TREE_VARIABLE}={named} has no .venv/bin/python: run its ./dev once")
+    return tree, str(python)
 
 
 class ServerProcess:
@@ -132,8 +152,9 @@ class ServerProcess:
         other options the benchmark does not know about).
         """
         log_path = db_path.with_suffix(".log")
+        tree, python = server_tree()
         command = [
-            sys.executable,
+            python,
             "-m",
             "server.main",
             "--host",
@@ -150,7 +171,7 @@ class ServerProcess:
         with log_path.open("w") as log:
             process = subprocess.Popen(
                 command,
-                cwd=REPO,
+                cwd=tree,
                 stdout=subprocess.PIPE,
                 stderr=log,
                 text=True,

@@ -42,8 +42,9 @@ def interruptible() -> None:
         ["bench.load", "-C", "5", "-G", "1", "-S", "1", "--duration", "300"],
         ["bench.bots", "--bot-games", "1", "--human-games", "1", "--duration", "300"],
         ["bench.lobby", "--watchers", "4", "--baseline-watchers", "2", "--rate", "2", "--duration", "300"],
+        ["bench.spectators", "--spectators", "3", "--moves", "180", "--rate", "1"],
     ],
-    ids=["load", "bots", "lobby"],
+    ids=["load", "bots", "lobby", "spectators"],
 )
 def test_ctrl_c_stops_the_server_and_every_process_it_started(command: list[str]) -> None:
     benchmark = subprocess.Popen(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from printed_table import milliseconds, printed_rows
+from printed_table import last_line, milliseconds, printed_rows
 
 from bench.load import main
+from bench.profile import PY_SPY
+from server.services import Limits
 
 TINY = ["--connections", "20", "--games", "2", "--rate", "2", "--spectators", "5", "--duration", "3"]
 
@@ -51,7 +53,35 @@ def test_only_the_parts_asked_for_are_run(capsys: pytest.CaptureFixture[str]) ->
     assert rows["spectators joined (in s)"][0].startswith("0 (")
 
 
+def test_more_idle_connections_than_the_servers_default_per_address_limit_are_held(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    past_the_default = Limits().connections_per_address + 20
+    assert main(["--parts", "idle", "--connections", str(past_the_default), "--duration", "1"]) == 0
+    rows = printed_rows(capsys.readouterr().out)
+    assert rows["idle connections held"][0] == f"{past_the_default} of {past_the_default}"
+
+
 def test_a_server_that_cannot_start_is_reported_not_waited_for(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--connections", "1", "--duration", "1", "--server-arg=--no-such-option"]) == 1
     error = capsys.readouterr().err
     assert "the server did not start" in error and "--no-such-option" in error
+
+
+@pytest.mark.skipif(not PY_SPY.exists(), reason="py-spy is not installed beside this Python")
+def test_a_profiled_run_names_where_the_servers_cpu_went(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["--connections", "0", "--games", "4", "--rate", "5", "--spectators", "0", "--duration", "3", "--profile"])
+        == 0
+    )
+    output = capsys.readouterr().out
+    heading = last_line(output, "server profile (py-spy, ")
+    assert re.fullmatch(
+        r"[\d,]+ samples over 3 s\): top 12 functions by self time, share of the samples self / total", heading
+    )
+    entries = output[output.index("server profile") :].splitlines()[1:]
+    assert 0 < len(entries) <= 12
+    shares = [tuple(float(share) for share in re.findall(r"(\d+\.\d)%", entry)) for entry in entries]
+    assert all(own <= total for own, total in shares)
+    assert [own for own, _ in shares] == sorted((own for own, _ in shares), reverse=True)
+    assert sum(own for own, _ in shares) <= 100.05
