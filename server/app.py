@@ -35,6 +35,7 @@ from server.domain import ConnectionId, Refusal
 from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
+from server.hub import Hub
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.outside_engines import OutsideEngines
@@ -51,6 +52,7 @@ from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.services import HandlerSettings, Limits, Services
 from server.storage import Storage, StorageSettings, StorageUnavailable
+from server.subscriptions import Edge
 
 logger = logging.getLogger(__name__)
 
@@ -118,15 +120,27 @@ class GameServer:
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
-        self.rooms = RoomRegistry(storage, self.deliver, bots, self.ratings, self.roster)
+        self.connections: dict[ConnectionId, Connection] = {}
+        self.edge = Edge(self.connections)
+        """Which connection is in which room; it sends each room's events to their sockets."""
+        self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.ratings, self.roster)
+        self.hub = Hub(self.rooms)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
-        self.connections: dict[ConnectionId, Connection] = {}
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
         services = Services(
-            handler_settings, storage, self.rooms, bots, self.ratings, self.lobby, self.deliver, self.roster
+            handler_settings,
+            storage,
+            self.rooms,
+            bots,
+            self.ratings,
+            self.lobby,
+            self.deliver,
+            self.hub,
+            self.edge,
+            self.roster,
         )
         self.handlers = RequestHandlers(services)
         self.http = HttpApi(storage, self.metrics)
@@ -223,10 +237,11 @@ class GameServer:
                 logger.exception("the lobby's tick failed")
 
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
-        """Hand messages to the connections' send queues (never waits).
+        """Hand the lobby's messages to the connections' send queues (never waits; a room's go
+        through the edge).
 
-        A message broadcast to a room is one object for all its members: it
-        is turned into text once, not once per member.
+        A message broadcast to the lobby is one object for all its watchers:
+        it is turned into text once, not once per watcher.
         """
         texts: dict[int, str] = {}
         for connection_id, message in messages:
@@ -308,10 +323,9 @@ class GameServer:
             connection.send(error_message(Refusal("internal", "the server failed on this request"), request.id))
 
     async def _disconnect(self, connection: Connection) -> None:
-        for room_id in self.rooms.rooms_of(connection.id):
-            actor = self.rooms.get(room_id)
-            if actor is not None:
-                await actor.run(lambda room, now: room.disconnect(connection.id, now))
+        """Take a closed connection out of its rooms, and tell each what the edge counts now."""
+        for room_id, report in self.edge.connection_closed(connection.id):
+            await self.hub.report(room_id, report)
 
 
 async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:

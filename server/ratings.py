@@ -22,6 +22,7 @@ deviation of BOT_START_RD.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
@@ -30,7 +31,7 @@ from engine.types import Color
 from server.domain import BotsEnrolled, GameFinished, RatingsChanged, RecordStore, Standing, utc_now
 from server.engine_config import EngineSpec
 from server.protocol import GameOver, RatingChangeModel, RatingsModel
-from server.rooms import Outcome
+from server.rooms import Outcome, RoomEvent
 from server.storage import Storage
 
 Settled = tuple[Standing, Standing] | None
@@ -138,6 +139,7 @@ def _announce(outcome: Outcome, before: tuple[Standing, Standing], after: tuple[
         black=RatingChangeModel(before=round(before[0].rating.rating), after=round(after[0].rating.rating)),
         white=RatingChangeModel(before=round(before[1].rating.rating), after=round(after[1].rating.rating)),
     )
-    for index, (connection, message) in enumerate(outcome.messages):
-        if isinstance(message, GameOver):
-            outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))
+    for index, event in enumerate(outcome.events):
+        if isinstance(event, RoomEvent) and isinstance(event.message, GameOver):
+            rated = event.message.model_copy(update={"ratings": ratings})
+            outcome.events[index] = dataclasses.replace(event, message=rated)

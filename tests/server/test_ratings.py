@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from edge_inbox import EdgeInbox
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
 from engine.glicko2 import Rating, rate_game
@@ -14,8 +15,7 @@ from engine.registry import level_names
 from engine.types import Point, Rule
 from server.actors import RoomRegistry
 from server.bot_ratings import read_ratings
-from server.domain import Caller, ConnectionId, GameFinished, StoreRecord, new_room_id
-from server.protocol import ServerMessage
+from server.domain import Caller, ConnectionId, GameFinished, StoreRecord, caller_ref, new_room_id
 from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
@@ -131,9 +131,10 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
         await storage.add_player(name, name.encode())
     book = RatingBook(storage)
     store = FailingOnce(storage)
-    sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry(store, sent.extend, None, book)
-    alice, bob = Caller(ConnectionId(1), "alice"), Caller(ConnectionId(2), "bob")
+    alice, bob = Caller(caller_ref(ConnectionId(1)), "alice"), Caller(caller_ref(ConnectionId(2)), "bob")
+    inbox = EdgeInbox()
+    inbox.connect(alice, bob)
+    registry = RoomRegistry(store, inbox.publish, None, book)
     actor = registry.actor_for(Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(), rated=True))
     await actor.run(lambda room, now: room.open(alice, "me", PlayerInfo("bob"), now))
     registry.add(actor)
@@ -152,8 +153,8 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     assert record is not None and record.result is not None
     assert (await storage.standing("alice")).games == 1  # type: ignore[union-attr]
     assert (await book.standing("alice")).games == 1
-    over = [message for _, message in sent if message.model_dump().get("ratings")]
-    assert over and over[0].model_dump()["ratings"]["black"]["before"] == 1500
+    over = [message for message in inbox.of(bob) if message.get("ratings")]
+    assert over and over[0]["ratings"]["black"]["before"] == 1500
     await registry.close()
     await storage.close()
 
