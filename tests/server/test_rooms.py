@@ -517,3 +517,10 @@ def test_a_snapshot_shows_the_time_control_and_the_offers_waiting_for_an_answer(
 def test_ids_never_start_with_a_character_that_reads_as_an_option() -> None:
     ids = [new_room_id() for _ in range(2_000)] + [new_game_id() for _ in range(2_000)]
     assert all(identifier[0].isalnum() for identifier in ids)
+
+
+def test_a_spectator_joining_a_crowd_costs_the_same_few_events_as_joining_an_empty_room() -> None:
+    room = started_room()
+    crowd = [Caller(caller_ref(ConnectionId(100 + index)), f"fan{index}") for index in range(50)]
+    sizes = [len(room.join(fan, False, 10.0 + 2 * index).events) for index, fan in enumerate(crowd)]
+    assert sizes[0] == sizes[-1] <= 4, "enter, its snapshot, the count for everyone: no event per member"
