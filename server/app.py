@@ -147,6 +147,8 @@ class GameServer:
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
+        self._reporting: set[asyncio.Task[None]] = set()
+        """Tasks telling rooms of connections that closed (see `_disconnect`)."""
         """Tasks that run for the server's whole life (lag probe, clock saving)."""
 
     # ------------------------------------------------------------ lifecycle
@@ -213,7 +215,7 @@ class GameServer:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
         for chore in self._chores:
             chore.cancel()
-        await asyncio.gather(*self._chores, return_exceptions=True)
+        await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -285,7 +287,7 @@ class GameServer:
         finally:
             del self.connections[connection.id]
             self.handlers.connection_closed(connection)
-            await self._disconnect(connection)
+            self._disconnect(connection)
             await connection.stop()
 
     async def _receive_loop(self, connection: Connection) -> None:
@@ -322,10 +324,22 @@ class GameServer:
             logger.exception("request failed on connection %d", connection.id)
             connection.send(error_message(Refusal("internal", "the server failed on this request"), request.id))
 
-    async def _disconnect(self, connection: Connection) -> None:
-        """Take a closed connection out of its rooms, and tell each what the edge counts now."""
-        for room_id, report in self.edge.connection_closed(connection.id):
-            await self.hub.report(room_id, report)
+    def _disconnect(self, connection: Connection) -> None:
+        """Take a closed connection out of its rooms; each room is told what the edge counts then, in
+        a task that starts once the connections closing at the same time have all been taken out."""
+        if self.edge.connection_closed(connection.id):
+            task = asyncio.get_running_loop().create_task(self._report_closed())
+            self._reporting.add(task)
+            task.add_done_callback(self._reporting.discard)
+
+    async def _report_closed(self) -> None:
+        reports = self.edge.closed_reports()
+        results = await asyncio.gather(
+            *(self.hub.report(room_id, report) for room_id, report in reports), return_exceptions=True
+        )
+        for (room_id, _), result in zip(reports, results, strict=True):
+            if isinstance(result, BaseException):
+                logger.error("room %s: cannot tell it of closed connections", room_id, exc_info=result)
 
 
 async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:

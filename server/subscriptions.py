@@ -93,6 +93,8 @@ class Edge:
     def __init__(self, connections: Mapping[ConnectionId, Recipient]) -> None:
         self._connections = connections
         self.book = Subscriptions()
+        self._closed_in: dict[RoomId, set[str]] = {}
+        """Rooms that connections left by closing since the last `closed_reports`, and whose."""
 
     def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
         """Deliver a room's changes in order: enter and leave the book, send each event once to its
@@ -110,14 +112,22 @@ class Edge:
                     self._send(room_id, change)
         return PresenceReport(counted, on_purpose=leaving) if counted else None
 
-    def connection_closed(self, connection: ConnectionId) -> list[tuple[RoomId, PresenceReport]]:
-        """Take a closed connection out of every room; what each of those rooms is to be told."""
-        reports = []
+    def connection_closed(self, connection: ConnectionId) -> bool:
+        """Take a closed connection out of every room (no event reaches it any more); whether this
+        starts a batch of reports to make (`closed_reports`)."""
+        starts = not self._closed_in
         for room_id in self.book.rooms_of(connection):
             name = self.book.exit(room_id, connection)
             assert name is not None, "the book lists only rooms the connection is in"
-            reports.append((room_id, PresenceReport({name: self.book.count(room_id, name)})))
-        return reports
+            self._closed_in.setdefault(room_id, set()).add(name)
+        return starts and bool(self._closed_in)
+
+    def closed_reports(self) -> list[tuple[RoomId, PresenceReport]]:
+        """One report per room that connections left by closing since the last call (a crowd leaving
+        at once is one change for its room), with the counts as they are now: a player who came
+        back meanwhile is counted back."""
+        closed_in, self._closed_in = self._closed_in, {}
+        return [(room_id, self.recount(room_id, sorted(names))) for room_id, names in closed_in.items()]
 
     def recount(self, room_id: RoomId, names: list[str]) -> PresenceReport:
         """The players' counts in the room as the book has them (for a room that was not held yet

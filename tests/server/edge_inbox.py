@@ -35,8 +35,10 @@ class EdgeInbox:
             self.inboxes[_connection(caller)] = Inbox(caller.name)
 
     def close(self, caller: Caller) -> list[tuple[RoomId, PresenceReport]]:
+        """Close the caller's connection; the reports the edge makes of it at once."""
         self.closed[_connection(caller)] = self.inboxes.pop(_connection(caller))
-        return self.edge.connection_closed(_connection(caller))
+        self.edge.connection_closed(_connection(caller))
+        return self.edge.closed_reports()
 
     def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
         return self.edge.publish(room_id, changes)

@@ -110,3 +110,16 @@ def _publish(inbox: EdgeInbox, room: Room, changes: list[RoomChange], now: float
     if report is not None:
         inbox.publish(room.room_id, room.presence_changed(report, now).events)
 
+
+
+def test_connections_closing_together_make_one_report_per_room_with_the_counts_when_it_is_made() -> None:
+    inbox = entered(ALICE, BOB, BOB_AGAIN, *FANS)
+    assert inbox.edge.connection_closed(ConnectionId(10)), "the first to close starts a batch"
+    for connection in (ConnectionId(11), ConnectionId(2), ConnectionId(3)):
+        assert not inbox.edge.connection_closed(connection)
+    bob_back = Caller(caller_ref(ConnectionId(4)), "bob")
+    inbox.connect(bob_back)
+    inbox.publish(ROOM, [Enter(bob_back.ref, "bob")])  # before the batch is reported
+
+    assert inbox.edge.closed_reports() == [(ROOM, PresenceReport({"bob": 1, "fan0": 0, "fan1": 0}))]
+    assert inbox.edge.closed_reports() == []
