@@ -1,10 +1,10 @@
 """The asyncio side of rooms: one lock, one timer and at most one bot search per room.
 
 A RoomActor serialises everything that changes its room. For each change it
-stores the room's records, and only then hands the messages to the
-connections' send queues (so no client ever sees a move that a crash could
-lose), tells the registry what others may now know of the room, re-arms
-the room's timer for its next deadline (a flag falling, an absent player's
+stores the room's records, and only then publishes the room's events to the
+edge (so no client ever sees a move that a crash could lose), tells the room
+what the edge now counts of its connections, tells the registry what others
+may now know of the room, re-arms the room's timer for its next deadline (a flag falling, an absent player's
 time running out) and starts a bot search when a bot is to move.
 
 The actor sees storage and the bot pool through two small interfaces
@@ -27,15 +27,25 @@ from engine.openings import Step
 from engine.types import Point
 from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
 from server.bots import BotRoster
-from server.domain import BotTurn, ConnectionId, RecordStore, RoomFacts, RoomId, is_server_bot
+from server.domain import (
+    BotTurn,
+    Caller,
+    PresenceReport,
+    RecordStore,
+    RoomFacts,
+    RoomId,
+    Standing,
+    is_server_bot,
+)
 from server.ratings import announce
-from server.rooms import Outcome, Room
+from server.rooms import Outcome, Room, RoomChange, RoomRequest
 from server.writer import StorageUnavailable
-from wire.messages import ServerMessage
 
 logger = logging.getLogger(__name__)
 
-Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
+Publish = Callable[[RoomId, list[RoomChange]], PresenceReport | None]
+"""Hands a room's changes to the edge, once for all their audiences; what the edge now counts of the
+room's connections, if that changed."""
 RoomAction = Callable[[Room, float], Outcome]
 
 BOT_ATTEMPTS = 3
@@ -50,6 +60,10 @@ STORE_RETRY_FIRST_S = 0.25
 """After a change the database could not take, the pause before a timer or a bot tries again;
 it doubles with each failure in a row, up to STORE_RETRY_LONGEST_S."""
 STORE_RETRY_LONGEST_S = 4.0
+
+
+def _nothing() -> None:
+    """Nothing to tell before a room's own events."""
 
 
 class MoveChooser(Protocol):
@@ -80,7 +94,7 @@ class RoomActor:
         self,
         room: Room,
         store: RecordStore,
-        deliver: Deliver,
+        publish: Publish,
         bots: MoveChooser | None,
         listener: RoomListener,
         roster: BotRoster | None = None,
@@ -89,7 +103,7 @@ class RoomActor:
         self.room = room
         self._roster = roster or BotRoster()
         self._store = store
-        self._deliver = deliver
+        self._publish = publish
         self._bots = bots
         self._listener = listener
         self._lock = asyncio.Lock()
@@ -101,8 +115,24 @@ class RoomActor:
         self._failed_writes = 0
         """Changes in a row the database could not take."""
 
-    async def run(self, action: RoomAction, request_id: str | int | None = None) -> None:
-        """Apply `action` to the room, then store, deliver and re-arm.
+    async def apply(self, caller: Caller, request: RoomRequest, standings: tuple[Standing, ...] = ()) -> None:
+        """Serve a request about the room (`Room.apply`), for a caller whose standing the room learns."""
+
+        def act(room: Room, now: float) -> Outcome:
+            room.know(standings)
+            return room.apply(caller, request, now)
+
+        await self.run(act, request.id)
+
+    async def report_presence(self, report: PresenceReport) -> None:
+        """Tell the room what the edge counts of its connections now (some closed)."""
+        await self.run(lambda room, now: room.presence_changed(report, now))
+
+    async def run(
+        self, action: RoomAction, request_id: str | int | None = None, before_publishing: Callable[[], None] = _nothing
+    ) -> None:
+        """Apply `action` to the room, then store, publish and re-arm (`before_publishing` tells what
+        must be read first, once the change is stored).
 
         The message that answers the request carries `request_id`. A
         Refusal raised by the action propagates with nothing changed; so
@@ -122,8 +152,18 @@ class RoomActor:
                     self._write_failed(error)
                 raise
             self._write_succeeded()
-            self._deliver(outcome.stamped(request_id))
+            before_publishing()
+            self._publish_all(outcome.stamped(request_id))
             self._after_change()
+
+    def _publish_all(self, changes: list[RoomChange]) -> None:
+        """Publish the changes, then what the room makes of the edge's new count of its connections
+        (which stores nothing: presence is not a record)."""
+        report = self._publish(self.room.room_id, changes)
+        if report is not None:
+            counted = self.room.presence_changed(report, asyncio.get_running_loop().time())
+            assert not counted.records, "a presence change stores nothing"
+            self._publish(self.room.room_id, counted.events)
 
     async def _save(self, outcome: Outcome) -> None:
         """Store the outcome's records. A rated game they finish is rated in the same transaction:
@@ -322,31 +362,28 @@ class RoomRegistry:
 
     Answers come from each room's facts as of its last stored change
     (`RoomFacts`), never from a room in the middle of a change. The
-    connections in each room are the room's own members; the registry keeps
-    an index of them by connection, updated from those facts, so that a
-    closing connection finds its rooms.
+    connections in each room are the edge's to know, not the registry's.
     """
 
     def __init__(
         self,
         store: RecordStore,
-        deliver: Deliver,
+        publish: Publish,
         bots: MoveChooser | None,
         roster: BotRoster | None = None,
     ) -> None:
-        """Rooms whose changes go to `store` (which rates their rated games), whose messages go to
-        `deliver`, and whose bots ask `bots` (for as long as `roster` says)."""
+        """Rooms whose changes go to `store` (which rates their rated games), whose events go to
+        `publish`, and whose bots ask `bots` (for as long as `roster` says)."""
         self._store = store
-        self._deliver = deliver
+        self._publish = publish
         self._bots = bots
         self._roster = roster or BotRoster()
         self._actors: dict[RoomId, RoomActor] = {}
         self._facts: dict[RoomId, RoomFacts] = {}
-        self._rooms_of: dict[ConnectionId, set[RoomId]] = {}
 
     def actor_for(self, room: Room) -> RoomActor:
         """An actor for a new or restored room, not yet held (see `add`)."""
-        return RoomActor(room, self._store, self._deliver, self._bots, self, self._roster)
+        return RoomActor(room, self._store, self._publish, self._bots, self, self._roster)
 
     def add(self, actor: RoomActor) -> None:
         """Hold a room's actor and start its timers."""
@@ -418,42 +455,20 @@ class RoomRegistry:
             counts[facts.status] = counts.get(facts.status, 0) + 1
         return counts
 
-    def rooms_of(self, connection: ConnectionId) -> list[RoomId]:
-        """Rooms the connection is in."""
-        return sorted(self._rooms_of.get(connection, ()))
-
     def __iter__(self) -> Iterator[RoomActor]:
         return iter(list(self._actors.values()))
 
     def room_changed(self, facts: RoomFacts) -> None:
-        """Keep a room's facts, and the index of its connections, up to date."""
-        room_id = facts.room_id
-        if room_id not in self._actors:
-            return
-        previous = self._facts.get(room_id)
-        left = previous.members - facts.members if previous is not None else frozenset()
-        self._facts[room_id] = facts
-        for connection in left:
-            self._forget_member(connection, room_id)
-        for connection in facts.members:
-            self._rooms_of.setdefault(connection, set()).add(room_id)
+        """Keep a room's facts up to date."""
+        if facts.room_id in self._actors:
+            self._facts[facts.room_id] = facts
 
     def room_disposable(self, room_id: RoomId) -> None:
         """Forget a room nobody needs; its timers stop."""
         actor = self._actors.pop(room_id, None)
-        facts = self._facts.pop(room_id, None)
-        if facts is not None:
-            for connection in facts.members:
-                self._forget_member(connection, room_id)
+        self._facts.pop(room_id, None)
         if actor is not None:
             actor.stop_timer()
-
-    def _forget_member(self, connection: ConnectionId, room_id: RoomId) -> None:
-        rooms = self._rooms_of.get(connection)
-        if rooms is not None:
-            rooms.discard(room_id)
-            if not rooms:
-                del self._rooms_of[connection]
 
     async def save_clocks(self) -> None:
         """Store the running clocks of every timed game (see `Room.save_clocks`); a room whose

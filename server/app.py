@@ -35,6 +35,7 @@ from server.domain import ConnectionId, Refusal
 from server.engine_config import EngineConfigError, EngineSpec
 from server.handlers import RequestHandlers
 from server.http import WEBSOCKET_PATH, HttpApi
+from server.hub import Hub
 from server.lobby import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
 from server.outside_engines import OutsideEngines
@@ -42,6 +43,7 @@ from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.services import HandlerSettings, Limits, Services
 from server.storage import Storage, StorageSettings, StorageUnavailable
+from server.subscriptions import Edge
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
@@ -119,21 +121,35 @@ class GameServer:
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
         storage.watch_ratings(self.ratings.rated)
-        self.rooms = RoomRegistry(storage, self.deliver, bots, self.roster)
+        self.connections: dict[ConnectionId, Connection] = {}
+        self.edge = Edge(self.connections)
+        """Which connection is in which room; it sends each room's events to their sockets."""
+        self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
+        self.hub = Hub(self.rooms)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
-        self.connections: dict[ConnectionId, Connection] = {}
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
         services = Services(
-            handler_settings, storage, self.rooms, bots, self.ratings, self.lobby, self.deliver, self.roster
+            handler_settings,
+            storage,
+            self.rooms,
+            bots,
+            self.ratings,
+            self.lobby,
+            self.deliver,
+            self.hub,
+            self.edge,
+            self.roster,
         )
         self.handlers = RequestHandlers(services)
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
+        self._reporting: set[asyncio.Task[None]] = set()
+        """Tasks telling rooms of connections that closed (see `_disconnect`)."""
         """Tasks that run for the server's whole life (lag probe, clock saving)."""
 
     # ------------------------------------------------------------ lifecycle
@@ -203,7 +219,7 @@ class GameServer:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
         for chore in self._chores:
             chore.cancel()
-        await asyncio.gather(*self._chores, return_exceptions=True)
+        await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -227,9 +243,10 @@ class GameServer:
                 logger.exception("the lobby's tick failed")
 
     def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
-        """Hand messages to the connections' send queues (never waits).
+        """Hand the lobby's messages to the connections' send queues (never waits; a room's go
+        through the edge).
 
-        A message broadcast to a room (or a lobby batch) is one object for
+        A message broadcast to the lobby (or a lobby batch) is one object for
         all its recipients: it is turned into UTF-8 text once, not once per
         recipient. A lobby change to a 1.1 watcher may give way to a fresh
         snapshot (`Connection.send_lobby_change`), built once for all.
@@ -286,7 +303,7 @@ class GameServer:
         finally:
             del self.connections[connection.id]
             self.handlers.connection_closed(connection)
-            await self._disconnect(connection)
+            self._disconnect(connection)
             await connection.stop()
 
     async def _receive_loop(self, connection: Connection) -> None:
@@ -323,11 +340,22 @@ class GameServer:
             logger.exception("request failed on connection %d", connection.id)
             connection.send(error_message(Refusal("internal", "the server failed on this request"), request.id))
 
-    async def _disconnect(self, connection: Connection) -> None:
-        for room_id in self.rooms.rooms_of(connection.id):
-            actor = self.rooms.get(room_id)
-            if actor is not None:
-                await actor.run(lambda room, now: room.disconnect(connection.id, now))
+    def _disconnect(self, connection: Connection) -> None:
+        """Take a closed connection out of its rooms; each room is told what the edge counts then, in
+        a task that starts once the connections closing at the same time have all been taken out."""
+        if self.edge.connection_closed(connection.id):
+            task = asyncio.get_running_loop().create_task(self._report_closed())
+            self._reporting.add(task)
+            task.add_done_callback(self._reporting.discard)
+
+    async def _report_closed(self) -> None:
+        reports = self.edge.closed_reports()
+        results = await asyncio.gather(
+            *(self.hub.report(room_id, report) for room_id, report in reports), return_exceptions=True
+        )
+        for (room_id, _), result in zip(reports, results, strict=True):
+            if isinstance(result, BaseException):
+                logger.error("room %s: cannot tell it of closed connections", room_id, exc_info=result)
 
 
 async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:

@@ -25,7 +25,12 @@ from wire.ids import GameId as GameId
 from wire.ids import RoomId as RoomId
 
 ConnectionId = NewType("ConnectionId", int)
-"""One websocket connection, numbered from 1 as they arrive."""
+"""One websocket connection, numbered from 1 as they arrive (known only to the edge that holds it)."""
+CallerRef = NewType("CallerRef", str)
+"""Who sent a command, as rooms know it: `<node>/<connection>`, printable and opaque to a room
+(only the edge that holds the connection reads it back)."""
+LOCAL_NODE = "local"
+"""The node of every connection while the server is one process."""
 
 RoomStatus = Literal["waiting", "opening", "playing", "finished"]
 """A room waits for its seats, decides its game's opening, plays it, or is done with it."""
@@ -54,12 +59,23 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def caller_ref(connection: ConnectionId, node: str = LOCAL_NODE) -> CallerRef:
+    """The reference rooms know a connection by."""
+    return CallerRef(f"{node}/{connection}")
+
+
+def connection_of(ref: CallerRef, node: str = LOCAL_NODE) -> ConnectionId | None:
+    """The connection a reference names, if it is one of `node`'s."""
+    ref_node, _, number = ref.partition("/")
+    return ConnectionId(int(number)) if ref_node == node and number.isdigit() else None
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who sent a request: the connection it came on and the player signed in on it."""
+    """Who sent a request: a reference to the connection it came on and the player signed in on it."""
 
-    connection: ConnectionId
-    """The connection the request came on (replies go back on it)."""
+    ref: CallerRef
+    """The connection the request came on (its answer goes back there)."""
     name: str
     """The signed-in player's name."""
     kind: PlayerKind = "human"
@@ -69,6 +85,57 @@ class Caller:
     def seat(self) -> PlayerInfo:
         """The caller as a seat holder."""
         return PlayerInfo(self.name, self.kind)
+
+
+# ---------------------------------------------------------------- audiences
+
+
+@dataclass(frozen=True, slots=True)
+class Everyone:
+    """Every connection in the room (its players' and its spectators')."""
+
+
+EVERYONE = Everyone()
+
+
+@dataclass(frozen=True, slots=True)
+class OneCaller:
+    """The one connection a caller reference names, in the room or not (the answer to a request)."""
+
+    ref: CallerRef
+
+
+Audience = Everyone | OneCaller
+"""Who a room's event is for: the room never names its members, the edge that holds them does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """The caller's connection is in the room from now on (the edge subscribes it; again is harmless)."""
+
+    ref: CallerRef
+    name: str
+    """The player signed in on it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """The caller's connection is no longer in the room (the edge unsubscribes it)."""
+
+    ref: CallerRef
+    name: str
+    """The player signed in on it."""
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceReport:
+    """What the edge counts for one room after connections entered, left or closed: how many
+    connections each player named has in it now, and whether those that went asked to leave."""
+
+    connections: dict[str, int]
+    """Player name -> connections in the room (0: none left)."""
+    on_purpose: bool = False
+    """Whether the connections that went left by asking to (`leave_room`), not by closing."""
 
 
 def is_server_bot(seat: PlayerInfo | None) -> bool:
@@ -266,8 +333,6 @@ class RoomFacts:
     connected: tuple[bool, bool]
     """Whether black's and white's player is connected (a bot always is)."""
     spectators: int
-    members: frozenset[ConnectionId]
-    """The connections in the room."""
     moves: tuple[Point, ...]
     decided: bool
     """Whether the moves on the board end the game (a five or a full board)."""

@@ -2,7 +2,7 @@
 
 `RequestHandlers.handle` is one `match` over the closed set of requests of
 `wire.messages`. Signing in, rooms and records are served here: room
-requests run through the room's actor (which stores, then delivers),
+requests go to the hub as commands (the room's actor stores, then publishes),
 queries about rooms are answered by the registry, records come from
 storage. The lobby, the online list, chat and the leaderboard are
 `server.lobby_requests`; analysis is `server.analysis`. A handler refuses a
@@ -13,22 +13,19 @@ request by raising `Refusal`; the connection layer answers it with an
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Literal, assert_never
 
 from engine.build import build_kind
-from engine.opening_record import step_from_dict
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
-from engine.types import Point
 from server import views
-from server.actors import RoomActor
 from server.analysis import AnalysisRequests
 from server.connections import Connection
-from server.domain import Caller, Refusal, new_room_id
+from server.domain import Refusal, new_room_id
+from server.hub import RoomCommand
 from server.lobby_requests import LobbyRequests
 from server.room_caps import RoomCaps
-from server.rooms import Outcome, Room
+from server.rooms import Outcome, Room, RoomRequest
 from server.services import Services, caller_of, hold_new_room, signed_in
 from server.sessions import NewNames, sign_in
 from wire.messages import (
@@ -84,24 +81,6 @@ FEATURES: tuple[Feature, ...] = (
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
-RoomRequest = Callable[[Room, Caller, float], Outcome]
-"""What a request does to a room, for a caller, at a moment."""
-
-InRoom = (
-    JoinRoom
-    | LeaveRoom
-    | Move
-    | Resign
-    | OfferDraw
-    | AnswerDraw
-    | RequestUndo
-    | AnswerUndo
-    | Rematch
-    | ClaimWin
-    | OpeningStep
-)
-"""The requests about one room."""
-
 
 class RequestHandlers:
     """Serves the requests of every connection of one server."""
@@ -137,39 +116,23 @@ class RequestHandlers:
                 page, cursor = self._services.rooms.listed(request.limit, request.after)
                 summaries = [views.room_summary(facts) for facts in page]
                 connection.send(Rooms(rooms=summaries, next=cursor, id=request.id))
-            case JoinRoom():
-                await self._join_room(connection, request)
-            case LeaveRoom():
-                await self._in_room(connection, request, lambda room, caller, now: room.leave(caller, now))
+            case (
+                JoinRoom()
+                | LeaveRoom()
+                | Move()
+                | Resign()
+                | OfferDraw()
+                | AnswerDraw()
+                | RequestUndo()
+                | AnswerUndo()
+                | Rematch()
+                | ClaimWin()
+                | OpeningStep()
+            ):
+                await self._in_room(connection, request)
             case ListBots():
                 bots = self._catalogue if self._services.bots is not None else []
                 connection.send(Bots(bots=bots, engine_build=self._engine_build, id=request.id))
-            case Move():
-                target = _move_target(request)
-                await self._in_room(connection, request, lambda room, caller, now: room.move(caller, target, now))
-            case Resign():
-                await self._in_room(connection, request, lambda room, caller, now: room.resign(caller, now))
-            case OfferDraw():
-                await self._in_room(connection, request, lambda room, caller, now: room.offer_draw(caller, now))
-            case AnswerDraw():
-                accept = request.accept
-                await self._in_room(
-                    connection, request, lambda room, caller, now: room.answer_draw(caller, accept, now)
-                )
-            case RequestUndo():
-                await self._in_room(connection, request, lambda room, caller, now: room.request_undo(caller, now))
-            case AnswerUndo():
-                accept = request.accept
-                await self._in_room(
-                    connection, request, lambda room, caller, now: room.answer_undo(caller, accept, now)
-                )
-            case Rematch():
-                await self._in_room(connection, request, lambda room, caller, now: room.rematch(caller, now))
-            case ClaimWin():
-                await self._in_room(connection, request, lambda room, caller, now: room.claim_win(caller, now))
-            case OpeningStep():
-                step = step_from_dict(request.step.model_dump())
-                await self._in_room(connection, request, lambda room, caller, now: room.opening_step(caller, step, now))
             case ListGames():
                 await self._list_games(connection, request)
             case GetGame():
@@ -273,31 +236,15 @@ class RequestHandlers:
         self._services.roster.check_seat(spec.bot, request.rule, request.size, OpeningRule(request.opening))
         return PlayerInfo(spec.bot, "bot", spec.bot)
 
-    async def _join_room(self, connection: Connection, request: JoinRoom) -> None:
-        """Join a room. One who asks for a seat brings its standing (the rating book's, as stored),
-        for the seat's rating in the room's snapshots: a room learns ratings when a seat is taken
-        and from the rated results it stores, not before each request."""
-        as_player = request.as_ == "player"
-        standing = await self._services.ratings.standing(signed_in(connection)) if as_player else None
-
-        def join(room: Room, caller: Caller, now: float) -> Outcome:
-            if standing is not None:
-                room.know([standing])
-            return room.join(caller, as_player, now)
-
-        await self._in_room(connection, request, join)
-
-    async def _in_room(self, connection: Connection, request: InRoom, action: RoomRequest) -> None:
-        """Run a request in its room, as the connection's player."""
-        actor = self._actor(request.room_id)
+    async def _in_room(self, connection: Connection, request: RoomRequest) -> None:
+        """Hand a request to its room as a command, from the connection's player. One who asks for
+        a seat brings its standing (the rating book's, as stored), for the seat's rating in the
+        room's snapshots: a room learns ratings when a seat is taken and from the rated results it
+        stores, not before each request."""
         caller = caller_of(connection)
-        await actor.run(lambda room, now: action(room, caller, now), request.id)
-
-    def _actor(self, room_id: str) -> RoomActor:
-        actor = self._services.rooms.get(room_id)
-        if actor is None:
-            raise Refusal("not_found", f"there is no room {room_id!r}")
-        return actor
+        asks_for_a_seat = isinstance(request, JoinRoom) and request.as_ == "player"
+        standings = (await self._services.ratings.standing(caller.name),) if asks_for_a_seat else ()
+        await self._services.hub.command(RoomCommand(request.room_id, caller, request, standings))
 
     # -------------------------------------------------------------- records
 
@@ -315,11 +262,3 @@ class RequestHandlers:
             raise Refusal("not_found", f"there is no game {request.game_id!r}")
         body = views.render_record(record, request.format)
         connection.send(GameMessage(game_id=request.game_id, format=request.format, record=body, id=request.id))
-
-
-def _move_target(request: Move) -> Point | str:
-    """The move as a point, or as the notation the client wrote (the room reads it for its size)."""
-    if request.move is not None:
-        return request.move
-    assert request.x is not None and request.y is not None, "the protocol checks a move has one form"
-    return Point(request.x, request.y)

@@ -19,7 +19,7 @@ from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
 from server import views
 from server.connections import Connection
-from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
+from server.domain import Caller, ConnectionId, Refusal, caller_ref, new_room_id, utc_now
 from server.lobby import Pairing, new_seek_id
 from server.pacing import RecentCounts
 from server.rooms import Outcome, Room
@@ -207,26 +207,30 @@ class LobbyRequests:
             owner = self._seated(seek.owner, seek.connection, owner_standing.kind)
             taker = self._seated(pairing.taker, pairing.taker_connection, taker_standing.kind)
             black, white = (owner, taker) if owner_color == "black" else (taker, owner)
-            asked = taker[0] if request_id is not None and taker[0].connection == pairing.taker_connection else None
+            taker_ref = caller_ref(pairing.taker_connection)
+            asked = taker[0] if request_id is not None and taker[0].ref == taker_ref else None
             room.know(standings)
             outcome = room.open_paired(black[0], white[0], seek.owner, asked, now)
             for other_tab in black[1:] + white[1:]:
                 joined = room.join(other_tab, True, now)
-                outcome.messages += joined.messages
+                outcome.events += joined.events
                 outcome.records += joined.records
-            return _told_first(services.lobby.removed(pairing.seeks), outcome)
+            return outcome
 
-        await actor.run(open_game, request_id)
+        def announce_seeks_gone() -> None:
+            services.deliver(services.lobby.removed(pairing.seeks))
+
+        await actor.run(open_game, request_id, before_publishing=announce_seeks_gone)
         await hold_new_room(services, actor)
 
     def _seated(self, name: str, asked_from: ConnectionId, kind: PlayerKind) -> list[Caller]:
         """The connections to seat a player on: the one it asked from if open, else all it has open."""
         if self._services.lobby.is_open(asked_from):
-            return [Caller(asked_from, name, kind)]
+            return [Caller(caller_ref(asked_from), name, kind)]
         connections = sorted(self._services.lobby.connections_of(name))
         if not connections:
             raise Refusal("not_found", f"{name!r} has just left")
-        return [Caller(connection, name, kind) for connection in connections]
+        return [Caller(caller_ref(connection), name, kind) for connection in connections]
 
     # -------------------------------------------------------------- players
 
@@ -261,9 +265,9 @@ class LobbyRequests:
             room = self._services.rooms.facts(request.room_id)
             if room is None:
                 raise Refusal("not_found", f"there is no room {request.room_id!r}")
-            if connection.id not in room.members:
+            audience = set(self._services.edge.book.members(room.room_id))
+            if connection.id not in audience:
                 raise Refusal("not_allowed", "join the room to chat in it")
-            audience = set(room.members)
         self._pace_chat(name, played)
         said = ChatMessage(room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
         deliveries: list[tuple[ConnectionId, ServerMessage]] = [
@@ -282,12 +286,6 @@ class LobbyRequests:
             newcomer = "" if played else " until you have played a rated game"
             raise Refusal("rate_limited", f"at most {most} lines per {limits.chat_window_s:g} s{newcomer}")
         self._lines_said.add(name, now)
-
-
-def _told_first(messages: list[tuple[ConnectionId, ServerMessage]], outcome: Outcome) -> Outcome:
-    """The outcome, with `messages` delivered before its own (once it is stored, like them)."""
-    answer = None if outcome.answer is None else outcome.answer + len(messages)
-    return Outcome(messages + outcome.messages, outcome.records, answer)
 
 
 def _terms(

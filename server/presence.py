@@ -1,10 +1,11 @@
-"""Who is in a room: its connections, which seated players are away, and what the members were told.
+"""Who is in a room, as counts: connections per player, which seated players are away, what was told.
 
-A `Presence` belongs to one `Room`. It keeps the room's connections (and
-the player signed in on each), since when each seated player has been away
-(the clock that ends a game `abandoned`), since when the room has been
-empty and whether it was left on purpose, and the pacing of the
-spectator-count messages. It knows no seats: the room says which colour an
+A `Presence` belongs to one `Room`. It keeps how many connections each
+player has in the room (as the edge that holds them reports: the room names
+no connection), since when each seated player has been away (the clock that
+ends a game `abandoned`), since when the room has been empty and whether it
+was left on purpose, and the pacing of the spectator-count messages. It
+knows no seats: the room says which names are seated and which colour an
 arrival or a departure concerns.
 """
 
@@ -13,18 +14,19 @@ from __future__ import annotations
 import copy
 
 from engine.types import Color
-from server.domain import ConnectionId
 
 SPECTATOR_COUNT_EVERY_S = 1.0
 """The most often members are told how many spectators watch."""
 
 
 class Presence:
-    """One room's connections, absences and spectator-count pacing."""
+    """One room's connection counts, absences and spectator-count pacing."""
 
     def __init__(self) -> None:
-        self.members: dict[ConnectionId, str] = {}
-        """Connections in the room and the player signed in on each."""
+        self.connections: dict[str, int] = {}
+        """Players with connections in the room, and how many each has."""
+        self.total = 0
+        """Connections in the room, all players together."""
         self.away_since: dict[Color, float] = {}
         """Seats of a playing game whose player is away, and since when it counts."""
         self.empty_since: float | None = None
@@ -39,27 +41,30 @@ class Presence:
     def copy(self) -> Presence:
         """An independent copy (for a room's checkpoint)."""
         twin = copy.copy(self)
-        twin.members = dict(self.members)
+        twin.connections = dict(self.connections)
         twin.away_since = dict(self.away_since)
         return twin
 
     def is_here(self, name: str) -> bool:
         """Whether the player has a connection in the room."""
-        return name in self.members.values()
+        return name in self.connections
 
-    def arrive(self, connection: ConnectionId, name: str) -> None:
-        """A connection enters the room."""
-        self.members[connection] = name
-        self.empty_since = None
-        self.left_on_purpose = False
+    @property
+    def empty(self) -> bool:
+        """Whether no connection is in the room."""
+        return self.total == 0
 
-    def depart(self, connection: ConnectionId, now: float, on_purpose: bool) -> str | None:
-        """A connection leaves (on purpose, or because it closed); the player it was, if it was in."""
-        name = self.members.pop(connection, None)
-        if not self.members:
+    def count(self, name: str, connections: int, now: float, on_purpose: bool) -> None:
+        """The edge counts `connections` of `name` in the room now; going empty, the room remembers
+        when and whether the last one left on purpose."""
+        self.total += connections - self.connections.pop(name, 0)
+        if connections > 0:
+            self.connections[name] = connections
+            self.empty_since = None
+            self.left_on_purpose = False
+        elif self.total == 0:
             self.empty_since = now
             self.left_on_purpose = on_purpose
-        return name
 
     def seat_back(self, color: Color, now: float) -> None:
         """The seat's player is here again; the opponent's absence, if any, counts from now
@@ -78,7 +83,7 @@ class Presence:
 
     def empty_for(self, seconds: float, now: float) -> bool:
         """Whether the room has had no connection for at least `seconds`."""
-        return not self.members and self.empty_since is not None and now >= self.empty_since + seconds
+        return self.empty and self.empty_since is not None and now >= self.empty_since + seconds
 
     def told_count(self, count: int) -> None:
         """The members know the count already (they read it in a snapshot)."""

@@ -26,18 +26,16 @@ deviation of BOT_START_RD.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
 from engine.record import PlayerInfo, PlayerKind
 from engine.types import Color
 from server.domain import BotsEnrolled, GameFinished, RatingsChanged, Records, Standing
 from server.engine_config import EngineSpec
+from server.rooms import Outcome, RoomEvent
 from wire.messages import GameOver, RatingChangeModel, RatingsModel
-
-if TYPE_CHECKING:
-    from server.rooms import Outcome
 
 BOT_START_RD = 100.0
 """A bot's deviation when it joins the pool: its arena rating comes from 64 games per level
@@ -121,6 +119,9 @@ def announce(outcome: Outcome, change: RatingsChanged) -> None:
         black=RatingChangeModel(before=round(before[0].rating.rating), after=round(after[0].rating.rating)),
         white=RatingChangeModel(before=round(before[1].rating.rating), after=round(after[1].rating.rating)),
     )
-    for index, (connection, message) in enumerate(outcome.messages):
-        if isinstance(message, GameOver) and message.game_id == change.game_id:
-            outcome.messages[index] = (connection, message.model_copy(update={"ratings": ratings}))
+    for index, event in enumerate(outcome.events):
+        if not isinstance(event, RoomEvent):
+            continue
+        if isinstance(event.message, GameOver) and event.message.game_id == change.game_id:
+            rated = event.message.model_copy(update={"ratings": ratings})
+            outcome.events[index] = dataclasses.replace(event, message=rated)

@@ -1,16 +1,18 @@
 """Rooms: one game at a time, two seats, any number of spectators.
 
-A Room is a plain object with no socket, no database and no timer. Each
-public method takes one validated request (or a tick of time) and returns
-an `Outcome`: the messages to send, to which connection, which of them
-answers the request, and the records to store. The asyncio layer
-(`server.actors`) stores the records first, then sends the messages, then
-arms a timer for `next_deadline()`. A refused request raises `Refusal`
-before anything changes.
+A Room is a plain object with no socket, no database and no timer, and it
+names no connection. A request comes in by one door, `apply` (a caller
+reference, the request, the time); a tick of time, a bot's move and the
+edge's count of connections have methods of their own. Each returns an
+`Outcome`: events for audiences (everyone in the room, one caller), which
+one answers the request, callers entering or leaving, and the records to
+store. The asyncio layer (`server.actors`) stores the records first, then
+publishes the events to the edge, then arms a timer for `next_deadline()`.
+A refused request raises `Refusal` before anything changes.
 
-The Room keeps seats, presence and the flow of the game; the rules of the
-board are the engine's, and what a client is shown is built by
-`server.views`.
+The Room keeps seats, presence (the counts the edge reports) and the flow
+of the game; the rules of the board are the engine's, and what a client is
+shown is built by `server.views`.
 
 Time is given by the caller as monotonic seconds (`now`), so a test can
 play a whole timed game, run out a clock or abandon a seat without waiting.
@@ -26,14 +28,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, assert_never
 
 from engine.board import Board
 from engine.errors import ForbiddenMoveError, GameOverError, IllegalMoveError, OccupiedError, OffBoardError
 from engine.notation import format_point, looks_like_point, parse_point
+from engine.opening_record import step_from_dict
 from engine.openings import OpeningRule, OpeningState, Player, Step
 from engine.record import ClockSetting, PlayerInfo
 from engine.rules import no_five_possible
@@ -41,16 +44,22 @@ from engine.types import Color, EndReason, GameResult, Point, Rule
 from server import views
 from server.clock import GameClock, elapsed_ms
 from server.domain import (
+    EVERYONE,
+    Audience,
     BotTurn,
     Caller,
+    CallerRef,
     ClocksSaved,
-    ConnectionId,
+    Enter,
     ErrorCode,
+    Exit,
     GameFinished,
     GameStarted,
     MovePlayed,
     MovesTakenBack,
+    OneCaller,
     OpeningStepTaken,
+    PresenceReport,
     Refusal,
     RestoredGame,
     RoomFacts,
@@ -66,15 +75,26 @@ from server.domain import (
 from server.opening_phase import OpeningPhase
 from server.presence import Presence
 from wire.messages import (
+    AnswerDraw,
+    AnswerUndo,
+    ClaimWin,
     Declined,
     DrawOffered,
     GameOver,
+    JoinRoom,
+    LeaveRoom,
     Left,
+    Move,
     Moved,
+    OfferDraw,
+    OpeningStep,
     OpeningStepped,
     OpponentAway,
     OpponentBack,
+    Rematch,
     RematchOffered,
+    RequestUndo,
+    Resign,
     ServerMessage,
     Spectators,
     Undone,
@@ -83,38 +103,68 @@ from wire.messages import (
 
 Role = Literal["black", "white", "spectator"]
 
+RoomRequest = (
+    JoinRoom
+    | LeaveRoom
+    | Move
+    | Resign
+    | OfferDraw
+    | AnswerDraw
+    | RequestUndo
+    | AnswerUndo
+    | Rematch
+    | ClaimWin
+    | OpeningStep
+)
+"""The requests about one room (each names it by `room_id`)."""
+
 
 # ------------------------------------------------------------------- values
 
 
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """One message of a room's, for an audience (the edge turns it into text once for all of it)."""
+
+    message: ServerMessage
+    audience: Audience = EVERYONE
+    roles: Mapping[str, Role] | None = None
+    """For a `room` snapshot, the seated players' roles: each recipient's copy says its own
+    (`you`), anyone not named is a spectator."""
+    answers: CallerRef | None = None
+    """The caller whose copy answers its request (and carries `request_id`)."""
+    request_id: str | int | None = None
+
+
+RoomChange = RoomEvent | Enter | Exit
+"""What an outcome hands the edge, in order: events, and connections entering or leaving the room."""
+
+
 @dataclass(slots=True)
 class Outcome:
-    """What a request did: messages to send, in order, and records to store first."""
+    """What a request did: events to publish, in order, and records to store first."""
 
-    messages: list[tuple[ConnectionId, ServerMessage]] = field(default_factory=list)
+    events: list[RoomChange] = field(default_factory=list)
     records: list[StoreRecord] = field(default_factory=list)
-    answer: int | None = None
-    """The index in `messages` of the one that answers the request: its sender's copy carries
-    the request's `id` (stamped by the handler, which alone knows the id)."""
 
-    def send(self, connection: ConnectionId, message: ServerMessage) -> None:
-        """Queue one message for one connection."""
-        self.messages.append((connection, message))
+    def send(self, message: ServerMessage, audience: Audience = EVERYONE, answers: CallerRef | None = None) -> None:
+        """Publish one message to an audience; the copy of `answers` (if any) answers its request."""
+        self.events.append(RoomEvent(message, audience, answers=answers))
 
-    def reply(self, connection: ConnectionId, message: ServerMessage) -> None:
-        """Queue the message that answers the request, for the connection that sent it."""
-        assert self.answer is None, "a request has one answer"
-        self.answer = len(self.messages)
-        self.messages.append((connection, message))
+    def reply(self, caller: Caller, message: ServerMessage) -> None:
+        """Publish the message that answers the request, to the caller alone."""
+        self.send(message, OneCaller(caller.ref), answers=caller.ref)
 
-    def stamped(self, request_id: str | int | None) -> list[tuple[ConnectionId, ServerMessage]]:
-        """The messages, the answer carrying `request_id`."""
-        if self.answer is None or request_id is None:
-            return self.messages
-        messages = list(self.messages)
-        connection, message = messages[self.answer]
-        messages[self.answer] = (connection, message.model_copy(update={"id": request_id}))
-        return messages
+    def stamped(self, request_id: str | int | None) -> list[RoomChange]:
+        """The changes, the answer carrying `request_id`."""
+        if request_id is None:
+            return self.events
+        return [
+            dataclasses.replace(event, request_id=request_id)
+            if isinstance(event, RoomEvent) and event.answers is not None
+            else event
+            for event in self.events
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,12 +262,12 @@ class Room:
                 self.seats[color] = caller.seat
             elif isinstance(spec, PlayerInfo):
                 self.seats[color] = spec
-        self.presence.arrive(caller.connection, caller.name)
-        self.presence.told_count(self.spectator_count())
         outcome = Outcome()
+        self._attach(caller, now, outcome)
+        self.presence.told_count(self.spectator_count())
         if self._both_seated():
             self._start(now, outcome)
-        self._snapshot(caller.connection, now, outcome, answers=True)
+        self._snapshot(OneCaller(caller.ref), now, outcome, answers=caller.ref)
         return outcome
 
     def open_paired(self, black: Caller, white: Caller, opener: str, answering: Caller | None, now: float) -> Outcome:
@@ -228,10 +278,10 @@ class Room:
         outcome = Outcome()
         for color, caller in ((Color.BLACK, black), (Color.WHITE, white)):
             self.seats[color] = caller.seat
-            self.presence.arrive(caller.connection, caller.name)
+            self._attach(caller, now, outcome)
         self._start(now, outcome)
         for caller in (black, white):
-            self._snapshot(caller.connection, now, outcome, answers=caller == answering)
+            self._snapshot(OneCaller(caller.ref), now, outcome, answers=caller.ref if caller == answering else None)
         return outcome
 
     @classmethod
@@ -281,6 +331,36 @@ class Room:
         twin.opening = None if self.opening is None else self.opening.copy()
         return twin
 
+    # ---------------------------------------------------------- the door
+
+    def apply(self, caller: Caller, request: RoomRequest, now: float) -> Outcome:
+        """Serve one request about this room for `caller` at `now`: the one way a request gets in."""
+        match request:
+            case JoinRoom():
+                return self.join(caller, request.as_ == "player", now)
+            case LeaveRoom():
+                return self.leave(caller, now)
+            case Move():
+                return self.move(caller, _move_target(request), now)
+            case Resign():
+                return self.resign(caller, now)
+            case OfferDraw():
+                return self.offer_draw(caller, now)
+            case AnswerDraw():
+                return self.answer_draw(caller, request.accept, now)
+            case RequestUndo():
+                return self.request_undo(caller, now)
+            case AnswerUndo():
+                return self.answer_undo(caller, request.accept, now)
+            case Rematch():
+                return self.rematch(caller, now)
+            case ClaimWin():
+                return self.claim_win(caller, now)
+            case OpeningStep():
+                return self.opening_step(caller, step_from_dict(request.step.model_dump()), now)
+            case _:
+                assert_never(request)
+
     # --------------------------------------------------------- membership
 
     def join(self, caller: Caller, as_player: bool, now: float) -> Outcome:
@@ -293,7 +373,7 @@ class Room:
             if self.status != "waiting" or not open_seats:
                 raise Refusal("room_full", "no seat is open in this room")
             self.seats[open_seats[0]] = caller.seat
-        back = self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller, now, outcome)
         if self.status == "waiting" and self._both_seated():
             self._start(now, outcome)
         self._announce_presence(before, outcome, caller, now)
@@ -309,19 +389,25 @@ class Room:
         before = self._presence()
         if color is not None and self.status == "waiting":
             self.seats[color] = None
-        self._detach(caller.connection, now, on_purpose=True)
-        outcome.reply(caller.connection, Left(room_id=self.room_id))
+        outcome.events.append(Exit(caller.ref, caller.name))  # the edge's count of its connections follows
+        outcome.reply(caller, Left(room_id=self.room_id))
         self._announce_presence(before, outcome, None, now)
         return outcome
 
-    def disconnect(self, connection: ConnectionId, now: float) -> Outcome:
-        """A connection closed: its player keeps any seat, and others are told."""
+    def presence_changed(self, report: PresenceReport, now: float) -> Outcome:
+        """The edge has counted the players' connections in the room anew (connections entered, left
+        or closed): a seat whose player has none left during a game is away from now (others are
+        told), one whose player is back is no longer, and a changed spectator count is told."""
         outcome = Outcome()
-        if connection not in self.members:
-            return outcome
         before = self._presence()
-        self._detach(connection, now, on_purpose=False)
+        back = [
+            color
+            for name, connections in report.connections.items()
+            if (color := self._count(name, connections, now, report.on_purpose)) is not None
+        ]
         self._announce_presence(before, outcome, None, now)  # a seat gone away comes with its notice
+        for color in back:
+            self._announce_back(color, outcome)
         return outcome
 
     def claim_win(self, caller: Caller, now: float) -> Outcome:
@@ -535,8 +621,7 @@ class Room:
         wire_step = views.opening_step_model(step)
         stepped = OpeningStepped(room_id=self.room_id, seq=self.seq, by=taken.player, step=wire_step)
         self._broadcast(stepped, outcome, caller)
-        for connection in self.members:
-            self._snapshot(connection, now, outcome)
+        self._snapshot(EVERYONE, now, outcome)
 
     def _both_sides_acted(self) -> bool:
         """Whether each player has moved or taken an opening step (a game where one has not is an abort).
@@ -564,7 +649,7 @@ class Room:
         A game between two bots pauses while nobody watches it (so that it
         costs nothing), and goes on when someone comes to watch.
         """
-        if not self.in_game or (self._bots_only() and not self.members):
+        if not self.in_game or (self._bots_only() and self.presence.empty):
             return None
         color = self._color_to_act()
         seat = self.seats[color]
@@ -648,9 +733,9 @@ class Room:
             for color, since in presence.away_since.items():
                 if self.seat_connected(color.other):
                     moments.append(since + self.settings.abandon_after_s)
-            if self._bots_only() and presence.empty_since is not None and not self.members:
+            if self._bots_only() and presence.empty_since is not None and presence.empty:
                 moments.append(presence.empty_since + self.settings.bot_game_idle_s)
-        elif presence.empty_since is not None and not self.members:
+        elif presence.empty_since is not None and presence.empty:
             moments.append(presence.empty_since + self.settings.abandon_after_s)
         return min(moments, default=None)
 
@@ -675,7 +760,7 @@ class Room:
 
     def is_disposable(self, now: float) -> bool:
         """Whether the registry may forget the room: nobody needs it any more."""
-        if self.members:
+        if not self.presence.empty:
             return False
         if self.status == "finished":
             return self.presence.left_on_purpose or self.presence.empty_for(self.settings.abandon_after_s, now)
@@ -695,11 +780,6 @@ class Room:
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def members(self) -> dict[ConnectionId, str]:
-        """Connections in the room and the player signed in on each."""
-        return self.presence.members
-
     def seat_of(self, name: str) -> Color | None:
         """The colour of the seat `name` holds here (as a person or a bot account), if any."""
         for color, seat in self.seats.items():
@@ -707,14 +787,19 @@ class Room:
                 return color
         return None
 
-    def role_of(self, connection: ConnectionId) -> Role:
-        """How a member connection takes part: as one of the players or as a spectator."""
-        color = self.seat_of(self.members.get(connection, ""))
-        return "spectator" if color is None else views.color_name(color)
+    def roles(self) -> dict[str, Role]:
+        """The seated players' roles (anyone else in the room is a spectator)."""
+        roles: dict[str, Role] = {}
+        for color in Color:
+            seat = self.seats[color]
+            if seat is not None and not is_server_bot(seat):
+                roles.setdefault(seat.name, views.color_name(color))
+        return roles
 
     def spectator_count(self) -> int:
         """Connections in the room that hold no seat."""
-        return sum(1 for connection in self.members if self.role_of(connection) == "spectator")
+        connections = self.presence.connections
+        return self.presence.total - sum(connections.get(name, 0) for name in self.roles())
 
     def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
         """Black's and white's seat, when both are taken."""
@@ -747,7 +832,6 @@ class Room:
             seats=(self.seats[Color.BLACK], self.seats[Color.WHITE]),
             connected=(self.seat_connected(Color.BLACK), self.seat_connected(Color.WHITE)),
             spectators=self.spectator_count(),
-            members=frozenset(self.members),
             moves=self.board.moves,
             decided=self.board.result is not None,
             created_by=self.created_by,
@@ -771,13 +855,13 @@ class Room:
         Called once a request has passed every check, so that a refused
         request changes nothing.
         """
-        if caller.connection in self.members:
+        if self.presence.is_here(caller.name):
+            outcome.events.append(Enter(caller.ref, caller.name))  # nothing to tell if it was in already
             return
         before = self._presence()
-        back = self._attach(caller.connection, caller.name, now)
+        back = self._attach(caller, now, outcome)
         if self._presence() != before:
-            for connection in self.members:
-                self._snapshot(connection, now, outcome)
+            self._snapshot(EVERYONE, now, outcome)
         self._announce_back(back, outcome)
 
     def _require_playing(self, caller: Caller) -> None:
@@ -925,71 +1009,62 @@ class Room:
         self.clock = None
         self.rematch_asks = set()
         self._start(now, outcome)
-        for connection in self.members:
-            self._snapshot(connection, now, outcome, answers=connection == caller.connection)
+        self._snapshot(EVERYONE, now, outcome, answers=caller.ref)
 
     def _broadcast(self, message: ServerMessage, outcome: Outcome, caller: Caller | None) -> None:
         """Send to every member; the copy for the request's sender (if any) answers the request."""
-        for connection in self.members:
-            if caller is not None and connection == caller.connection:
-                outcome.reply(connection, message)
-            else:
-                outcome.send(connection, message)
+        outcome.send(message, EVERYONE, None if caller is None else caller.ref)
 
-    def _attach(self, connection: ConnectionId, name: str, now: float) -> Color | None:
-        """A connection enters; the seat whose player it brings back during a game, if any."""
-        was_away = self.seat_of(name) in self.presence.away_since
-        was_here = self.presence.is_here(name)
-        self.presence.arrive(connection, name)
+    def _attach(self, caller: Caller, now: float, outcome: Outcome) -> Color | None:
+        """The caller's connection enters; the seat whose player it brings back during a game, if any."""
+        outcome.events.append(Enter(caller.ref, caller.name))
+        return self._count(caller.name, max(1, self.presence.connections.get(caller.name, 0)), now, False)
+
+    def _count(self, name: str, connections: int, now: float, on_purpose: bool) -> Color | None:
+        """`name` has `connections` connections in the room now: a seat left with none during a game
+        is away from now, one whose player comes back is not; the seat whose player this brings
+        back during a game, if any."""
         color = self.seat_of(name)
-        if color is None or was_here:
+        was_away = color in self.presence.away_since
+        was_here = self.presence.is_here(name)
+        self.presence.count(name, connections, now, on_purpose)
+        if color is None or was_here == (connections > 0):
+            return None
+        if connections == 0:
+            if self.in_game and not self.seat_connected(color):
+                self.presence.seat_away(color, now)
             return None
         self.presence.seat_back(color, now)
         return color if was_away and self.in_game else None
 
-    def _detach(self, connection: ConnectionId, now: float, on_purpose: bool) -> None:
-        """A connection goes; a seat it leaves with no connection during a game is away from now."""
-        name = self.presence.depart(connection, now, on_purpose)
-        color = None if name is None else self.seat_of(name)
-        if color is not None and self.in_game and not self.seat_connected(color):
-            self.presence.seat_away(color, now)
-
     def _announce_back(self, color: Color | None, outcome: Outcome) -> None:
         if color is not None:
-            notice = OpponentBack(room_id=self.room_id, color=views.color_name(color))
-            for member in self.members:
-                outcome.send(member, notice)
+            outcome.send(OpponentBack(room_id=self.room_id, color=views.color_name(color)))
 
     def _presence(self) -> tuple[tuple[PlayerInfo | None, bool], ...]:
         """Seats and their connectedness, to tell whether a snapshot must go out."""
-        return tuple((self.seats[color], self.seat_connected(color)) for color in Color) + (
-            (None, self.in_game),
-        )
+        return tuple((self.seats[color], self.seat_connected(color)) for color in Color) + ((None, self.in_game),)
 
     def _announce_presence(
         self, before: tuple[object, ...], outcome: Outcome, caller: Caller | None, now: float
     ) -> None:
         """Send the joiner its snapshot, and others a snapshot or a spectator count when those changed."""
-        seats_changed = self._presence() != before
-        for connection in self.members:
-            if caller is not None and connection == caller.connection:
-                self._snapshot(connection, now, outcome, answers=True)
-            elif seats_changed:
-                self._snapshot(connection, now, outcome)
+        answers = None if caller is None else caller.ref
+        if self._presence() != before:
+            self._snapshot(EVERYONE, now, outcome, answers)
+        elif caller is not None:
+            self._snapshot(OneCaller(caller.ref), now, outcome, answers)
         self._announce_spectators(outcome, now)
 
-    def _snapshot(self, connection: ConnectionId, now: float, outcome: Outcome, answers: bool = False) -> None:
+    def _snapshot(self, audience: Audience, now: float, outcome: Outcome, answers: CallerRef | None = None) -> None:
         """Send a member the room as it stands (as the request's answer if `answers`), then an
         `opponent_away` for each seat whose player is away: the snapshot shows the seat
         disconnected but not when the win may be claimed, and a member who joined (or reloaded)
         after the drop has no other way to learn it."""
-        snapshot = views.room_message(self, connection, now)
-        if answers:
-            outcome.reply(connection, snapshot)
-        else:
-            outcome.send(connection, snapshot)
+        snapshot = views.room_message(self, now)
+        outcome.events.append(RoomEvent(snapshot, audience, self.roles(), answers))
         for notice in self._away_notices(now):
-            outcome.send(connection, notice)
+            outcome.send(notice, audience)
 
     def _away_notices(self, now: float) -> list[OpponentAway]:
         """An `opponent_away` for each seat whose player is away, with how long until the win may
@@ -1010,9 +1085,7 @@ class Room:
         count = self.spectator_count()
         if not self.presence.count_to_tell(count, now):
             return
-        message = Spectators(room_id=self.room_id, count=count)
-        for connection in self.members:
-            outcome.send(connection, message)
+        outcome.send(Spectators(room_id=self.room_id, count=count))
 
     def _bots_only(self) -> bool:
         return self._is_bot(Color.BLACK) and self._is_bot(Color.WHITE)
@@ -1028,3 +1101,11 @@ class Room:
         if self.clock is None:
             return None
         return (self.clock.left_ms(Color.BLACK, now), self.clock.left_ms(Color.WHITE, now))
+
+
+def _move_target(request: Move) -> Point | str:
+    """The move as a point, or as the notation the client wrote (the room reads it for its size)."""
+    if request.move is not None:
+        return request.move
+    assert request.x is not None and request.y is not None, "the protocol checks a move has one form"
+    return Point(request.x, request.y)

@@ -8,17 +8,18 @@ it reads, so that it does not depend on the connection layer.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.actors import RoomActor, RoomRegistry
 from server.bots import BotPlayers, BotRoster
 from server.connections import Connection
-from server.domain import Caller, ConnectionId, Records, Refusal
+from server.domain import Caller, ConnectionId, Records, Refusal, caller_ref
+from server.hub import Hub
 from server.lobby import Lobby
 from server.ratings import RatingBook
-from server.rooms import Outcome, Room, RoomSettings
+from server.rooms import RoomSettings
+from server.subscriptions import Edge
 from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
@@ -73,6 +74,11 @@ class Services:
     ratings: RatingBook
     lobby: Lobby
     deliver: Deliver
+    """Sends the lobby's messages (a room's go through the hub and the edge)."""
+    hub: Hub
+    """Where room requests go, as commands."""
+    edge: Edge
+    """Which connection is in which room."""
     roster: BotRoster = field(default_factory=BotRoster)
     """Every bot level: our own and the outside engines (whose names nobody may take)."""
 
@@ -86,19 +92,13 @@ def signed_in(connection: Connection) -> str:
 
 def caller_of(connection: Connection) -> Caller:
     """The connection's player, as rooms know a caller."""
-    return Caller(connection.id, signed_in(connection), connection.player_kind)
+    return Caller(caller_ref(connection.id), signed_in(connection), connection.player_kind)
 
 
 async def hold_new_room(services: Services, actor: RoomActor) -> None:
-    """Hold a room just opened, then tell it of each member whose connection closed while it was
-    being stored: the connection layer could not, as the room was not held yet, and the member
-    would stay seated and present for good."""
+    """Hold a room just opened, then tell it the edge's count of its players' connections: one that
+    closed after the room was published but before it was held could not be reported to it, and
+    its player would stay present for good."""
     services.rooms.add(actor)
-    facts = services.rooms.facts(actor.room.room_id)
-    closed = [] if facts is None else [member for member in facts.members if not services.lobby.is_open(member)]
-    for connection in closed:
-        await actor.run(functools.partial(_disconnect, connection))
-
-
-def _disconnect(connection: ConnectionId, room: Room, now: float) -> Outcome:
-    return room.disconnect(connection, now)
+    room_id = actor.room.room_id
+    await actor.report_presence(services.edge.recount(room_id, list(actor.room.presence.connections)))

@@ -19,7 +19,7 @@ from engine.record import ClockSetting, GameRecord, PlayerInfo, format_timestamp
 from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
 from server.clock import GameClock
-from server.domain import ConnectionId, GameSummary, Profile, RoomFacts, Standing
+from server.domain import GameSummary, Profile, RoomFacts, Standing
 from server.seeks import Seek
 from wire.messages import (
     ClockModel,
@@ -184,9 +184,10 @@ def _seat(room: Room, color: Color) -> SeatModel | None:
     return seat_model(seat, room.seat_connected(color), standing)
 
 
-def room_message(room: Room, connection: ConnectionId, now: float) -> RoomMessage:
-    """The `room` message for one member connection: the snapshot and its role in it."""
-    return RoomMessage(you=room.role_of(connection), room=room_state(room, now))
+def room_message(room: Room, now: float) -> RoomMessage:
+    """The `room` message, as a spectator reads it: the edge says `you` for each seated recipient
+    (the snapshot is built once for all of them)."""
+    return RoomMessage(you="spectator", room=room_state(room, now))
 
 
 def room_summary(room: RoomFacts) -> RoomSummaryModel:

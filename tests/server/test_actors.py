@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from edge_inbox import EdgeInbox
 
 from engine.bots import Decision
 from engine.record import ClockSetting, PlayerInfo
@@ -21,14 +22,26 @@ from engine.types import Color, EndReason, Point, Rule
 from server import actors
 from server.actors import RoomActor, RoomRegistry
 from server.bot_pool import BotBusyError, BotError, BotRequest, WaitWatcher
-from server.domain import Caller, ConnectionId, GameFinished, MovePlayed, RatingsChanged, StoreRecord, new_room_id
-from server.rooms import Room, RoomSettings
+from server.domain import (
+    Caller,
+    ConnectionId,
+    GameFinished,
+    MovePlayed,
+    PresenceReport,
+    RatingsChanged,
+    RoomId,
+    StoreRecord,
+    caller_ref,
+    new_room_id,
+)
+from server.hub import Hub
+from server.rooms import Room, RoomChange, RoomSettings
 from server.storage import Storage, StorageUnavailable
-from wire.messages import ServerMessage
 
-ALICE = Caller(ConnectionId(1), "alice")
-BOB = Caller(ConnectionId(2), "bob")
-CAROL = Caller(ConnectionId(3), "carol")
+ALICE = Caller(caller_ref(ConnectionId(1)), "alice")
+BOB = Caller(caller_ref(ConnectionId(2)), "bob")
+CAROL_CONNECTION = ConnectionId(3)
+CAROL = Caller(caller_ref(CAROL_CONNECTION), "carol")
 GREEDY = PlayerInfo("greedy", "bot", "greedy")
 WAIT_S = 10.0
 """How long a test waits for something it expects (generous: the machine is shared)."""
@@ -68,27 +81,23 @@ class ScriptedBots:
             return await self.requests.get()
 
 
-class Inbox:
-    """What the actor delivered, by connection, with a way to wait for a kind of message."""
+class Inbox(EdgeInbox):
+    """What the actor published, as each of Alice, Bob and Carol read it, with a way to wait for a
+    kind of message."""
 
     def __init__(self) -> None:
-        self.messages: list[tuple[ConnectionId, ServerMessage]] = []
+        super().__init__()
+        self.connect(ALICE, BOB, CAROL)
         self._arrived = asyncio.Event()
 
-    def deliver(self, messages: list[tuple[ConnectionId, ServerMessage]]) -> None:
-        self.messages.extend(messages)
+    def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
         self._arrived.set()
+        return super().publish(room_id, changes)
 
-    def of(self, connection: ConnectionId) -> list[dict[str, Any]]:
-        return [message.model_dump(mode="json") for target, message in self.messages if target == connection]
-
-    def types(self, connection: ConnectionId) -> list[str]:
-        return [message["type"] for message in self.of(connection)]
-
-    async def wait_for(self, connection: ConnectionId, kind: str) -> dict[str, Any]:
+    async def wait_for(self, caller: Caller, kind: str) -> dict[str, Any]:
         async with asyncio.timeout(WAIT_S):
             while True:
-                for message in self.of(connection):
+                for message in self.of(caller):
                     if message["type"] == kind:
                         return message
                 self._arrived.clear()
@@ -129,7 +138,7 @@ def bots() -> ScriptedBots:
 
 @pytest.fixture
 async def registry(store: ScriptedStore, inbox: Inbox, bots: ScriptedBots) -> Iterator[RoomRegistry]:
-    rooms = RoomRegistry(store, inbox.deliver, bots)
+    rooms = RoomRegistry(store, inbox.publish, bots)
     yield rooms
     await rooms.close()
 
@@ -139,18 +148,18 @@ async def registry(store: ScriptedStore, inbox: Inbox, bots: ScriptedBots) -> It
 
 async def test_a_move_that_cannot_be_stored_is_neither_sent_nor_kept(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "db.sqlite3")
-    sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry(storage, sent.extend, None)
+    inbox = Inbox()
+    registry = RoomRegistry(storage, inbox.publish, None)
     actor = await open_room(registry, new_room())
     await actor.run(lambda room, now: room.join(BOB, True, now))
     await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
-    heard = len(sent)
+    heard = len(inbox.of(BOB))
 
     await storage.close()
     with pytest.raises(StorageUnavailable):
         await actor.run(lambda room, now: room.move(BOB, Point(8, 8), now))
 
-    assert len(sent) == heard
+    assert len(inbox.of(BOB)) == heard
     assert actor.room.board.moves == (Point(7, 7),)
     assert actor.room.seq == 1
     await registry.close()
@@ -163,8 +172,8 @@ async def test_the_answer_to_a_request_carries_its_id_and_nothing_else_does(
     await actor.run(lambda room, now: room.join(BOB, True, now), request_id="join-1")
     await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now), request_id=41)
 
-    alice = [(message["type"], message["id"]) for message in inbox.of(ALICE.connection)]
-    bob = [(message["type"], message["id"]) for message in inbox.of(BOB.connection)]
+    alice = [(message["type"], message.get("id")) for message in inbox.of(ALICE)]
+    bob = [(message["type"], message.get("id")) for message in inbox.of(BOB)]
     assert alice == [("room", None), ("room", None), ("moved", 41)]
     assert bob == [("room", "join-1"), ("moved", None)]
 
@@ -178,11 +187,11 @@ async def test_a_failed_write_leaves_the_room_as_it_was_and_the_next_one_goes_th
 
     with pytest.raises(OSError):
         await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
-    assert actor.room.board.ply == 0 and "moved" not in inbox.types(BOB.connection)
+    assert actor.room.board.ply == 0 and "moved" not in inbox.types(BOB)
 
     await actor.run(lambda room, now: room.move(ALICE, Point(7, 7), now))
     assert [type(record) for record in store.records][-1] is MovePlayed
-    assert inbox.types(BOB.connection)[-1] == "moved"
+    assert inbox.types(BOB)[-1] == "moved"
 
 
 # ------------------------------------------------------------------- time
@@ -194,7 +203,7 @@ async def test_a_clock_runs_out_with_nobody_sending_anything(
     actor = await open_room(registry, new_room(clock=ClockSetting(50, 0)))
     await actor.run(lambda room, now: room.join(BOB, True, now))
 
-    over = await inbox.wait_for(BOB.connection, "game_over")
+    over = await inbox.wait_for(BOB, "game_over")
 
     assert over["result"] == {"winner": "white", "reason": "timeout", "line": None}
     finished = [record for record in store.records if isinstance(record, GameFinished)]
@@ -213,8 +222,8 @@ async def test_a_bot_moves_when_it_is_its_turn(registry: RoomRegistry, bots: Scr
     assert (request.level, request.moves) == ("greedy", (Point(7, 7),))
     answer.set_result(Decision(Point(8, 8), 0))
 
-    await _until(lambda: inbox.types(ALICE.connection).count("moved") == 2)
-    moved = [message for message in inbox.of(ALICE.connection) if message["type"] == "moved"]
+    await _until(lambda: inbox.types(ALICE).count("moved") == 2)
+    moved = [message for message in inbox.of(ALICE) if message["type"] == "moved"]
     assert (moved[1]["x"], moved[1]["y"], moved[1]["color"]) == (8, 8, "white")
     assert actor.room.board.to_move is Color.BLACK
 
@@ -299,7 +308,7 @@ async def test_a_bot_that_keeps_failing_resigns_so_its_opponent_is_not_left_wait
         _, answer = await bots.next_request()
         answer.set_exception(BotError("the worker died"))
 
-    over = await inbox.wait_for(ALICE.connection, "game_over")
+    over = await inbox.wait_for(ALICE, "game_over")
     assert over["result"]["winner"] == "black" and over["result"]["reason"] == "resign"
     assert actor.room.status == "finished"
 
@@ -332,17 +341,23 @@ async def test_the_registry_lists_public_unfinished_rooms_and_finds_a_players_se
     assert registry.seated("bob") == []
 
 
-async def test_the_registry_knows_which_rooms_a_connection_is_in(registry: RoomRegistry) -> None:
+async def test_the_edge_knows_which_rooms_a_connection_is_in_and_tells_a_room_it_closed(
+    registry: RoomRegistry, inbox: Inbox
+) -> None:
     first = await open_room(registry, new_room())
     second = await open_room(registry, new_room())
     await first.run(lambda room, now: room.join(CAROL, False, now))
     await second.run(lambda room, now: room.join(CAROL, False, now))
-    assert registry.rooms_of(CAROL.connection) == sorted([first.room.room_id, second.room.room_id])
+    assert inbox.edge.book.rooms_of(CAROL_CONNECTION) == sorted([first.room.room_id, second.room.room_id])
+    assert second.room.spectator_count() == 1
 
     await first.run(lambda room, now: room.leave(CAROL, now))
-    assert registry.rooms_of(CAROL.connection) == [second.room.room_id]
-    await second.run(lambda room, now: room.disconnect(CAROL.connection, now))
-    assert registry.rooms_of(CAROL.connection) == []
+    assert inbox.edge.book.rooms_of(CAROL_CONNECTION) == [second.room.room_id]
+    assert first.room.spectator_count() == 0
+    hub = Hub(registry)
+    for room_id, report in inbox.close(CAROL):
+        await hub.report(room_id, report)
+    assert inbox.edge.book.rooms_of(CAROL_CONNECTION) == [] and second.room.spectator_count() == 0
 
 
 async def test_a_finished_room_nobody_is_in_is_forgotten(registry: RoomRegistry) -> None:
@@ -356,7 +371,6 @@ async def test_a_finished_room_nobody_is_in_is_forgotten(registry: RoomRegistry)
     await actor.run(lambda room, now: room.leave(BOB, now))
 
     assert registry.get(room_id) is None and registry.facts(room_id) is None
-    assert registry.rooms_of(ALICE.connection) == [] and registry.rooms_of(BOB.connection) == []
 
 
 async def test_the_registry_reads_a_room_as_last_stored_never_half_way_through_a_change(

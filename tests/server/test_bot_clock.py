@@ -12,10 +12,10 @@ import asyncio
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.bot_pool import BotPool, Priority
-from server.domain import Caller, ConnectionId, GameFinished, new_room_id
+from server.domain import Caller, ConnectionId, GameFinished, PresenceReport, caller_ref, new_room_id
 from server.rooms import Room, RoomSettings
 
-ALICE = Caller(ConnectionId(1), "alice")
+ALICE = Caller(caller_ref(ConnectionId(1)), "alice")
 GREEDY = PlayerInfo("greedy", "bot", "greedy")
 MEDIUM = PlayerInfo("medium", "bot", "medium")
 CLOCK = ClockSetting(10_000, 0)
@@ -71,6 +71,7 @@ def test_an_idle_game_between_two_bots_ends_drawn_and_is_not_rated() -> None:
     room.bot_move(room.version, Point(7, 7), 1.0)
     room.bot_move(room.version, Point(8, 8), 2.0)
     room.leave(ALICE, 3.0)
+    room.presence_changed(PresenceReport({"alice": 0}, on_purpose=True), 3.0)  # the edge counts her out
 
     ended = room.on_timer(603.0)
 

@@ -1,22 +1,20 @@
-"""A room's presence: arrivals and departures, absences that count, and the pacing of spectator counts."""
+"""A room's presence: counts of connections, absences that count, and the pacing of spectator counts."""
 
 from __future__ import annotations
 
 from engine.types import Color
-from server.domain import ConnectionId
 from server.presence import SPECTATOR_COUNT_EVERY_S, Presence
 
 
 def test_a_room_is_empty_from_its_last_departure_and_remembers_whether_it_was_on_purpose() -> None:
     presence = Presence()
-    presence.arrive(ConnectionId(1), "alice")
-    presence.arrive(ConnectionId(2), "alice")
-    assert presence.depart(ConnectionId(1), 5.0, on_purpose=False) == "alice"
-    assert presence.is_here("alice") and presence.empty_since is None
-    presence.depart(ConnectionId(2), 6.0, on_purpose=True)
+    presence.count("alice", 2, 1.0, on_purpose=False)
+    presence.count("alice", 1, 5.0, on_purpose=False)
+    assert presence.is_here("alice") and presence.empty_since is None and presence.total == 1
+    presence.count("alice", 0, 6.0, on_purpose=True)
     assert not presence.is_here("alice") and presence.empty_since == 6.0 and presence.left_on_purpose
     assert not presence.empty_for(10.0, 15.9) and presence.empty_for(10.0, 16.0)
-    presence.arrive(ConnectionId(3), "bob")
+    presence.count("bob", 1, 7.0, on_purpose=False)
     assert presence.empty_since is None and not presence.left_on_purpose
 
 
@@ -38,8 +36,8 @@ def test_the_spectator_count_is_told_at_most_once_a_second() -> None:
 
 def test_a_copy_is_independent() -> None:
     presence = Presence()
-    presence.arrive(ConnectionId(1), "alice")
+    presence.count("alice", 1, 0.0, on_purpose=False)
     twin = presence.copy()
-    twin.arrive(ConnectionId(2), "bob")
+    twin.count("bob", 1, 0.0, on_purpose=False)
     twin.seat_away(Color.BLACK, 1.0)
-    assert list(presence.members) == [ConnectionId(1)] and presence.away_since == {}
+    assert presence.connections == {"alice": 1} and presence.total == 1 and presence.away_since == {}

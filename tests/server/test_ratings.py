@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from edge_inbox import EdgeInbox
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
 from engine.glicko2 import WIN, Rating, rate_game
@@ -24,6 +25,7 @@ from server.domain import (
     RatingsChanged,
     Standing,
     StoreRecord,
+    caller_ref,
     new_game_id,
     new_room_id,
     utc_now,
@@ -31,7 +33,6 @@ from server.domain import (
 from server.ratings import RatingBook
 from server.rooms import Room, RoomSettings
 from server.storage import Storage, StorageUnavailable
-from wire.messages import ServerMessage
 
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 
@@ -182,9 +183,10 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     book = RatingBook(storage)
     storage.watch_ratings(book.rated)
     store = FailingOnce(storage)
-    sent: list[tuple[ConnectionId, ServerMessage]] = []
-    registry = RoomRegistry(store, sent.extend, None)
-    alice, bob = Caller(ConnectionId(1), "alice"), Caller(ConnectionId(2), "bob")
+    alice, bob = Caller(caller_ref(ConnectionId(1)), "alice"), Caller(caller_ref(ConnectionId(2)), "bob")
+    inbox = EdgeInbox()
+    inbox.connect(alice, bob)
+    registry = RoomRegistry(store, inbox.publish, None)
     actor = registry.actor_for(Room(new_room_id(), Rule.FREESTYLE, 15, None, False, RoomSettings(), rated=True))
     await actor.run(lambda room, now: room.open(alice, "me", PlayerInfo("bob"), now))
     registry.add(actor)
@@ -203,8 +205,8 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_
     assert record is not None and record.result is not None
     assert (await storage.standing("alice")).games == 1  # type: ignore[union-attr]
     assert (await book.standing("alice")).games == 1
-    over = [message for _, message in sent if message.model_dump().get("ratings")]
-    assert over and over[0].model_dump()["ratings"]["black"]["before"] == 1500
+    over = [message for message in inbox.of(bob) if message.get("ratings")]
+    assert over and over[0]["ratings"]["black"]["before"] == 1500
     await registry.close()
     await storage.close()
 
