@@ -203,7 +203,14 @@ class Page:
         return found
 
     def click(self, text: str, within: str = "main") -> None:
-        self.button(text, within).click()
+        """Click a shown button; one the page redrew between finding and clicking it (a lobby batch
+        redraws the seeks) is found again."""
+
+        def clicked() -> bool:
+            self.button(text, within).click()  # `wait` tries again when the button went stale
+            return True
+
+        self.wait(clicked, f"to click {text!r}")
 
     def follow(self, text: str, within: str = "main") -> None:
         """Click a shown link whose text is `text`."""
