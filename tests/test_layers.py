@@ -24,7 +24,7 @@ def imports_of(package: str) -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                # `from server import views` imports the module server.views: both names are kept.
+                # `from server.rooms import views` imports the module server.rooms.views: both names are kept.
                 names.add(node.module)
                 names.update(f"{node.module}.{alias.name}" for alias in node.names)
         found[str(path.relative_to(ROOT))] = names
@@ -88,10 +88,11 @@ def test_the_views_do_not_reach_back_to_the_lobby() -> None:
         }
         for module, names in imports_of("server").items()
     }
-    assert "server.views" in reachable_from(graph, "server.lobby")
-    assert "server.lobby" not in reachable_from(graph, "server.views")
+    assert "server.rooms.views" in reachable_from(graph, "server.lobby.hall")
+    assert "server.lobby.hall" not in reachable_from(graph, "server.rooms.views")
 
 
 def test_analysis_knows_nothing_of_the_connection_layer() -> None:
     """`analyze` is served from the caller's name and a way to answer, not from a connection."""
-    assert imports_of("server")["server/analysis.py"].isdisjoint({"server.connections", "server.services"})
+    analysis = imports_of("server")["server/bots/analysis.py"]
+    assert analysis.isdisjoint({"server.edge.connections", "server.hub.services"})
