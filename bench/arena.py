@@ -27,7 +27,9 @@ def main() -> int:
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help="openings per pairing, each both colours")
     parser.add_argument("--jobs", type=int, default=2, help="games at once (default 2)")
     parser.add_argument("--out", help="folder for the records (default: a temporary folder)")
-    parser.add_argument("--update-ratings", action="store_true", help="write the ratings to server/bot_ratings.json")
+    parser.add_argument(
+        "--update-ratings", action="store_true", help="write the ratings to server/players/bot_ratings.json"
+    )
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="arena-") as scratch:
         argv = [

@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 
 from engine.types import Rule
 from server.domain import ConnectionId
-from server.lobby import Lobby
-from server.seeks import GameTerms, Seek
+from server.lobby.hall import Lobby
+from server.lobby.seeks import GameTerms, Seek
 
 SIZES = (1_000, 2_250, 4_000)
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)

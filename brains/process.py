@@ -21,7 +21,7 @@ what happened (its stderr is kept apart, for the log), and a brain that
 fails is killed: one that cannot be
 started, exits, stops reading, prints a line the protocol does not allow,
 or does not answer in time (`BrainTimeout`). The server's outside engines
-(`server.outside_engines`) and `gomoku-bot` (`client.bot`) both drive their
+(`server.bots.outside_engines`) and `gomoku-bot` (`client.bot`) both drive their
 brains through it.
 """
 

@@ -26,24 +26,24 @@ from websockets.frames import CloseCode
 from werkzeug.routing import Map, Rule
 
 from engine.registry import level_names
-from server.actors import RoomRegistry
-from server.bot_pool import BotPool
-from server.bot_ratings import read_ratings
-from server.bots import BotPlayers, BotRoster
-from server.connections import Connection, RateLimit, address_of
+from server.bots.engine_config import EngineConfigError, EngineSpec
+from server.bots.outside_engines import OutsideEngines
+from server.bots.players import BotPlayers, BotRoster
+from server.bots.pool import BotPool
 from server.domain import ConnectionId, Refusal
-from server.engine_config import EngineConfigError, EngineSpec
-from server.handlers import RequestHandlers
-from server.http import WEBSOCKET_PATH, HttpApi
-from server.hub import Hub
-from server.lobby import LOBBY_CHANGES, Lobby
+from server.edge.connections import Connection, RateLimit, address_of
+from server.edge.http import WEBSOCKET_PATH, HttpApi
+from server.edge.subscriptions import Edge
+from server.hub.commands import Hub
+from server.hub.handlers import RequestHandlers
+from server.hub.services import HandlerSettings, Limits, Services
+from server.lobby.hall import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
-from server.outside_engines import OutsideEngines
-from server.ratings import RatingBook
-from server.rooms import Room, RoomSettings
-from server.services import HandlerSettings, Limits, Services
-from server.storage import Storage, StorageSettings, StorageUnavailable
-from server.subscriptions import Edge
+from server.players.bot_ratings import read_ratings
+from server.players.ratings import RatingBook
+from server.rooms.actors import RoomRegistry
+from server.rooms.room import Room, RoomSettings
+from server.storage.database import Storage, StorageSettings, StorageUnavailable
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,

@@ -2,8 +2,8 @@
 
 Every other server module speaks in these terms. The ids and refusals are
 the wire's own (`wire.ids`, `wire.errors`), named here too; nothing else here
-knows the wire (`server.views` renders these values as wire models) or the database
-(`server.storage` writes the records and reads back the summaries), so a
+knows the wire (`server.rooms.views` renders these values as wire models) or the database
+(`server.storage.database` writes the records and reads back the summaries), so a
 room, the storage and their tests share one small set of plain values.
 """
 

@@ -20,10 +20,10 @@ import sys
 
 from engine import build_info
 from server.app import GameServer, ServerSettings
-from server.engine_config import EngineConfigError, read_engines
-from server.rooms import RoomSettings
-from server.services import Limits
-from server.storage import StorageError
+from server.bots.engine_config import EngineConfigError, read_engines
+from server.hub.services import Limits
+from server.rooms.room import RoomSettings
+from server.storage.database import StorageError
 
 DEFAULT_DB = "gomoku.sqlite3"
 

@@ -24,7 +24,7 @@ def imports_of(package: str) -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                # `from server import views` imports the module server.views: both names are kept.
+                # `from server.rooms import views` imports the module server.rooms.views: both names are kept.
                 names.add(node.module)
                 names.update(f"{node.module}.{alias.name}" for alias in node.names)
         found[str(path.relative_to(ROOT))] = names
@@ -88,10 +88,62 @@ def test_the_views_do_not_reach_back_to_the_lobby() -> None:
         }
         for module, names in imports_of("server").items()
     }
-    assert "server.views" in reachable_from(graph, "server.lobby")
-    assert "server.lobby" not in reachable_from(graph, "server.views")
+    assert "server.rooms.views" in reachable_from(graph, "server.lobby.hall")
+    assert "server.lobby.hall" not in reachable_from(graph, "server.rooms.views")
 
 
 def test_analysis_knows_nothing_of_the_connection_layer() -> None:
     """`analyze` is served from the caller's name and a way to answer, not from a connection."""
-    assert imports_of("server")["server/analysis.py"].isdisjoint({"server.connections", "server.services"})
+    analysis = imports_of("server")["server/bots/analysis.py"]
+    assert analysis.isdisjoint({"server.edge.connections", "server.hub.services"})
+
+
+SERVER_LAYERS = {
+    "edge": 0,
+    "hub": 1,
+    **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
+    "storage": 3,
+    **dict.fromkeys(("domain", "metrics"), 4),
+}
+"""Each part of the server (a sub-package, or a module at the top) and its layer: a part may import
+its own layer and those below it (a higher number). `app` and `main` put the parts together and may
+import any of them."""
+IMPORTS_UP = {
+    ("hub", "server.edge.connections"),
+    ("hub", "server.edge.subscriptions"),
+    ("storage", "server.players.ratings"),
+}
+"""The imports that still go up, each named in its package's docstring: the hub's handlers are handed
+the `Connection` a request came on and `Services` holds the `Edge`; the record writer rates a result
+in its transaction with the rating pool's formula."""
+
+
+def part_of(module: str) -> str:
+    """The part of the server a module belongs to: `server/rooms/views.py` and `server.rooms.views` are
+    in `rooms`, `server/domain.py` in `domain`."""
+    return module.removesuffix(".py").replace("/", ".").split(".")[1]
+
+
+def is_server_module(name: str) -> bool:
+    """Whether an imported name is a module of the server (not a class or function imported from one)."""
+    path = ROOT / name.replace(".", "/")
+    return name.startswith("server.") and (path.with_suffix(".py").is_file() or path.is_dir())
+
+
+def test_each_part_of_the_server_imports_only_its_own_layer_and_those_below() -> None:
+    """edge -> hub -> rooms, lobby, players, bots -> storage -> domain, metrics, as the packages say."""
+    upward = {
+        (part_of(module), name)
+        for module, names in imports_of("server").items()
+        if part_of(module) in SERVER_LAYERS
+        for name in names
+        if is_server_module(name) and part_of(name) in SERVER_LAYERS
+        if SERVER_LAYERS[part_of(name)] < SERVER_LAYERS[part_of(module)]
+    }
+    assert upward == IMPORTS_UP
+
+
+def test_every_part_of_the_server_has_its_layer() -> None:
+    """A new sub-package or top-level module is placed in the layering, or left to the composition root."""
+    parts = {part_of(module) for module in imports_of("server")} - {"__init__", "app", "main"}
+    assert parts == set(SERVER_LAYERS)

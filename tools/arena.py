@@ -15,7 +15,7 @@ worker processes; each finished game is printed and saved as a
 JSON record (and PSQ with --psq) in the output folder. At the end come
 the crosstable and the Elo ratings with their 95% intervals;
 --update-ratings writes the ratings of the bot levels into
-server/bot_ratings.json, where `list_bots` reads them.
+server/players/bot_ratings.json, where `list_bots` reads them.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from pathlib import Path
 from engine.psq import write_psq
 from engine.record import GameRecord, record_to_dict
 from engine.types import Rule
-from server.bot_ratings import RATINGS_FILE, read_ratings, write_ratings_file
+from server.players.bot_ratings import RATINGS_FILE, read_ratings, write_ratings_file
 from tools.elo import Rating, compute_ratings
 from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
 
@@ -132,7 +132,7 @@ def update_ratings(
     ratings: Sequence[Rating], players: Sequence[PlayerSpec], path: Path, measured: Mapping[str, object]
 ) -> dict[str, int]:
     """Merge the new ratings of bot levels into the ratings file at `path` (see
-    server.bot_ratings), with `measured` saying how; return the table written.
+    server.players.bot_ratings), with `measured` saying how; return the table written.
 
     Levels this run did not rate keep their earlier ratings; `measured`
     names the levels this run rated.

@@ -9,7 +9,7 @@ from printed_table import last_line, milliseconds, printed_rows
 
 from bench.load import main
 from bench.profile import PY_SPY
-from server.services import Limits
+from server.hub.services import Limits
 
 TINY = ["--connections", "20", "--games", "2", "--rate", "2", "--spectators", "5", "--duration", "3"]
 

@@ -12,7 +12,7 @@ def test_every_line_of_a_function_counts_as_that_function_and_its_file_is_named_
     assert function_of("_run_once (/root/.pyenv/versions/3.11.7/lib/python3.11/asyncio/base_events.py:1)") == (
         "_run_once (asyncio/base_events.py)"
     )
-    assert function_of("apply (/tmp/bench-base-0123456789ab/server/rooms.py:12)") == "apply (server/rooms.py)"
+    assert function_of("apply (/tmp/bench-base-0123456789ab/server/rooms/room.py:12)") == "apply (server/rooms/room.py)"
 
 
 def test_self_time_is_the_top_of_the_stack_and_total_time_counts_a_recursive_function_once() -> None:

@@ -22,7 +22,7 @@ from client.core import ClientCore
 from client.session import Session
 from client.tokens import TokenStore
 from server.app import GameServer, ServerSettings
-from server.rooms import RoomSettings
+from server.rooms.room import RoomSettings
 
 EXPECT_TIMEOUT_S = 30.0
 """Generous: the machine may be busy; a passing run waits only as long as the server takes."""

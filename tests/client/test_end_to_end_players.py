@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from client_harness import Launcher, Player, RunningServer
 
-from server.rooms import RoomSettings
+from server.rooms.room import RoomSettings
 
 FIVE = (["h8", "h9", "h10", "h11", "h12"], ["a1", "a2", "a3", "a4"])
 """Black's five in a column, and white's moves elsewhere."""

@@ -12,7 +12,7 @@ from server_harness import ClientFactory, RunningServer, ServerFactory, WireClie
 from websockets.asyncio.client import connect
 
 from server.app import GameServer, ServerSettings
-from server.rooms import RoomSettings
+from server.rooms.room import RoomSettings
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from server.domain import Caller, ConnectionId, Enter, PresenceReport, RoomId, connection_of
-from server.rooms import Outcome, RoomChange
-from server.subscriptions import Edge
+from server.edge.subscriptions import Edge
+from server.rooms.room import Outcome, RoomChange
 
 
 class Inbox:

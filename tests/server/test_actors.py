@@ -19,9 +19,7 @@ from edge_inbox import EdgeInbox
 from engine.bots import Decision
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, Point, Rule
-from server import actors
-from server.actors import RoomActor, RoomRegistry
-from server.bot_pool import BotBusyError, BotError, BotRequest, WaitWatcher
+from server.bots.pool import BotBusyError, BotError, BotRequest, WaitWatcher
 from server.domain import (
     Caller,
     ConnectionId,
@@ -34,9 +32,11 @@ from server.domain import (
     caller_ref,
     new_room_id,
 )
-from server.hub import Hub
-from server.rooms import Room, RoomChange, RoomSettings
-from server.storage import Storage, StorageUnavailable
+from server.hub.commands import Hub
+from server.rooms import actors
+from server.rooms.actors import RoomActor, RoomRegistry
+from server.rooms.room import Room, RoomChange, RoomSettings
+from server.storage.database import Storage, StorageUnavailable
 
 ALICE = Caller(caller_ref(ConnectionId(1)), "alice")
 BOB = Caller(caller_ref(ConnectionId(2)), "bob")

@@ -11,9 +11,9 @@ import asyncio
 
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.bot_pool import BotPool, Priority
+from server.bots.pool import BotPool, Priority
 from server.domain import Caller, ConnectionId, GameFinished, PresenceReport, caller_ref, new_room_id
-from server.rooms import Room, RoomSettings
+from server.rooms.room import Room, RoomSettings
 
 ALICE = Caller(caller_ref(ConnectionId(1)), "alice")
 GREEDY = PlayerInfo("greedy", "bot", "greedy")

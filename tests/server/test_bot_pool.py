@@ -14,10 +14,10 @@ from server_harness import wait_for_worker, worker_pids
 from engine.board import Board
 from engine.registry import level_names
 from engine.types import Point, Rule
-from server import bot_pool
-from server.bot_pool import BotBusyError, BotError, BotPool, BotRequest, Priority
-from server.bot_ratings import read_ratings
-from server.bots import BotRoster
+from server.bots import pool as bot_pool
+from server.bots.players import BotRoster
+from server.bots.pool import BotBusyError, BotError, BotPool, BotRequest, Priority
+from server.players.bot_ratings import read_ratings
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7), Point(6, 7), Point(7, 8), Point(7, 6))
 """A few moves of a real game, black to move: every bot has something to think about."""

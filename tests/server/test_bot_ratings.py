@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.registry import level_names
-from server.bot_ratings import RATINGS_FILE, read_ratings, read_ratings_file
+from server.players.bot_ratings import RATINGS_FILE, read_ratings, read_ratings_file
 
 
 def test_the_installed_file_rates_bot_levels_and_says_how() -> None:

@@ -10,8 +10,8 @@ from server_harness import ClientFactory, ServerFactory
 
 from engine.registry import level_names
 from engine.types import Point, Rule
-from server.bot_pool import BotPool, BotRequest, Priority
-from server.services import Limits
+from server.bots.pool import BotPool, BotRequest, Priority
+from server.hub.services import Limits
 
 OPENING = (Point(7, 7), Point(8, 8), Point(8, 7))
 STRONGEST = level_names()[-1]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.registry import default_time_ms
 from engine.types import Color, Point, Rule
-from server.bot_pool import DEFAULT_TIME_MS, Priority
-from server.bots import BotRoster
+from server.bots.players import BotRoster
+from server.bots.pool import DEFAULT_TIME_MS, Priority
 from server.domain import BotTurn
 
 ROSTER = BotRoster()

@@ -14,7 +14,7 @@ from engine.build import build_kind
 from engine.record import PlayerInfo
 from engine.types import Color, Point, Rule
 from server.domain import GameId, GameStarted, MovePlayed, RoomId
-from server.storage import Storage
+from server.storage.database import Storage
 
 
 @pytest.fixture

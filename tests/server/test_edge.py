@@ -5,9 +5,9 @@ from __future__ import annotations
 from edge_inbox import EdgeInbox
 
 from engine.types import Point, Rule
-from server import views
 from server.domain import EVERYONE, Caller, ConnectionId, Enter, Exit, OneCaller, PresenceReport, RoomId, caller_ref
-from server.rooms import Room, RoomChange, RoomEvent, RoomSettings
+from server.rooms import views
+from server.rooms.room import Room, RoomChange, RoomEvent, RoomSettings
 from wire.messages import Moved, RoomMessage
 
 ROOM = RoomId("r1")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.types import Rule
-from server.engine_config import EngineConfigError, EngineSpec, read_engines
+from server.bots.engine_config import EngineConfigError, EngineSpec, read_engines
 from server.main import parse_arguments
 
 EXAMPLE = """

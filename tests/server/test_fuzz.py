@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from engine.record import GameRecord
 from server.app import GameServer, ServerSettings
-from server.rooms import RoomSettings
+from server.rooms.room import RoomSettings
 
 EXAMPLES = int(os.environ.get("GOMOKU_FUZZ_EXAMPLES", "25"))
 """Scripts per run (the bench raises it)."""

@@ -19,12 +19,12 @@ from test_storage_faults import ForeignLock
 from websockets.asyncio.client import connect
 
 from engine.types import Rule
-from server.connections import SEND_QUEUE_LIMIT
 from server.domain import ConnectionId, Refusal
-from server.lobby import Lobby
-from server.seeks import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Seek
-from server.services import Limits
-from server.storage import StorageSettings
+from server.edge.connections import SEND_QUEUE_LIMIT
+from server.hub.services import Limits
+from server.lobby.hall import Lobby
+from server.lobby.seeks import QUICK_WINDOW_GROWTH, QUICK_WINDOW_START, GameTerms, Seek
+from server.storage.database import StorageSettings
 from wire.messages import LobbyChanges, SeekRemoved, ServerMessage
 
 TERMS = GameTerms(Rule.FREESTYLE, 15, None, False)

@@ -16,7 +16,7 @@ from server_harness import ClientFactory, ServerFactory, WireClient
 
 from brains.process import STDERR_LOG_BURST_BYTES
 from engine.types import Rule
-from server.engine_config import EngineSpec
+from server.bots.engine_config import EngineSpec
 
 SCRIPTED = str(Path(__file__).parents[1] / "brains" / "scripted_brain.py")
 ENGINE = (sys.executable, "-m", "tools.brain", "--level", "greedy")
@@ -91,7 +91,7 @@ async def test_a_person_plays_a_configured_engine_to_the_end_rated_like_any_bot(
 async def test_a_brain_that_crashes_mid_game_is_replaced_and_the_game_goes_on(
     start_server: ServerFactory, client: ClientFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="server.outside_engines")
+    caplog.set_level(logging.WARNING, logger="server.bots.outside_engines")
     server = await start_server(bot_workers=1, engines=(scripted("crasher", "crash", "2"),))
     alice = await client("alice", server=server)
     created = await alice.request(type="create_room", black="me", white={"bot": "crasher"})
@@ -129,7 +129,7 @@ async def test_a_brain_flooding_stderr_keeps_playing_and_the_bytes_the_log_drops
 async def test_a_brain_that_overruns_once_is_killed_and_the_move_asked_again(
     start_server: ServerFactory, client: ClientFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="server.outside_engines")
+    caplog.set_level(logging.WARNING, logger="server.bots.outside_engines")
     server = await start_server(bot_workers=1, engines=(scripted("dawdler", "slow", "2", "20000"),))
     alice = await client("alice", server=server)
     created = await alice.request(type="create_room", black="me", white={"bot": "dawdler"})
@@ -224,7 +224,7 @@ async def test_the_engine_allowed_to_analyse_answers_analyze(
 async def test_a_process_that_died_between_games_is_replaced_without_a_word(
     start_server: ServerFactory, client: ClientFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="server.outside_engines")
+    caplog.set_level(logging.WARNING, logger="server.bots.outside_engines")
     server = await start_server(bot_workers=1, engines=(scripted("steady", "none"),))
     alice = await client("alice", server=server)
     room_id = (await alice.request(type="create_room", black="me", white={"bot": "steady"}))["room"]["room_id"]

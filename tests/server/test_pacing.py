@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.pacing import RecentCounts
+from server.lobby.pacing import RecentCounts
 
 
 def test_counts_cover_the_window_and_a_quiet_key_is_forgotten() -> None:

@@ -12,8 +12,8 @@ from server_harness import ClientFactory, RunningServer, ServerFactory
 from engine.record import PlayerInfo
 from engine.types import Rule
 from server.domain import GameStarted, new_game_id, new_room_id
-from server.services import Limits
-from server.storage import Storage
+from server.hub.services import Limits
+from server.storage.database import Storage
 from wire.messages import MAX_FRAME_BYTES
 
 MANY_ROOMS = 1_200

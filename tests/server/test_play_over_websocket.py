@@ -10,7 +10,7 @@ from typing import Any
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 from websockets.exceptions import ConnectionClosed
 
-from server.services import Limits
+from server.hub.services import Limits
 
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.types import Color
-from server.presence import SPECTATOR_COUNT_EVERY_S, Presence
+from server.rooms.presence import SPECTATOR_COUNT_EVERY_S, Presence
 
 
 def test_a_room_is_empty_from_its_last_departure_and_remembers_whether_it_was_on_purpose() -> None:

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from engine.types import Rule
 from server.domain import ConnectionId
-from server.quick_pairing import pair_quick_seeks
-from server.seeks import GameTerms, Seek
+from server.lobby.quick_pairing import pair_quick_seeks
+from server.lobby.seeks import GameTerms, Seek
 
 FREESTYLE = GameTerms(Rule.FREESTYLE, 15, None, False)
 RENJU = GameTerms(Rule.RENJU, 15, None, False)

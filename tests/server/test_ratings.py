@@ -14,8 +14,6 @@ from engine.glicko2 import WIN, Rating, rate_game
 from engine.record import PlayerInfo
 from engine.registry import level_names
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server.actors import RoomRegistry
-from server.bot_ratings import read_ratings
 from server.domain import (
     Caller,
     ConnectionId,
@@ -30,9 +28,11 @@ from server.domain import (
     new_room_id,
     utc_now,
 )
-from server.ratings import RatingBook
-from server.rooms import Room, RoomSettings
-from server.storage import Storage, StorageUnavailable
+from server.players.bot_ratings import read_ratings
+from server.players.ratings import RatingBook
+from server.rooms.actors import RoomRegistry
+from server.rooms.room import Room, RoomSettings
+from server.storage.database import Storage, StorageUnavailable
 
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from server_harness import ClientFactory, ServerFactory, WireClient
 
-from server.services import Limits
+from server.hub.services import Limits
 
 BOTH_BOTS = {"type": "create_room", "black": {"bot": "greedy"}, "white": {"bot": "greedy"}, "size": 19}
 PAUSED = {"bot_move_pause_s": 600.0}

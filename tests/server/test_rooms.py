@@ -16,7 +16,6 @@ from engine.board import Board
 from engine.openings import ChooseColor, OpeningRule, PlaceStones
 from engine.record import ClockSetting, PlayerInfo
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server import views
 from server.domain import (
     Caller,
     ConnectionId,
@@ -32,7 +31,8 @@ from server.domain import (
     new_game_id,
     new_room_id,
 )
-from server.rooms import Outcome, Room, RoomSettings
+from server.rooms import views
+from server.rooms.room import Outcome, Room, RoomSettings
 from wire.messages import ServerMessage
 
 ALICE = Caller(caller_ref(ConnectionId(1)), "alice")

@@ -8,7 +8,7 @@ import json
 from server_harness import ClientFactory, RunningServer, ServerFactory
 from websockets.asyncio.client import connect
 
-from server.services import Limits
+from server.hub.services import Limits
 
 
 async def test_a_name_differing_only_in_case_is_the_same_player(client: ClientFactory) -> None:

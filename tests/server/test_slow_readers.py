@@ -9,8 +9,8 @@ import socket
 from server_harness import ClientFactory, RunningServer, ServerFactory
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.connections import SEND_QUEUE_LIMIT, Connection
 from server.domain import Refusal
+from server.edge.connections import SEND_QUEUE_LIMIT, Connection
 from wire.messages import error_message
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 from websockets.asyncio.client import connect
 
-from server.services import Limits
+from server.hub.services import Limits
 
 CROWD = 200
 

@@ -21,8 +21,8 @@ from server.domain import (
     new_game_id,
     new_room_id,
 )
-from server.sessions import hash_token, new_token, sign_in, token_matches
-from server.storage import Storage, StorageError
+from server.players.sessions import hash_token, new_token, sign_in, token_matches
+from server.storage.database import Storage, StorageError
 
 START = datetime(2026, 11, 22, 17, 0, tzinfo=UTC)
 
@@ -132,7 +132,7 @@ async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
 
 
 async def test_names_that_differ_only_in_case_are_made_distinct_when_the_rule_arrives(tmp_path: Path) -> None:
-    from server.storage import MIGRATIONS_DIR
+    from server.storage.database import MIGRATIONS_DIR
 
     older = tmp_path / "older-migrations"
     older.mkdir()

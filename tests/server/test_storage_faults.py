@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
-from server.storage import StorageSettings
+from server.storage.database import StorageSettings
 
 QUICK_GIVE_UP = StorageSettings(busy_timeout_ms=50, retry_s=0.3)
 """Storage that gives up on a locked database within a third of a second, so tests run quickly."""

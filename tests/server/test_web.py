@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from server_harness import RunningServer
 
-from server.web import CONTENT_TYPES, STATIC_ROOT, asset_path, etag_of, static_reply
+from server.edge.web import CONTENT_TYPES, STATIC_ROOT, asset_path, etag_of, static_reply
 
 
 @pytest.fixture
@@ -172,7 +172,7 @@ async def test_the_server_serves_the_page_its_modules_and_nothing_beside_them(ga
         revalidated = await asyncio.to_thread(raw_get, port, path, {"If-None-Match": headers["ETag"]})
         assert (revalidated[0], revalidated[2]) == (304, b""), path
 
-    for outside in ("/../server/app.py", "/%2e%2e/server/web.py", "/js/../../pyproject.toml", "/package.json"):
+    for outside in ("/../server/app.py", "/%2e%2e/server/edge/web.py", "/js/../../pyproject.toml", "/package.json"):
         assert (await asyncio.to_thread(raw_get, port, outside))[0] == 404, outside
     assert (await game_server.get("/healthz"))[0] == 200
     assert (await game_server.get("/api/games"))[0] == 200

@@ -9,7 +9,7 @@ import pytest
 from engine.classic.static import DEFAULT_WEIGHTS, StaticWeights, format_weights
 from engine.record import record_from_dict
 from engine.types import Color, Point, Rule
-from server.bot_ratings import read_ratings
+from server.players.bot_ratings import read_ratings
 from tools import arena
 from tools.elo import Rating, compute_ratings
 from tools.match import OPENINGS, PlayerSpec, opening_moves

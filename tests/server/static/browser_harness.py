@@ -31,7 +31,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from websockets.asyncio.server import Server
 
 from server.app import GameServer, ServerSettings
-from server.rooms import RoomSettings
+from server.rooms.room import RoomSettings
 
 REQUIRED = os.environ.get("GOMOKU_WEB_TESTS") == "required"
 """Set by CI: a missing browser, driver or Node fails the tests instead of skipping them."""

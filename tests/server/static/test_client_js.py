@@ -17,7 +17,7 @@ from pathlib import Path
 from browser_harness import node_path
 
 from engine.rules import BLACK, EMPTY, WHITE, forbidden_reason
-from server.web import STATIC_ROOT
+from server.edge.web import STATIC_ROOT
 
 HERE = Path(__file__).resolve().parent
 NODE_TIMEOUT_S = 120

@@ -5,7 +5,7 @@
 requests go to the hub as commands (the room's actor stores, then publishes),
 queries about rooms are answered by the registry, records come from
 storage. The lobby, the online list, chat and the leaderboard are
-`server.lobby_requests`; analysis is `server.analysis`. A handler refuses a
+`server.hub.lobby_requests`; analysis is `server.bots.analysis`. A handler refuses a
 request by raising `Refusal`; the connection layer answers it with an
 `error` carrying the request's id.
 """
@@ -18,16 +18,16 @@ from typing import Literal, assert_never
 from engine.build import build_kind
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
-from server import views
-from server.analysis import AnalysisRequests
-from server.connections import Connection
+from server.bots.analysis import AnalysisRequests
 from server.domain import Refusal, new_room_id
-from server.hub import RoomCommand
-from server.lobby_requests import LobbyRequests
-from server.room_caps import RoomCaps
-from server.rooms import Outcome, Room, RoomRequest
-from server.services import Services, caller_of, hold_new_room, signed_in
-from server.sessions import NewNames, sign_in
+from server.edge.connections import Connection
+from server.hub.commands import RoomCommand
+from server.hub.lobby_requests import LobbyRequests
+from server.hub.room_caps import RoomCaps
+from server.hub.services import Services, caller_of, hold_new_room, signed_in
+from server.players.sessions import NewNames, sign_in
+from server.rooms import views
+from server.rooms.room import Outcome, Room, RoomRequest
 from wire.messages import (
     AcceptSeek,
     Analyze,

@@ -11,7 +11,7 @@ broken bot from hurting the server:
   search of a game between two bots, and with two workers or more, bot
   games never take the last free one;
 * analyses apart: the server runs analyses in a pool of their own (their
-  requests say `Priority.ANALYSIS`, see `server.bots.BotPlayers`), so that no
+  requests say `Priority.ANALYSIS`, see `server.bots.players.BotPlayers`), so that no
   analysis, queued or running, ever holds up a bot's move in a live game;
 * no charge for waiting: a caller that passes a `WaitWatcher` is told when
   its search has to wait for a worker and when it gets one (a bot's clock
@@ -22,7 +22,7 @@ broken bot from hurting the server:
   pool; the pool is replaced, the request fails with `BotError`, and the
   next request runs on the fresh pool.
 
-Outside engines (`server.outside_engines`) run in processes of their own,
+Outside engines (`server.bots.outside_engines`) run in processes of their own,
 but their searches take the same slots (`run_outside`): one capacity for
 every search, and the same order, people first.
 """

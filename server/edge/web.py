@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-STATIC_ROOT = Path(__file__).resolve().with_name("static")
+STATIC_ROOT = Path(__file__).resolve().parents[1] / "static"
 """The folder the page is served from (installed with the package)."""
 
 INDEX = "index.html"

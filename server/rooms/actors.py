@@ -25,8 +25,8 @@ from typing import Protocol
 from engine.bots import Decision
 from engine.openings import Step
 from engine.types import Point
-from server.bot_pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
-from server.bots import BotRoster
+from server.bots.players import BotRoster
+from server.bots.pool import BotBusyError, BotError, BotGaveUp, BotRequest, WaitWatcher
 from server.domain import (
     BotTurn,
     Caller,
@@ -37,9 +37,9 @@ from server.domain import (
     Standing,
     is_server_bot,
 )
-from server.ratings import announce
-from server.rooms import Outcome, Room, RoomChange, RoomRequest
-from server.writer import StorageUnavailable
+from server.players.ratings import announce
+from server.rooms.room import Outcome, Room, RoomChange, RoomRequest
+from server.storage.writer import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ gives a room what it needs around them: who is the first player (the one
 seated black when the game starts: they place the first stones) and the
 second, which seats they hold as the colours are decided, the steps taken
 with names for the record, and the refusal a wrong step gets on the wire.
-The room (`server.rooms`) owns one while its game's opening runs and
+The room (`server.rooms.room`) owns one while its game's opening runs and
 plays out what each step does: stones on the board, seats, clocks.
 """
 

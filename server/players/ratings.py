@@ -2,7 +2,7 @@
 each rated game that finishes.
 
 Ratings live in the database (`players`, `rating_changes`). A rated game's
-rating change is worked out by the record writer (`server.writer`) inside
+rating change is worked out by the record writer (`server.storage.writer`) inside
 the transaction that stores the game's result, from both players' rows as
 stored at that moment (`rating_change`), and written in that same
 transaction; rated games of one player that finish together are rated one
@@ -20,7 +20,7 @@ changed by another process shows here only once the player is read again
 
 The Glicko-2 mathematics is `engine.glicko2` (its module docstring gives
 the system constant tau and how a game is its own rating period). Bots
-join the pool with their arena rating (`server/bot_ratings.json`) and a
+join the pool with their arena rating (`server/players/bot_ratings.json`) and a
 deviation of BOT_START_RD.
 """
 
@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from engine.glicko2 import DRAW, LOSS, WIN, Rating, rate_game
 from engine.record import PlayerInfo, PlayerKind
 from engine.types import Color
+from server.bots.engine_config import EngineSpec
 from server.domain import BotsEnrolled, GameFinished, RatingsChanged, Records, Standing
-from server.engine_config import EngineSpec
-from server.rooms import Outcome, RoomEvent
+from server.rooms.room import Outcome, RoomEvent
 from wire.messages import GameOver, RatingChangeModel, RatingsModel
 
 BOT_START_RD = 100.0

@@ -1,6 +1,6 @@
 """The SQL each stored record becomes, and how a group of records is batched for `executemany`.
 
-`server.writer` commits groups of records from many rooms in one
+`server.storage.writer` commits groups of records from many rooms in one
 transaction; this module says what each record writes. Row statements
 (games, moves, results, players, ratings) keep the records' order; the
 clocks, which only set each game's latest times, come last, so that a

@@ -1,8 +1,8 @@
 """What request handlers work with: the server's settings and parts, gathered once.
 
-`RequestHandlers` (`server.handlers`) and `LobbyRequests` (`server.lobby_requests`)
+`RequestHandlers` (`server.hub.handlers`) and `LobbyRequests` (`server.hub.lobby_requests`)
 each serve a part of the protocol; they share one `Services`, built by
-`GameServer`. `AnalysisRequests` (`server.analysis`) is handed only the parts
+`GameServer`. `AnalysisRequests` (`server.bots.analysis`) is handed only the parts
 it reads, so that it does not depend on the connection layer.
 """
 
@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from server.actors import RoomActor, RoomRegistry
-from server.bots import BotPlayers, BotRoster
-from server.connections import Connection
+from server.bots.players import BotPlayers, BotRoster
 from server.domain import Caller, ConnectionId, Records, Refusal, caller_ref
-from server.hub import Hub
-from server.lobby import Lobby
-from server.ratings import RatingBook
-from server.rooms import RoomSettings
-from server.subscriptions import Edge
+from server.edge.connections import Connection
+from server.edge.subscriptions import Edge
+from server.hub.commands import Hub
+from server.lobby.hall import Lobby
+from server.players.ratings import RatingBook
+from server.rooms.actors import RoomActor, RoomRegistry
+from server.rooms.room import RoomSettings
 from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]

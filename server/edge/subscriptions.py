@@ -25,7 +25,7 @@ from server.domain import (
     RoomId,
     connection_of,
 )
-from server.rooms import Role, RoomChange, RoomEvent
+from server.rooms.room import Role, RoomChange, RoomEvent
 
 
 class Recipient(Protocol):

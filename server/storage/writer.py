@@ -13,7 +13,7 @@ a rated game, the writer writes what came before, reads both players'
 rows as they now stand (this transaction holds SQLite's write lock, so no
 other writer, in this process or another, can change them meanwhile; a
 database with row locks would read them FOR UPDATE), works out the change
-(`server.ratings.rating_change`) and writes it after the result. Rated
+(`server.players.ratings.rating_change`) and writes it after the result. Rated
 games of one player finishing in one group are so rated one after the
 other. `write` returns the changes, once committed, to the room that
 finished the game.
@@ -38,9 +38,9 @@ import aiosqlite
 from engine.record import PlayerKind
 from server.domain import GameFinished, MovePlayed, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
-from server.ratings import newcomer, rating_change
-from server.rows import STANDING_COLUMNS, standing_from
-from server.statements import statements
+from server.players.ratings import newcomer, rating_change
+from server.storage.rows import STANDING_COLUMNS, standing_from
+from server.storage.statements import statements
 
 GROUP_LIMIT = 512
 """The most changes written in one transaction."""

@@ -11,7 +11,7 @@ nearest, if the difference is within the waiting seek's window; otherwise
 it waits as a seek itself. A window starts at QUICK_WINDOW_START rating
 points and widens by QUICK_WINDOW_GROWTH points a second while its seek
 waits, and every tick pairs the waiting seeks that have come within reach
-of each other (`server.quick_pairing`, nearest first).
+of each other (`server.lobby.quick_pairing`, nearest first).
 
 Watchers hear of the lobby in one of two ways. A 1.1 watcher gets a message
 per change (`seek_added`, `seek_removed`, `online` at most once a second).
@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from server.domain import ConnectionId, Refusal
-from server.quick_pairing import pair_quick_seeks
-from server.seeks import GameTerms, Seek
-from server.views import seek_model
+from server.lobby.quick_pairing import pair_quick_seeks
+from server.lobby.seeks import GameTerms, Seek
+from server.rooms.views import seek_model
 from wire.messages import Lobby as LobbyMessage
 from wire.messages import LobbyChanges, OnlineCount, SeekAdded, SeekModel, SeekRemoved, ServerMessage
 

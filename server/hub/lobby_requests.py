@@ -1,6 +1,6 @@
 """What players do outside a game: the lobby (seeks, quick pairing), who is online, chat, the leaderboard.
 
-The `Lobby` (`server.lobby`) keeps the state and its rules; this module
+The `Lobby` (`server.lobby.hall`) keeps the state and its rules; this module
 serves the requests about it, delivers what it says, and starts the games
 it pairs: a room with both players seated, each told on the connection it
 asked from (or, if that has closed, on every connection it has open). Chat
@@ -17,14 +17,14 @@ import secrets
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
-from server import views
-from server.connections import Connection
 from server.domain import Caller, ConnectionId, Refusal, caller_ref, new_room_id, utc_now
-from server.lobby import Pairing, new_seek_id
-from server.pacing import RecentCounts
-from server.rooms import Outcome, Room
-from server.seeks import GameTerms, Seek
-from server.services import Services, hold_new_room, signed_in
+from server.edge.connections import Connection
+from server.hub.services import Services, hold_new_room, signed_in
+from server.lobby.hall import Pairing, new_seek_id
+from server.lobby.pacing import RecentCounts
+from server.lobby.seeks import GameTerms, Seek
+from server.rooms import views
+from server.rooms.room import Outcome, Room
 from wire.messages import (
     AcceptSeek,
     CancelSeek,

@@ -1,7 +1,7 @@
 """A seek: an offer to play waiting in the lobby, and the terms of the game it asks for.
 
-The lobby keeps seeks and pairs them (`server.lobby`); the views render
-them for the wire (`server.views.seek_model`). Both import them from here,
+The lobby keeps seeks and pairs them (`server.lobby.hall`); the views render
+them for the wire (`server.rooms.views.seek_model`). Both import them from here,
 so that neither imports the other.
 """
 

@@ -6,13 +6,13 @@ reference, the request, the time); a tick of time, a bot's move and the
 edge's count of connections have methods of their own. Each returns an
 `Outcome`: events for audiences (everyone in the room, one caller), which
 one answers the request, callers entering or leaving, and the records to
-store. The asyncio layer (`server.actors`) stores the records first, then
+store. The asyncio layer (`server.rooms.actors`) stores the records first, then
 publishes the events to the edge, then arms a timer for `next_deadline()`.
 A refused request raises `Refusal` before anything changes.
 
 The Room keeps seats, presence (the counts the edge reports) and the flow
 of the game; the rules of the board are the engine's, and what a client is
-shown is built by `server.views`.
+shown is built by `server.rooms.views`.
 
 Time is given by the caller as monotonic seconds (`now`), so a test can
 play a whole timed game, run out a clock or abandon a seat without waiting.
@@ -41,8 +41,6 @@ from engine.openings import OpeningRule, OpeningState, Player, Step
 from engine.record import ClockSetting, PlayerInfo
 from engine.rules import no_five_possible
 from engine.types import Color, EndReason, GameResult, Point, Rule
-from server import views
-from server.clock import GameClock, elapsed_ms
 from server.domain import (
     EVERYONE,
     Audience,
@@ -72,8 +70,10 @@ from server.domain import (
     new_game_id,
     utc_now,
 )
-from server.opening_phase import OpeningPhase
-from server.presence import Presence
+from server.rooms import views
+from server.rooms.clock import GameClock, elapsed_ms
+from server.rooms.opening_phase import OpeningPhase
+from server.rooms.presence import Presence
 from wire.messages import (
     AnswerDraw,
     AnswerUndo,

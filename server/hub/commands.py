@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.actors import RoomActor, RoomRegistry
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
-from server.rooms import RoomRequest
+from server.rooms.actors import RoomActor, RoomRegistry
+from server.rooms.room import RoomRequest
 
 
 @dataclass(frozen=True, slots=True)

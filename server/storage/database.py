@@ -7,11 +7,11 @@ sync: once `apply` returns, the change survives the process being killed.
 
 Changes arrive as records (`server.domain.StoreRecord`); `apply` commits
 one request's records, all or none, through the group-commit writer of
-`server.writer`, and raises `StorageUnavailable` when the database cannot
+`server.storage.writer`, and raises `StorageUnavailable` when the database cannot
 take them now. Reads go through a second connection, which sees only
 committed changes, and return the server's own values (`GameRecord`,
 `GameSummary`, `RestoredGame`), each read from its row by name by one
-function of `server.rows`, never wire models: `server.views` renders
+function of `server.storage.rows`, never wire models: `server.rooms.views` renders
 those. Callers see this class through its ports in `server.domain`
 (`RecordStore` for writes, `RecordReader` for reads, `Records` for both),
 so that only the server's start knows it is SQLite.
@@ -51,7 +51,7 @@ from server.domain import (
     StoreRecord,
 )
 from server.metrics import Metrics
-from server.rows import (
+from server.storage.rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
     OPENING_STEP_COLUMNS,
@@ -67,11 +67,11 @@ from server.rows import (
     standing_from,
     stored_player_from,
 )
-from server.writer import RecordWriter, StorageUnavailable, unavailable_reason
+from server.storage.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
@@ -325,7 +325,7 @@ class Storage:
     async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
         """Commit one request's records, all or none (possibly in one transaction with other
         requests'), with the rating change of a rated game they finish, computed in that
-        transaction (see `server.writer`); return the rating changes. Raises StorageUnavailable
+        transaction (see `server.storage.writer`); return the rating changes. Raises StorageUnavailable
         when the database cannot take them now."""
         return await self._writer.write(records)
 

@@ -2,7 +2,7 @@
 runs each one.
 
 A `BotRoster` knows every level: our own (`engine.registry`) and the
-outside engines the operator configured (`server.engine_config`). It is the
+outside engines the operator configured (`server.bots.engine_config`). It is the
 one place where a bot's thinking time for a move is decided: the level's
 own time, lowered by the server's cap, and in a timed game by the share of
 the clock one move may use (`engine.limits.move_time_ms`, the formula the
@@ -11,8 +11,8 @@ in (its rules, sizes and openings).
 
 `BotPlayers` is what rooms ask for moves (the actors' `MoveChooser`) and
 analyses ask for their searches: our levels go to a process pool
-(`server.bot_pool`), outside engines to their own processes
-(`server.outside_engines`), both through the same slots; analyses have a
+(`server.bots.pool`), outside engines to their own processes
+(`server.bots.outside_engines`), both through the same slots; analyses have a
 pool of their own.
 """
 
@@ -27,10 +27,10 @@ from engine.limits import move_time_ms
 from engine.openings import OpeningRule, Step
 from engine.registry import bot_factories, default_time_ms, level_names
 from engine.types import Rule
-from server.bot_pool import DEFAULT_TIME_MS, BotPool, BotRequest, Priority, WaitWatcher
+from server.bots.engine_config import EngineSpec
+from server.bots.outside_engines import OutsideEngines
+from server.bots.pool import DEFAULT_TIME_MS, BotPool, BotRequest, Priority, WaitWatcher
 from server.domain import BotTurn, Refusal
-from server.engine_config import EngineSpec
-from server.outside_engines import OutsideEngines
 
 
 @dataclass(frozen=True, slots=True)

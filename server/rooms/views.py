@@ -18,9 +18,9 @@ from engine.psq import write_psq
 from engine.record import ClockSetting, GameRecord, PlayerInfo, format_timestamp, record_to_dict, result_to_dict
 from engine.sgf import write_sgf
 from engine.types import Color, GameResult, Point
-from server.clock import GameClock
 from server.domain import GameSummary, Profile, RoomFacts, Standing
-from server.seeks import Seek
+from server.lobby.seeks import Seek
+from server.rooms.clock import GameClock
 from wire.messages import (
     ClockModel,
     ClockSettingModel,
@@ -47,8 +47,8 @@ from wire.messages import (
 )
 
 if TYPE_CHECKING:
-    from server.opening_phase import OpeningPhase
-    from server.rooms import Room
+    from server.rooms.opening_phase import OpeningPhase
+    from server.rooms.room import Room
 
 
 _OPENING_STEP: TypeAdapter[OpeningStepModel] = TypeAdapter(OpeningStepModel)

@@ -37,8 +37,8 @@ from engine.errors import OpeningError
 from engine.gomocup_manager import TimeLimits
 from engine.openings import OpeningRule, Step, apply
 from engine.types import Point
-from server.bot_pool import BotError, BotGaveUp, BotPool, BotRequest, WaitWatcher
-from server.engine_config import EngineSpec
+from server.bots.engine_config import EngineSpec
+from server.bots.pool import BotError, BotGaveUp, BotPool, BotRequest, WaitWatcher
 from server.metrics import Metrics
 
 logger = logging.getLogger(__name__)
@@ -226,7 +226,7 @@ class EngineStable:
 
 class OutsideEngines:
     """Every configured outside engine, answering the questions a bot pool's slots let through
-    (which pool is the caller's: `server.bots.BotPlayers` keeps analyses apart from games)."""
+    (which pool is the caller's: `server.bots.players.BotPlayers` keeps analyses apart from games)."""
 
     def __init__(self, specs: Sequence[EngineSpec], metrics: Metrics | None = None) -> None:
         self._stables = {spec.name: EngineStable(spec, metrics) for spec in specs}

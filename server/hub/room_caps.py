@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from server.actors import RoomRegistry
 from server.domain import Refusal
-from server.services import Limits
+from server.hub.services import Limits
+from server.rooms.actors import RoomRegistry
 
 Cap = tuple[str | None, bool]
 """Whose rooms a cap counts (None: everyone's), and whether only games between two bots."""

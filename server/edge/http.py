@@ -3,7 +3,7 @@
 websockets hands every request to `HttpApi.process_request` before the
 handshake: a path of the HTTP API is answered here, `/ws` goes on to the
 websocket handshake, a path of the web client is a file of `server/static`
-(`server.web`), and anything else is 404. Routes are a werkzeug URL
+(`server.edge.web`), and anything else is 404. Routes are a werkzeug URL
 map (what websockets' own router is built on), so that each route is one
 line and a path's parts arrive as arguments.
 """
@@ -21,12 +21,12 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server import views
 from server.domain import RecordReader
+from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
-from server.sessions import hash_token
-from server.web import static_response
+from server.players.sessions import hash_token
+from server.rooms import views
 from wire.messages import PAGE_LIMIT
 
 WEBSOCKET_PATH = "/ws"

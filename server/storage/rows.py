@@ -1,7 +1,7 @@
 """How stored rows become the server's values: one function per domain value, reading the
 row's columns by name (the connections return `sqlite3.Row`).
 
-`server.storage` (its reads) and `server.writer` (the ratings it reads
+`server.storage.database` (its reads) and `server.storage.writer` (the ratings it reads
 inside a rated game's transaction) both read rows through these, so that
 a column is read into a value in one place only. Each `..._COLUMNS`
 constant is the select list its function reads.

@@ -23,10 +23,10 @@ from engine.bots import Decision
 from engine.errors import IllegalMoveError
 from engine.notation import format_point
 from engine.types import Point, Rule
-from server.actors import RoomRegistry
-from server.bot_pool import BotBusyError, BotError, BotRequest, Priority
-from server.bots import BotPlayers, BotRoster
+from server.bots.players import BotPlayers, BotRoster
+from server.bots.pool import BotBusyError, BotError, BotRequest, Priority
 from server.domain import RecordReader, Refusal, RoomFacts
+from server.rooms.actors import RoomRegistry
 from wire.messages import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 
 logger = logging.getLogger(__name__)

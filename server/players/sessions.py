@@ -17,7 +17,7 @@ from collections.abc import Callable
 from engine.record import PlayerKind
 from engine.registry import level_names
 from server.domain import Records, Refusal, StoredPlayer
-from server.pacing import RecentCounts
+from server.lobby.pacing import RecentCounts
 
 TOKEN_BYTES = 32
 

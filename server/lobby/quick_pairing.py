@@ -23,7 +23,7 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from server.seeks import GameTerms, Seek
+from server.lobby.seeks import GameTerms, Seek
 
 PairKey = tuple[float, float, int, int]
 """How soon a pair is taken: rating difference, the first seek's wait, then the two seeks' order."""
