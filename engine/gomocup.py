@@ -108,10 +108,19 @@ def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv
 class BrainSession:
     """One brain's state between commands: board, rule, time limits and the bot level."""
 
-    def __init__(self, level: str, rule: Rule = Rule.FREESTYLE, seed: int = 0, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        level: str,
+        rule: Rule = Rule.FREESTYLE,
+        seed: int = 0,
+        clock: Clock = time.monotonic,
+        nodes: int | None = None,
+    ) -> None:
         """A session that plays as the bot `level` (ValueError if there is no such level);
-        `clock` times bots that report no speed."""
+        `clock` times bots that report no speed; `nodes`, if given, is the most nodes a move
+        may search besides its time (a measurement that must not depend on the machine)."""
         self.level = level
+        self.nodes = nodes
         self.default_time_ms = default_time_ms(level)
         """The level's thinking time when the manager gives no time limits."""
         self._clock = clock
@@ -379,7 +388,7 @@ class BrainSession:
         """Search the position, reporting each depth, then answer with the move and play it;
         within `time_ms`, or without it the time `thinking_ms` gives."""
         bot = make_bot(self.level)
-        limits = SearchLimits(time_ms=self.thinking_ms() if time_ms is None else time_ms)
+        limits = SearchLimits(time_ms=self.thinking_ms() if time_ms is None else time_ms, nodes=self.nodes)
         seed = self.seed + board.ply
         if isinstance(bot, EngineBot):
             last: SearchResult | None = None

@@ -186,6 +186,14 @@ def test_the_default_time_reaches_the_search() -> None:
     assert time.monotonic() - started >= (default_time_ms("hard") - RESERVE_MS) / 1000
 
 
+def test_a_node_limit_ends_each_search_whatever_the_time() -> None:
+    session = BrainSession("master", nodes=3_000)
+    answers = _send(session, ["INFO timeout_turn 1000000", "START 15", "TURN 7,7"])
+    assert len(_moves(answers)) == 1
+    nodes = [int(answer.split(" nodes ")[1].split()[0]) for answer in answers if answer.startswith("MESSAGE")]
+    assert nodes and max(nodes) <= 3_000
+
+
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         BrainSession("grandmaster")
