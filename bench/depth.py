@@ -1,7 +1,9 @@
 """Depth benchmark: how deep a level's search gets, and at what cost, on fixed middle-game positions.
 
-Run with `./dev run python -m bench.depth` (options: `--level`, `--time-ms`,
-`--nodes`, `--json`).
+Run with `./dev run python -m bench.depth` (options: `--level`, `--nodes`,
+`--cpu-ms`, `--time-ms`, `--set`, `--json`). `--set NAME=VALUE` changes one of
+the level's `SearchSettings` for the run (`--set reduction=0.8`), to try a
+setting before changing the level.
 
 Strong engines win by depth, and depth comes from searching few moves:
 this benchmark says how deep a level gets on the same 24 positions (the 8
@@ -20,6 +22,10 @@ Two kinds of limit:
 * `--nodes N` (the default, 100,000): the search stops after N nodes, on
   `counting_clock`, so that the figures are the same on every machine and
   every run. Use it to compare two versions of the search.
+* `--cpu-ms T`: the search runs T ms on this process's CPU clock
+  (`time.process_time`), which other work on a busy machine disturbs far
+  less than the wall clock: depth in a given time, the figure that
+  matters in play, measured on a shared machine.
 * `--time-ms T`: the search runs on the wall clock, as a bot seat does.
   Its figures depend on the machine and its load, which is printed beside
   them (the one-minute load average before and after).
@@ -28,6 +34,7 @@ Two kinds of limit:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -35,12 +42,13 @@ import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from bench.defence import POSITIONS as DEFENCE_POSITIONS
 from bench.engine import MIDDLE_GAMES, board_of
-from engine.limits import Budget, SearchLimits, counting_clock
+from engine.limits import Budget, Clock, SearchLimits, counting_clock
 from engine.notation import format_point
-from engine.search.levels import LEVELS
+from engine.search.levels import LEVELS, LevelSettings
 from engine.search.position import WON
 from engine.search.search import Searcher, SearchResult
 
@@ -69,20 +77,19 @@ class DepthFigures:
     move: str
 
 
-def search_position(pairs: str, level: str, limits: SearchLimits, wall_clock: bool) -> DepthFigures:
-    """Search one position with `level`'s settings within `limits` and record how far it got."""
+def search_position(pairs: str, level: LevelSettings, limits: SearchLimits, clock: Clock) -> DepthFigures:
+    """Search one position with `level`'s settings within `limits` on `clock` and record how far it
+    got (its time on the same clock)."""
     board = board_of(pairs)
-    settings = next(settings for settings in LEVELS if settings.name == level)
-    clock = time.monotonic if wall_clock else counting_clock()
     budget = Budget.from_limits(limits, clock)
-    searcher = Searcher(board, settings.search, budget, full_root_window=settings.tolerance > 0)
-    started = time.monotonic()
+    searcher = Searcher(board, level.search, budget, full_root_window=level.tolerance > 0)
+    started = clock()
     results: list[SearchResult] = []
     iteration_nodes: list[int] = []
     for result in searcher.iterate():
         results.append(result)
         iteration_nodes.append(result.nodes)
-    seconds = time.monotonic() - started
+    seconds = clock() - started
     last = results[-1] if results else None
     by_threats = last is not None and not last.root_scores and len(results) == 1
     return DepthFigures(
@@ -107,6 +114,18 @@ def _branching(cumulative_nodes: list[int]) -> float:
     return math.exp(sum(math.log(ratio) for ratio in ratios) / len(ratios))
 
 
+def with_changes(level: LevelSettings, changes: list[str]) -> LevelSettings:
+    """`level` with the `SearchSettings` fields named in `changes` (each `NAME=VALUE`) set, each
+    value read as the field's type."""
+    search = level.search
+    for change in changes:
+        name, _, text = change.partition("=")
+        current = getattr(search, name)
+        value: Any = type(current)(float(text)) if isinstance(current, (int, float)) else type(current)(text)
+        search = dataclasses.replace(search, **{name: value})
+    return dataclasses.replace(level, search=search)
+
+
 def summary(figures: list[DepthFigures]) -> dict[str, float]:
     """Median and mean depth over the positions not decided before the limit, and overall speed."""
     searched = [figure for figure in figures if not figure.decided]
@@ -129,20 +148,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="bench.depth", description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="master", help="engine level (default: master)")
     parser.add_argument("--time-ms", type=int, help="search each position this long on the wall clock")
+    parser.add_argument("--cpu-ms", type=int, help="search each position this long on this process's CPU clock")
     parser.add_argument("--nodes", type=int, help=f"search each position this many nodes (default {DEFAULT_NODES:,})")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="change a search setting")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args()
-    wall_clock = arguments.time_ms is not None
-    limits = SearchLimits(time_ms=arguments.time_ms, nodes=arguments.nodes or (None if wall_clock else DEFAULT_NODES))
+    time_ms = arguments.time_ms or arguments.cpu_ms
+    limits = SearchLimits(time_ms=time_ms, nodes=arguments.nodes or (None if time_ms else DEFAULT_NODES))
+    clock_name, clock = (
+        ("wall clock", time.monotonic)
+        if arguments.time_ms
+        else ("CPU clock", time.process_time)
+        if arguments.cpu_ms
+        else ("counting clock", counting_clock())
+    )
     load_before = os.getloadavg()[0]
-    figures = [search_position(pairs, arguments.level, limits, wall_clock) for pairs in POSITIONS]
+    level = with_changes(next(level for level in LEVELS if level.name == arguments.level), arguments.set)
+    figures = [search_position(pairs, level, limits, clock) for pairs in POSITIONS]
     load_after = os.getloadavg()[0]
     totals = summary(figures)
     if arguments.json:
         print(json.dumps({"figures": [asdict(figure) for figure in figures], "summary": totals}, indent=1))
         return 0
-    print(f"{arguments.level}, {limits}, {'wall clock' if wall_clock else 'counting clock'}")
-    if wall_clock:
+    print(f"{arguments.level} {' '.join(arguments.set)}, {limits}, {clock_name}")
+    if time_ms:
         print(f"one-minute load average {load_before:.1f} before, {load_after:.1f} after, on {os.cpu_count()} cores")
     print(f"{'position':<24} {'depth':>5} {'nodes':>8} {'nodes/s':>8} {'seconds':>7} {'branching':>9}  move")
     for figure in figures:
