@@ -236,12 +236,13 @@ class Searcher:
                 scored.append((move, lost))
                 continue
             self.budget.tick()
+            reduction = 0 if index == 0 or self._makes_threat(move) else self._root_reduction(depth, index)
             position.play(move)
             try:
                 if index == 0 or self.full_root_window:
                     score = -self._negamax(depth - 1, -WIN - 1, WIN + 1, 1)
                 else:
-                    score = self._scout(depth, alpha, margin)
+                    score = self._scout(depth, alpha, margin, reduction)
             finally:
                 position.undo()
             scored.append((move, score))
@@ -250,14 +251,28 @@ class Searcher:
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
         return scored
 
-    def _scout(self, depth: int, alpha: int, margin: int) -> int:
+    def _root_reduction(self, depth: int, index: int) -> int:
+        """Plies by which the root move at `index` (one that makes no threat) is searched
+        shallower first: a ply less than a node inside the tree would (the root's moves are all
+        worth an exact comparison), none near the leaves."""
+        if depth < REDUCTION_DEPTH:
+            return 0
+        return max(0, min(self._reductions[depth][min(index, REDUCTION_MOVES - 1)] - 1, depth - 2))
+
+    def _scout(self, depth: int, alpha: int, margin: int, reduction: int = 0) -> int:
         """The score of a root move searched after the best so far (whose score is `alpha`).
 
         Exact if the move is better; otherwise an upper bound, except that
         with a `margin` a move that comes within it of `alpha` gets a lower
         bound above `alpha - margin` instead: the safety check may prefer such
         a close move, and must know it is close rather than guess from a bound.
+        Without a margin, a move searched `reduction` plies shallower first that
+        does not beat `alpha` there is not searched again.
         """
+        if reduction and not margin:
+            score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, 1)
+            if score <= alpha:
+                return score
         floor = alpha - margin
         close_bound = None
         if margin and -WON < floor and alpha < WON:
