@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.bots import Decision
 from engine.errors import IllegalMoveError, OpeningError
-from engine.limits import Clock, SearchLimits, move_time_ms
+from engine.limits import Clock, SearchLimits, most_move_time_ms, move_time_ms
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
 from engine.opening_bot import decide_opening
 from engine.openings import ChooseColor, OpeningRule, OpeningState, PlaceStones, Player, apply, start_opening
@@ -97,6 +97,15 @@ class TimeControl:
             return FAST_TURN_MS
         left_ms = self.left_ms if self.match_ms else None
         return move_time_ms(left_ms, cap_ms=self.turn_ms, reserve_ms=SAFETY_MS)
+
+    def most_ms(self, budget_ms: int) -> int | None:
+        """The most the next move may take, given `budget_ms` (what `budget_ms()` gave), while
+        its search is unsettled: more of the match clock, never past the turn time (None
+        without a match clock: the turn time is then all the move has)."""
+        if not self.match_ms or self.left_ms is None:
+            return None
+        cap_ms = None if self.turn_ms is None else max(1, self.turn_ms - SAFETY_MS)
+        return most_move_time_ms(budget_ms, max(1, self.left_ms - SAFETY_MS), cap_ms)
 
 
 def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv: Sequence[Point], size: int) -> str:
@@ -388,7 +397,11 @@ class BrainSession:
         """Search the position, reporting each depth, then answer with the move and play it;
         within `time_ms`, or without it the time `thinking_ms` gives."""
         bot = make_bot(self.level)
-        limits = SearchLimits(time_ms=self.thinking_ms() if time_ms is None else time_ms, nodes=self.nodes)
+        if time_ms is None:
+            time_ms = self.thinking_ms()
+            limits = SearchLimits(time_ms=time_ms, nodes=self.nodes, most_time_ms=self.time.most_ms(time_ms))
+        else:
+            limits = SearchLimits(time_ms=time_ms, nodes=self.nodes)
         seed = self.seed + board.ply
         if isinstance(bot, EngineBot):
             last: SearchResult | None = None

@@ -175,6 +175,7 @@ class Searcher:
             except OutOfBudget:
                 return
             scores = self.safety.review(scores)
+            self.budget.settle(unsettled=depth > 1 and scores[0][0] != moves[0])
             moves = [move for move, _ in scores]
             best_score = scores[0][1]
             yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)

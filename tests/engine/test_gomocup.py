@@ -168,6 +168,12 @@ def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> Non
     assert TimeControl(turn_ms=30, match_ms=100_000, left_ms=10).budget_ms() == 1, "never below a millisecond"
 
 
+def test_with_a_match_clock_an_unsettled_move_may_take_more_of_it_up_to_the_turn_time() -> None:
+    assert TimeControl(turn_ms=1000).most_ms(940) is None, "a turn time alone is all a move has"
+    assert TimeControl(match_ms=100_000, left_ms=40_000).most_ms(1940) == 4992
+    assert TimeControl(turn_ms=3000, match_ms=100_000, left_ms=40_000).most_ms(1940) == 2940
+
+
 @pytest.mark.parametrize("level", level_names())
 def test_without_time_limits_the_brain_gives_its_level_the_default_time(level: str) -> None:
     session = BrainSession(level)

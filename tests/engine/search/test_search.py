@@ -216,6 +216,19 @@ def test_late_root_moves_searched_shallower_first_save_nodes_to_the_same_depth()
     assert nodes[1] < nodes[0] * 0.9
 
 
+def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -> None:
+    board = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
+    depths = {}
+    for most_time_ms in (None, 1600):
+        bot = EngineBot(ENGINE_LEVELS["master"]().settings, clock=counting_clock())
+        results = list(bot.think(board, SearchLimits(time_ms=400, most_time_ms=most_time_ms)))
+        depths[most_time_ms] = [(result.depth, format_point(result.move, 15)) for result in results]
+    # The second depth changes the best move: the third, unsettled, may finish after the 400 ms
+    # planned, and being settled again it ends the search (far before the 1,600 ms allowed).
+    assert depths[None] == [(1, "f11"), (2, "j8")]
+    assert depths[1600] == [(1, "f11"), (2, "j8"), (3, "j8")]
+
+
 def test_the_reductions_grow_with_the_depth_and_the_move_index() -> None:
     table = reductions_table(0.6, 12)
     assert table[2][1] == 0, "a move near the leaves searched second keeps its depth"
