@@ -4,17 +4,23 @@
 `SearchResult` after each finished depth, so that a caller can report
 progress (the Gomocup brain prints one MESSAGE per depth) and keep the
 last result. The deadline and node limit are enforced inside the search
-through a Budget; when they run out the generator simply stops.
+through a Budget; when they run out the generator simply stops. A search
+whose best move has just changed may run on past its planned time, up to
+the most its limits allow (`Budget.settle`).
 
 Before deepening, the root looks for a win by threats: a five, a VCF, and
 (if the settings allow) a VCT, and answers a four with its block. Inside
-the alpha-beta search, forced replies are pruned (see movegen), a single
-forced reply does not use up depth, late moves at quiet nodes may be
-searched a ply shallower first (late move reductions), and at the leaves a
-short VCF search stands in for quiescence. After each iteration, the best
-root moves are checked for the opponent's wins by threats, which the tree
-is too shallow to see (`safety`). Scores are for the side to move; a win
-in n plies from the root scores WIN - n.
+the alpha-beta search the moves are driven by threats: against a four only
+its block; against an open three the side to move's own VCF first, then
+only the defences (see movegen). A single forced reply does not use up
+depth. At a quiet node the moves come ranked by the shapes they make for
+both sides, and the late ones that make no threat are searched shallower
+first, the more so the deeper the node and the later the move (late move
+reductions), or near the leaves not at all (late move pruning). At the
+leaves a short VCF search stands in for quiescence. After each iteration,
+the best root moves are checked for the opponent's wins by threats, which
+the tree is too shallow to see (`safety`). Scores are for the side to
+move; a win in n plies from the root scores WIN - n.
 """
 
 from __future__ import annotations
@@ -237,13 +243,12 @@ class Searcher:
                 scored.append((move, lost))
                 continue
             self.budget.tick()
-            reduction = 0 if index == 0 or self._makes_threat(move) else self._root_reduction(depth, index)
             position.play(move)
             try:
                 if index == 0 or self.full_root_window:
                     score = -self._negamax(depth - 1, -WIN - 1, WIN + 1, 1)
                 else:
-                    score = self._scout(depth, alpha, margin, reduction)
+                    score = self._scout(depth, alpha, margin)
             finally:
                 position.undo()
             scored.append((move, score))
@@ -252,28 +257,14 @@ class Searcher:
         self._store(depth, _EXACT, scored[0][1], scored[0][0], 0)
         return scored
 
-    def _root_reduction(self, depth: int, index: int) -> int:
-        """Plies by which the root move at `index` (one that makes no threat) is searched
-        shallower first: a ply less than a node inside the tree would (the root's moves are all
-        worth an exact comparison), none near the leaves."""
-        if depth < REDUCTION_DEPTH:
-            return 0
-        return max(0, min(self._reductions[depth][min(index, REDUCTION_MOVES - 1)] - 1, depth - 2))
-
-    def _scout(self, depth: int, alpha: int, margin: int, reduction: int = 0) -> int:
+    def _scout(self, depth: int, alpha: int, margin: int) -> int:
         """The score of a root move searched after the best so far (whose score is `alpha`).
 
         Exact if the move is better; otherwise an upper bound, except that
         with a `margin` a move that comes within it of `alpha` gets a lower
         bound above `alpha - margin` instead: the safety check may prefer such
         a close move, and must know it is close rather than guess from a bound.
-        Without a margin, a move searched `reduction` plies shallower first that
-        does not beat `alpha` there is not searched again.
         """
-        if reduction and not margin:
-            score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, 1)
-            if score <= alpha:
-                return score
         floor = alpha - margin
         close_bound = None
         if margin and -WON < floor and alpha < WON:

@@ -200,22 +200,6 @@ def test_late_moves_cut_reach_the_same_depth_for_fewer_nodes(late_moves: dict[st
     assert nodes[1] < nodes[0] * 0.9
 
 
-def test_late_root_moves_searched_shallower_first_save_nodes_to_the_same_depth() -> None:
-    class WithoutRootReductions(Searcher):
-        def _root_reduction(self, depth: int, index: int) -> int:
-            return 0
-
-    nodes = []
-    settings = SearchSettings(width=10, max_depth=6, reduction=1.0)
-    quiet_middle_game = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
-    for searcher_class in (WithoutRootReductions, Searcher):
-        budget = Budget()
-        results = list(searcher_class(quiet_middle_game, settings, budget).iterate())
-        assert results[-1].depth == 6
-        nodes.append(budget.nodes)
-    assert nodes[1] < nodes[0] * 0.9
-
-
 def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -> None:
     board = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
     depths = {}
