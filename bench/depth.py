@@ -41,6 +41,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -144,7 +145,7 @@ def summary(figures: list[DepthFigures]) -> dict[str, float]:
     }
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.depth", description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="master", help="engine level (default: master)")
     parser.add_argument("--time-ms", type=int, help="search each position this long on the wall clock")
@@ -152,7 +153,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, help=f"search each position this many nodes (default {DEFAULT_NODES:,})")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="change a search setting")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    arguments = parser.parse_args()
+    arguments = parser.parse_args(argv)
     time_ms = arguments.time_ms or arguments.cpu_ms
     limits = SearchLimits(time_ms=time_ms, nodes=arguments.nodes or (None if time_ms else DEFAULT_NODES))
     clock_name, clock = (
