@@ -130,6 +130,10 @@ class BrainSession:
         may search besides its time (a measurement that must not depend on the machine)."""
         self.level = level
         self.nodes = nodes
+        self.search_depth: int | None = None
+        """The search depth `INFO search_depth` set (None: the level's own; see `make_bot`)."""
+        self.search_width: int | None = None
+        """The candidates per ply `INFO search_width` set (None: the level's own)."""
         self.default_time_ms = default_time_ms(level)
         """The level's thinking time when the manager gives no time limits."""
         self._clock = clock
@@ -354,7 +358,25 @@ class BrainSession:
                 self.time.left_ms = number
             elif key == "rule":
                 yield from self._set_rule(number)
+        elif key in ("search_depth", "search_width"):
+            yield from self._set_search_shape(key, value)
         # Other keys (evaluate, folder, ...) carry nothing this brain uses: the protocol says ignore them.
+
+    def _set_search_shape(self, key: str, value: str) -> Iterator[str]:
+        """`INFO search_depth N` or `INFO search_width N`: the depth or width of this brain's search,
+        for a level that lets a player set them (`engine.registry.search_bounds`)."""
+        try:
+            number = int(value)
+        except ValueError:
+            yield f"ERROR INFO {key} needs a number, not {value!r}"
+            return
+        depth, width = (number, self.search_width) if key == "search_depth" else (self.search_depth, number)
+        try:
+            make_bot(self.level, depth, width)
+        except ValueError as error:
+            yield f"ERROR INFO {key}: {error}"
+            return
+        self.search_depth, self.search_width = depth, width
 
     def _set_rule(self, bits: int) -> Iterator[str]:
         try:
@@ -396,7 +418,7 @@ class BrainSession:
     def _think(self, board: Board, time_ms: int | None = None) -> Iterator[str]:
         """Search the position, reporting each depth, then answer with the move and play it;
         within `time_ms`, or without it the time `thinking_ms` gives."""
-        bot = make_bot(self.level)
+        bot = make_bot(self.level, self.search_depth, self.search_width)
         if time_ms is None:
             time_ms = self.thinking_ms()
             limits = SearchLimits(time_ms=time_ms, nodes=self.nodes, most_time_ms=self.time.most_ms(time_ms))

@@ -200,6 +200,29 @@ def test_a_node_limit_ends_each_search_whatever_the_time() -> None:
     assert nodes and max(nodes) <= 3_000
 
 
+def test_info_sets_the_depth_and_width_of_alphabetas_search() -> None:
+    session = BrainSession("alphabeta")
+    answers = _send(session, ["INFO search_depth 2", "INFO search_width 3", "START 15", "TURN 7,7"])
+    (message,) = [answer for answer in answers if answer.startswith("MESSAGE")]
+    assert message.startswith("MESSAGE depth 2 ")
+    assert (session.search_depth, session.search_width) == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("level", "line", "error"),
+    [
+        ("alphabeta", "INFO search_depth 9", "ERROR INFO search_depth: alphabeta's depth must be 1 to 8, not 9"),
+        ("alphabeta", "INFO search_width deep", "ERROR INFO search_width needs a number, not 'deep'"),
+        ("master", "INFO search_depth 3", "ERROR INFO search_depth: master takes no search depth or width"),
+    ],
+)
+def test_a_depth_or_width_out_of_bounds_or_for_another_level_is_refused(level: str, line: str, error: str) -> None:
+    session = BrainSession(level)
+    (answer,) = _send(session, [line])
+    assert answer.startswith(error)
+    assert (session.search_depth, session.search_width) == (None, None)
+
+
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         BrainSession("grandmaster")

@@ -9,7 +9,7 @@ import pytest
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.limits import Budget, SearchLimits, counting_clock
-from engine.search.levels import ENGINE_LEVELS, EngineBot
+from engine.search.levels import ENGINE_LEVELS, LEVELS, EngineBot
 from engine.search.movegen import threat_replies
 from engine.search.position import WON, Position
 from engine.search.search import Searcher, SearchSettings, reductions_table
@@ -186,13 +186,13 @@ def test_a_win_by_fours_is_scored_as_a_win_with_its_line() -> None:
 
 
 @pytest.mark.parametrize(
-    "late_moves",
-    [{"reduction": 0.6}, {"prune_after": 3}],
+    "cut",
+    [SearchSettings(width=12, max_depth=5, reduction=0.6), SearchSettings(width=12, max_depth=5, prune_after=3)],
     ids=["late move reductions", "late move pruning"],
 )
-def test_late_moves_cut_reach_the_same_depth_for_fewer_nodes(late_moves: dict[str, float]) -> None:
+def test_late_moves_cut_reach_the_same_depth_for_fewer_nodes(cut: SearchSettings) -> None:
     nodes = []
-    for settings in (SearchSettings(width=12, max_depth=5), SearchSettings(width=12, max_depth=5, **late_moves)):
+    for settings in (SearchSettings(width=12, max_depth=5), cut):
         budget = Budget()
         results = list(Searcher(Board.from_picture(MIDDLE_GAME), settings, budget).iterate())
         assert results[-1].depth == 5
@@ -202,9 +202,10 @@ def test_late_moves_cut_reach_the_same_depth_for_fewer_nodes(late_moves: dict[st
 
 def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -> None:
     board = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
+    master = next(level for level in LEVELS if level.name == "master")
     depths = {}
     for most_time_ms in (None, 1600):
-        bot = EngineBot(ENGINE_LEVELS["master"]().settings, clock=counting_clock())
+        bot = EngineBot(master, clock=counting_clock())
         results = list(bot.think(board, SearchLimits(time_ms=400, most_time_ms=most_time_ms)))
         depths[most_time_ms] = [(result.depth, format_point(result.move, 15)) for result in results]
     # The second depth changes the best move: the third, unsettled, may finish after the 400 ms
