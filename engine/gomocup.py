@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.bots import Decision
 from engine.errors import IllegalMoveError, OpeningError
-from engine.limits import Clock, SearchLimits, move_time_ms
+from engine.limits import Clock, SearchLimits, most_move_time_ms, move_time_ms
 from engine.notation import MAX_SIZE, MIN_SIZE, format_point
 from engine.opening_bot import decide_opening
 from engine.openings import ChooseColor, OpeningRule, OpeningState, PlaceStones, Player, apply, start_opening
@@ -98,6 +98,15 @@ class TimeControl:
         left_ms = self.left_ms if self.match_ms else None
         return move_time_ms(left_ms, cap_ms=self.turn_ms, reserve_ms=SAFETY_MS)
 
+    def most_ms(self, budget_ms: int) -> int | None:
+        """The most the next move may take, given `budget_ms` (what `budget_ms()` gave), while
+        its search is unsettled: more of the match clock, never past the turn time (None
+        without a match clock: the turn time is then all the move has)."""
+        if not self.match_ms or self.left_ms is None:
+            return None
+        cap_ms = None if self.turn_ms is None else max(1, self.turn_ms - SAFETY_MS)
+        return most_move_time_ms(budget_ms, max(1, self.left_ms - SAFETY_MS), cap_ms)
+
 
 def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv: Sequence[Point], size: int) -> str:
     """The MESSAGE line reporting one finished depth: `MESSAGE depth D score S nodes N nps R pv h8 i9 ...`."""
@@ -108,10 +117,23 @@ def format_message(depth: int, score: int, nodes: int, nodes_per_second: int, pv
 class BrainSession:
     """One brain's state between commands: board, rule, time limits and the bot level."""
 
-    def __init__(self, level: str, rule: Rule = Rule.FREESTYLE, seed: int = 0, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        level: str,
+        rule: Rule = Rule.FREESTYLE,
+        seed: int = 0,
+        clock: Clock = time.monotonic,
+        nodes: int | None = None,
+    ) -> None:
         """A session that plays as the bot `level` (ValueError if there is no such level);
-        `clock` times bots that report no speed."""
+        `clock` times bots that report no speed; `nodes`, if given, is the most nodes a move
+        may search besides its time (a measurement that must not depend on the machine)."""
         self.level = level
+        self.nodes = nodes
+        self.search_depth: int | None = None
+        """The search depth `INFO search_depth` set (None: the level's own; see `make_bot`)."""
+        self.search_width: int | None = None
+        """The candidates per ply `INFO search_width` set (None: the level's own)."""
         self.default_time_ms = default_time_ms(level)
         """The level's thinking time when the manager gives no time limits."""
         self._clock = clock
@@ -336,7 +358,25 @@ class BrainSession:
                 self.time.left_ms = number
             elif key == "rule":
                 yield from self._set_rule(number)
+        elif key in ("search_depth", "search_width"):
+            yield from self._set_search_shape(key, value)
         # Other keys (evaluate, folder, ...) carry nothing this brain uses: the protocol says ignore them.
+
+    def _set_search_shape(self, key: str, value: str) -> Iterator[str]:
+        """`INFO search_depth N` or `INFO search_width N`: the depth or width of this brain's search,
+        for a level that lets a player set them (`engine.registry.search_bounds`)."""
+        try:
+            number = int(value)
+        except ValueError:
+            yield f"ERROR INFO {key} needs a number, not {value!r}"
+            return
+        depth, width = (number, self.search_width) if key == "search_depth" else (self.search_depth, number)
+        try:
+            make_bot(self.level, depth, width)
+        except ValueError as error:
+            yield f"ERROR INFO {key}: {error}"
+            return
+        self.search_depth, self.search_width = depth, width
 
     def _set_rule(self, bits: int) -> Iterator[str]:
         try:
@@ -378,8 +418,12 @@ class BrainSession:
     def _think(self, board: Board, time_ms: int | None = None) -> Iterator[str]:
         """Search the position, reporting each depth, then answer with the move and play it;
         within `time_ms`, or without it the time `thinking_ms` gives."""
-        bot = make_bot(self.level)
-        limits = SearchLimits(time_ms=self.thinking_ms() if time_ms is None else time_ms)
+        bot = make_bot(self.level, self.search_depth, self.search_width)
+        if time_ms is None:
+            time_ms = self.thinking_ms()
+            limits = SearchLimits(time_ms=time_ms, nodes=self.nodes, most_time_ms=self.time.most_ms(time_ms))
+        else:
+            limits = SearchLimits(time_ms=time_ms, nodes=self.nodes)
         seed = self.seed + board.ply
         if isinstance(bot, EngineBot):
             last: SearchResult | None = None

@@ -33,6 +33,10 @@ class SearchLimits:
     """Maximum number of positions to visit."""
     depth: int | None = None
     """Maximum search depth in plies."""
+    most_time_ms: int | None = None
+    """The most this move may take while the search is unsettled (its best move changed in the
+    last finished depth), when a running clock leaves time to spare; `time_ms` is then what it
+    plans to take. None: `time_ms` is also the most."""
 
 
 Clock = Callable[[], float]
@@ -79,14 +83,29 @@ class Budget:
         self.nodes = 0
         """Positions visited so far."""
         self._next_check = check_every
+        self.planned = deadline
+        """The deadline the move plans for (`deadline` may move out from it, see `settle`)."""
+        self.latest: float | None = None
+        """The furthest `deadline` may move while the search is unsettled (None: it stays put)."""
 
     @classmethod
     def from_limits(cls, limits: SearchLimits, clock: Clock = time.monotonic, check_every: int = CHECK_EVERY) -> Budget:
         """A budget that ends `limits.time_ms` (less a small reserve) from now and after
-        `limits.nodes` nodes (None: no such limit; the depth limit is the search's own)."""
+        `limits.nodes` nodes (None: no such limit; the depth limit is the search's own), whose
+        deadline may move out to `limits.most_time_ms` while the search is unsettled (`settle`)."""
+        now = clock()
         time_ms = limits.time_ms
-        deadline = None if time_ms is None else clock() + max(1, time_ms - RESERVE_MS) / 1000
-        return cls(deadline, limits.nodes, clock, check_every)
+        budget = cls(_deadline(now, time_ms), limits.nodes, clock, check_every)
+        if time_ms is not None and limits.most_time_ms is not None:
+            budget.latest = _deadline(now, max(time_ms, limits.most_time_ms))
+        return budget
+
+    def settle(self, unsettled: bool) -> None:
+        """Say whether the search is still unsettled (its best move just changed): the deadline
+        moves out to the latest the limits allow while it is, and back to the planned one once
+        it is not (no change without a `most_time_ms`)."""
+        if self.latest is not None:
+            self.deadline = self.latest if unsettled else self.planned
 
     def tick(self) -> None:
         """Count one node; raise OutOfBudget when a limit is passed."""
@@ -131,6 +150,11 @@ class Budget:
         self._next_check = child._next_check
 
 
+def _deadline(now: float, time_ms: int | None) -> float | None:
+    """The clock's reading `time_ms` after `now`, less RESERVE_MS (None without a time)."""
+    return None if time_ms is None else now + max(1, time_ms - RESERVE_MS) / 1000
+
+
 MOVES_TO_PLAN_FOR: Final = 20
 """A running clock is spread over this many further moves."""
 
@@ -160,3 +184,22 @@ def move_time_ms(
             share = min(share, cap_ms)
         share = min(share, left_ms // 2)
     return max(1, share - reserve_ms)
+
+
+UNSETTLED_SHARES: Final = 3
+"""A move whose search is unsettled may take up to this many times its share of a running clock."""
+UNSETTLED_PART_OF_LEFT: Final = 8
+"""...but never more than this part of the time left (a 1/8 against the 1/MOVES_TO_PLAN_FOR share)."""
+
+
+def most_move_time_ms(share_ms: int, left_ms: int | None, cap_ms: int | None = None) -> int | None:
+    """The most a move given `share_ms` of a running clock (`left_ms` left) may take while its
+    search is unsettled (`SearchLimits.most_time_ms`): UNSETTLED_SHARES times its share, never
+    more than `cap_ms` nor a UNSETTLED_PART_OF_LEFT-th of the time left, nor less than the
+    share. None without a clock: a move with only a per-move limit already uses all of it."""
+    if left_ms is None:
+        return None
+    most = min(share_ms * UNSETTLED_SHARES, left_ms // UNSETTLED_PART_OF_LEFT)
+    if cap_ms is not None:
+        most = min(most, cap_ms)
+    return max(share_ms, most)

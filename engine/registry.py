@@ -54,9 +54,26 @@ def level_names() -> list[str]:
     return list(bot_factories())
 
 
-def make_bot(level: str) -> Bot:
-    """A fresh bot of the named level. Raises ValueError naming the known levels."""
-    return bot_factories()[_known(level)]()
+def make_bot(level: str, depth: int | None = None, width: int | None = None) -> Bot:
+    """A fresh bot of the named level, its search `depth` plies deep over `width` points per ply
+    where the level lets a player set them (`search_bounds`; None: the level's own). Raises
+    ValueError naming the known levels, or saying what the level takes."""
+    factory = bot_factories()[_known(level)]
+    if depth is None and width is None:
+        return factory()
+    if search_bounds(level) is None:
+        raise ValueError(f"{level} takes no search depth or width: only alphabeta does")
+    from engine.classic.alphabeta import CANDIDATES_PER_PLY, DEFAULT_DEPTH, AlphaBetaBot
+
+    return AlphaBetaBot(DEFAULT_DEPTH if depth is None else depth, CANDIDATES_PER_PLY if width is None else width)
+
+
+def search_bounds(level: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The (lowest, highest) search depth and width a player may set for `level`, or None for a
+    level whose search is its own (every level but the textbook `alphabeta`)."""
+    from engine.classic.alphabeta import DEPTH_BOUNDS, WIDTH_BOUNDS
+
+    return (DEPTH_BOUNDS, WIDTH_BOUNDS) if _known(level) == "alphabeta" else None
 
 
 def default_time_ms(level: str) -> int:

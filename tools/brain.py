@@ -36,6 +36,11 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="freestyle, standard or renju (default: freestyle; the manager's INFO rule overrides it)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for levels that vary their moves (default: 0)")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        help="the most nodes a move may search besides its time (measurements that must not depend on the machine)",
+    )
     parser.add_argument("--list-levels", action="store_true", help="print the level names and exit")
     parser.add_argument("--version", action="store_true", help="print the version and the engine's build, and exit")
     return parser.parse_args(argv)
@@ -60,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gomoku-engine {version('gomoku-server')}; {build_info()}")
         return 0
     try:
-        session = BrainSession(arguments.level, rule=arguments.rule, seed=arguments.seed)
+        session = BrainSession(arguments.level, rule=arguments.rule, seed=arguments.seed, nodes=arguments.nodes)
     except ValueError as error:
         print(f"gomoku-engine: {error}", file=sys.stderr)
         return 2

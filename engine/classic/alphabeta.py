@@ -1,12 +1,14 @@
 """`alphabeta`: the classic course-project search: pattern evaluation, the best
 N candidates per ply, alpha-beta to depth 4, and a hash table of positions.
+A player may set the depth and the width (candidates per ply) of their
+own `alphabeta` opponent, within DEPTH_BOUNDS and WIDTH_BOUNDS.
 
 The evaluation weights the shapes of each side (see `shapes`) with the
 usual SHAPE_SCORES, side to move minus opponent, kept up to date move by
 move. At every node the empty points within two of a stone are ranked by
 how much they gain for the mover plus how much they would gain for the
-opponent (attack plus defence) and only the best CANDIDATES_PER_PLY are
-searched. A table keyed by the Zobrist hash remembers each position's
+opponent (attack plus defence) and only the best `width` (CANDIDATES_PER_PLY
+unless set) are searched. A table keyed by the Zobrist hash remembers each position's
 value, bound and best move, so a position reached by another move order is
 not searched again. The depths 1..DEFAULT_DEPTH are searched in turn, so a
 time limit ends the search with the deepest finished answer.
@@ -26,6 +28,19 @@ from engine.types import Point
 
 DEFAULT_DEPTH = 4
 CANDIDATES_PER_PLY = 9
+DEPTH_BOUNDS = (1, 8)
+"""The depths a player may set (deeper than 8 plies this search does not finish in a minute)."""
+WIDTH_BOUNDS = (1, 30)
+"""The widths (candidates per ply) a player may set."""
+
+
+def check_search_shape(depth: int, width: int) -> None:
+    """Refuse (ValueError, saying the bounds) a depth or width outside DEPTH_BOUNDS and WIDTH_BOUNDS."""
+    for name, value, (low, high) in (("depth", depth, DEPTH_BOUNDS), ("width", width, WIDTH_BOUNDS)):
+        if not low <= value <= high:
+            raise ValueError(f"alphabeta's {name} must be {low} to {high}, not {value}")
+
+
 SHAPE_SCORES = (100_000, 10_000, 1_000, 1_000, 100, 100, 10)
 """Value of one shape, in Shape order: five, open four, four, open three, three, open two, two."""
 
@@ -56,9 +71,10 @@ class Entry:
 class _Search:
     """One search: the board, the running shape counts, the table, and the budget that counts its nodes."""
 
-    def __init__(self, board: Board, budget: Budget) -> None:
+    def __init__(self, board: Board, budget: Budget, width: int = CANDIDATES_PER_PLY) -> None:
         self.board = board
         self.budget = budget
+        self.width = width
         black, white = board_shapes(board)
         self.counts = {1: black, 2: white}
         self.table: dict[int, Entry] = {}
@@ -75,7 +91,7 @@ class _Search:
         return shapes_value(own) - shapes_value(other)
 
     def candidates(self) -> list[tuple[Point, int]]:
-        """The best CANDIDATES_PER_PLY playable points by attack plus defence value, best first."""
+        """The best `width` playable points by attack plus defence value, best first."""
         board = self.board
         mover = int(board.to_move)
         scored = []
@@ -90,7 +106,7 @@ class _Search:
         for point, score in scored:
             if not board.is_forbidden(point):
                 best.append((point, score))
-                if score >= WIN_SCORE or len(best) == CANDIDATES_PER_PLY:
+                if score >= WIN_SCORE or len(best) == self.width:
                     break
         return best
 
@@ -164,8 +180,12 @@ class AlphaBetaBot:
     level = "alphabeta"
     description = "Textbook alpha-beta: pattern evaluation, best 9 candidates per ply, depth 4, hash table."
 
-    def __init__(self, depth: int = DEFAULT_DEPTH) -> None:
+    def __init__(self, depth: int = DEFAULT_DEPTH, width: int = CANDIDATES_PER_PLY) -> None:
+        """A bot searching `depth` plies over the best `width` points per ply (ValueError outside
+        DEPTH_BOUNDS and WIDTH_BOUNDS)."""
+        check_search_shape(depth, width)
         self.depth = depth
+        self.width = width
 
     def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
         """Deepen one ply at a time up to the depth; answer with the deepest finished one.
@@ -174,7 +194,7 @@ class AlphaBetaBot:
         their scores in `candidates` are upper bounds.
         """
         # Each node ranks every point near the stones (a few milliseconds): the clock is read at every one.
-        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1))
+        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1), self.width)
         root = search.candidates()
         ranked = rank(root, board, seed)
         finished_depth = 0

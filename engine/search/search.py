@@ -4,21 +4,28 @@
 `SearchResult` after each finished depth, so that a caller can report
 progress (the Gomocup brain prints one MESSAGE per depth) and keep the
 last result. The deadline and node limit are enforced inside the search
-through a Budget; when they run out the generator simply stops.
+through a Budget; when they run out the generator simply stops. A search
+whose best move has just changed may run on past its planned time, up to
+the most its limits allow (`Budget.settle`).
 
 Before deepening, the root looks for a win by threats: a five, a VCF, and
 (if the settings allow) a VCT, and answers a four with its block. Inside
-the alpha-beta search, forced replies are pruned (see movegen), a single
-forced reply does not use up depth, late moves at quiet nodes may be
-searched a ply shallower first (late move reductions), and at the leaves a
-short VCF search stands in for quiescence. After each iteration, the best
-root moves are checked for the opponent's wins by threats, which the tree
-is too shallow to see (`safety`). Scores are for the side to move; a win
-in n plies from the root scores WIN - n.
+the alpha-beta search the moves are driven by threats: against a four only
+its block; against an open three the side to move's own VCF first, then
+only the defences (see movegen). A single forced reply does not use up
+depth. At a quiet node the moves come ranked by the shapes they make for
+both sides, and the late ones that make no threat are searched shallower
+first, the more so the deeper the node and the later the move (late move
+reductions), or near the leaves not at all (late move pruning). At the
+leaves a short VCF search stands in for quiescence. After each iteration,
+the best root moves are checked for the opponent's wins by threats, which
+the tree is too shallow to see (`safety`). Scores are for the side to
+move; a win in n plies from the root scores WIN - n.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -40,10 +47,23 @@ EVAL_LIMIT: Final = 100_000
 
 REDUCTION_DEPTH: Final = 3
 """Late move reductions apply only this far from the leaves, where a ply saved is worth most."""
+PRUNE_DEPTH: Final = 3
+"""Late move pruning applies only this close to the leaves, where a late quiet move rarely matters."""
+REDUCTION_MOVES: Final = 64
+"""Moves per node the reductions table covers (no node has more after the width cut)."""
 
 _EXACT: Final = 0
 _LOWER: Final = 1
 _UPPER: Final = 2
+
+
+def reductions_table(scale: float, depths: int) -> list[list[int]]:
+    """[depth][move index] -> plies by which late move reductions search that move shallower:
+    `scale * ln(depth) * ln(index + 1)`, rounded down (all 0 when `scale` is 0)."""
+    return [
+        [int(scale * math.log(max(depth, 1)) * math.log(index + 1)) for index in range(REDUCTION_MOVES)]
+        for depth in range(depths)
+    ]
 
 
 # Plain Python even when this module is compiled: a compiled frozen dataclass cannot be unpickled,
@@ -57,10 +77,15 @@ class SearchSettings:
     """Moves tried per node inside the tree (forced replies are never cut)."""
     root_width: int = 20
     """Moves tried at the root."""
-    reduce_after: int = 0
+    reduction: float = 0.0
     """Late move reductions: at a node with `REDUCTION_DEPTH` plies or more to go and no forced
-    replies, the moves after this many are searched a ply shallower first, and fully only if they
-    beat the best so far (0: no reductions)."""
+    replies, a move after the first that makes no threat is searched
+    `reduction * ln(depth) * ln(index + 1)` plies shallower first (rounded down, never below one
+    ply), and again fully only if it beats the best so far (0: no reductions)."""
+    prune_after: int = 0
+    """Late move pruning: at a node with `PRUNE_DEPTH` plies or fewer to go and no forced replies,
+    a move that makes no threat is not searched at all after the first `prune_after + depth *
+    depth` moves, the move ordering's judgement of it standing (0: no pruning)."""
     max_depth: int = 30
     """Deepest iteration."""
     vcf_depth: int = 20
@@ -130,6 +155,7 @@ class Searcher:
         self._table: dict[int, tuple[int, int, int, int]] = {}
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * self.position.area
+        self._reductions = reductions_table(settings.reduction, settings.max_depth + 1)
         self._start = budget.clock()
         self.safety = RootSafety(self.position, settings.safety, budget, self._start)
         """The safety checks of the root moves, and what they have found so far."""
@@ -155,6 +181,7 @@ class Searcher:
             except OutOfBudget:
                 return
             scores = self.safety.review(scores)
+            self.budget.settle(unsettled=depth > 1 and scores[0][0] != moves[0])
             moves = [move for move, _ in scores]
             best_score = scores[0][1]
             yield self._result(moves[0], best_score, depth, self._principal_variation(moves[0], depth), scores)
@@ -275,25 +302,36 @@ class Searcher:
                 score = self._from_table(stored_score, ply)
                 if bound == _EXACT or (bound == _LOWER and score >= beta) or (bound == _UPPER and score <= alpha):
                     return score
-        first = (table_move, *self._killers[ply])
         forced = threat_replies(position)
+        if forced is not None and not enemy_fives:
+            line = self._fours_first()
+            if line is not None:
+                return WIN - ply - len(line)
+        first = (table_move, *self._killers[ply])
         moves = moves_in_order(position, forced, self.settings.width, first, self._history)
         if not moves:
             return -(WIN - ply - 2)
         next_depth = depth if len(moves) == 1 else depth - 1
-        reduce_after = self._reduce_after(depth, forced is not None)
+        late = forced is None
+        reductions = self._reductions[depth] if late and depth >= REDUCTION_DEPTH else ()
+        searched_in_full = self._searched_in_full(depth) if late else len(moves)
         original_alpha = alpha
         best_score = -WIN - 1
         best_move = moves[0]
         for index, move in enumerate(moves):
+            quiet = index > 0 and not self._makes_threat(move)
+            if quiet and index >= searched_in_full:
+                continue
+            reduction = 0
+            if quiet and reductions:
+                reduction = max(0, min(reductions[min(index, REDUCTION_MOVES - 1)], next_depth - 1))
             position.play(move)
             try:
                 if index == 0:
                     score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
                 else:
-                    reduced = index >= reduce_after
-                    score = -self._negamax(next_depth - reduced, -alpha - 1, -alpha, ply + 1)
-                    if reduced and score > alpha:
+                    score = -self._negamax(next_depth - reduction, -alpha - 1, -alpha, ply + 1)
+                    if reduction > 0 and score > alpha:
                         score = -self._negamax(next_depth, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
@@ -311,15 +349,29 @@ class Searcher:
         self._store(depth, bound, best_score, best_move, ply)
         return best_score
 
-    def _reduce_after(self, depth: int, forced: bool) -> int:
-        """How many moves of this node are searched at full depth before the rest are reduced
-        (the number of points, more than any node has, when none are: near the leaves, or when
-        the side to move must answer a threat (`forced`), where every reply has to be searched
-        in full)."""
-        count = self.settings.reduce_after
-        if not count or depth < REDUCTION_DEPTH or forced:
+    def _fours_first(self) -> list[int] | None:
+        """The side to move's win by fours, looked for when an open three threatens it before any
+        defence is searched (the defences would all lose to the win anyway); None if none."""
+        position = self.position
+        if not position.fours[position.side] or not self.settings.leaf_vcf_depth:
+            return None
+        return self.solver.vcf(self.settings.leaf_vcf_depth)
+
+    def _makes_threat(self, move: int) -> bool:
+        """Whether `move` makes an open three or better for the side to move, or takes the
+        opponent's four point: a move that changes what the opponent must answer is never
+        reduced or pruned."""
+        position = self.position
+        return move in position.threats[position.side] or move in position.fours[other(position.side)]
+
+    def _searched_in_full(self, depth: int) -> int:
+        """How many moves of a quiet node are searched before the moves that make no threat are
+        pruned (the number of points, more than any node has, when none are: far from the
+        leaves, or without late move pruning)."""
+        count = self.settings.prune_after
+        if not count or depth > PRUNE_DEPTH:
             return self.position.area
-        return count
+        return count + depth * depth
 
     def _leaf(self, ply: int) -> int:
         """Quiescence by threats: a short VCF for the side to move, else the static value."""

@@ -168,6 +168,12 @@ def test_time_control_keeps_a_safety_margin_and_spreads_the_match_clock() -> Non
     assert TimeControl(turn_ms=30, match_ms=100_000, left_ms=10).budget_ms() == 1, "never below a millisecond"
 
 
+def test_with_a_match_clock_an_unsettled_move_may_take_more_of_it_up_to_the_turn_time() -> None:
+    assert TimeControl(turn_ms=1000).most_ms(940) is None, "a turn time alone is all a move has"
+    assert TimeControl(match_ms=100_000, left_ms=40_000).most_ms(1940) == 4992
+    assert TimeControl(turn_ms=3000, match_ms=100_000, left_ms=40_000).most_ms(1940) == 2940
+
+
 @pytest.mark.parametrize("level", level_names())
 def test_without_time_limits_the_brain_gives_its_level_the_default_time(level: str) -> None:
     session = BrainSession(level)
@@ -184,6 +190,37 @@ def test_the_default_time_reaches_the_search() -> None:
     # The search cannot settle the opening early, so it stops only at its deadline (less a
     # small reserve); without one it would deepen for hours.
     assert time.monotonic() - started >= (default_time_ms("hard") - RESERVE_MS) / 1000
+
+
+def test_a_node_limit_ends_each_search_whatever_the_time() -> None:
+    session = BrainSession("master", nodes=3_000)
+    answers = _send(session, ["INFO timeout_turn 1000000", "START 15", "TURN 7,7"])
+    assert len(_moves(answers)) == 1
+    nodes = [int(answer.split(" nodes ")[1].split()[0]) for answer in answers if answer.startswith("MESSAGE")]
+    assert nodes and max(nodes) <= 3_000
+
+
+def test_info_sets_the_depth_and_width_of_alphabetas_search() -> None:
+    session = BrainSession("alphabeta")
+    answers = _send(session, ["INFO search_depth 2", "INFO search_width 3", "START 15", "TURN 7,7"])
+    (message,) = [answer for answer in answers if answer.startswith("MESSAGE")]
+    assert message.startswith("MESSAGE depth 2 ")
+    assert (session.search_depth, session.search_width) == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("level", "line", "error"),
+    [
+        ("alphabeta", "INFO search_depth 9", "ERROR INFO search_depth: alphabeta's depth must be 1 to 8, not 9"),
+        ("alphabeta", "INFO search_width deep", "ERROR INFO search_width needs a number, not 'deep'"),
+        ("master", "INFO search_depth 3", "ERROR INFO search_depth: master takes no search depth or width"),
+    ],
+)
+def test_a_depth_or_width_out_of_bounds_or_for_another_level_is_refused(level: str, line: str, error: str) -> None:
+    session = BrainSession(level)
+    (answer,) = _send(session, [line])
+    assert answer.startswith(error)
+    assert (session.search_depth, session.search_width) == (None, None)
 
 
 def test_an_unknown_level_is_refused() -> None:

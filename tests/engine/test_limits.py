@@ -2,7 +2,16 @@
 
 import pytest
 
-from engine.limits import CHECK_EVERY, RESERVE_MS, Budget, OutOfBudget, SearchLimits, counting_clock, move_time_ms
+from engine.limits import (
+    CHECK_EVERY,
+    RESERVE_MS,
+    Budget,
+    OutOfBudget,
+    SearchLimits,
+    counting_clock,
+    most_move_time_ms,
+    move_time_ms,
+)
 
 
 def count_until_stopped(budget: Budget, most: int = 1_000_000) -> int:
@@ -69,3 +78,34 @@ def test_a_reserve_is_kept_back_but_a_move_always_gets_a_millisecond() -> None:
 def test_a_budget_can_read_its_limits_at_every_node() -> None:
     nodes = count_until_stopped(Budget.from_limits(SearchLimits(nodes=1000), check_every=1))
     assert nodes == 1000
+
+
+def test_an_unsettled_search_may_run_on_to_the_most_time_and_a_settled_one_stops_as_planned() -> None:
+    clock = counting_clock()
+    budget = Budget.from_limits(SearchLimits(time_ms=100, most_time_ms=300), clock)
+    planned = budget.deadline
+    assert planned is not None and budget.latest is not None
+    assert budget.latest - planned == pytest.approx(0.2)
+    budget.settle(unsettled=True)
+    assert budget.deadline == budget.latest
+    budget.settle(unsettled=False)
+    assert budget.deadline == planned
+    fixed = Budget.from_limits(SearchLimits(time_ms=100), clock)
+    fixed.settle(unsettled=True)
+    assert fixed.deadline == fixed.planned, "without a most time the deadline stays put"
+
+
+@pytest.mark.parametrize(
+    ("share_ms", "left_ms", "cap_ms", "expected"),
+    [
+        (1_000, None, None, None),  # no clock: a per-move limit is all a move has
+        (1_000, 60_000, None, 3_000),  # three times the share
+        (1_000, 16_000, None, 2_000),  # never more than an eighth of the time left
+        (1_000, 60_000, 1_500, 1_500),  # nor than the cap
+        (1_000, 4_000, None, 1_000),  # nor less than the share
+    ],
+)
+def test_an_unsettled_move_may_take_a_few_shares_of_the_clock(
+    share_ms: int, left_ms: int | None, cap_ms: int | None, expected: int | None
+) -> None:
+    assert most_move_time_ms(share_ms, left_ms, cap_ms) == expected

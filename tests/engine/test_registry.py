@@ -5,7 +5,8 @@ from collections.abc import Callable
 import pytest
 
 from engine.classic import CLASSIC_BOTS
-from engine.registry import DEFAULT_TIME_MS, default_time_ms, level_names, make_bot
+from engine.classic.alphabeta import AlphaBetaBot
+from engine.registry import DEFAULT_TIME_MS, default_time_ms, level_names, make_bot, search_bounds
 from engine.search.levels import ENGINE_LEVELS
 
 
@@ -32,3 +33,23 @@ def test_the_engine_levels_think_longer_as_they_get_stronger() -> None:
 def test_an_unknown_level_is_refused_with_the_known_ones(ask: Callable[[str], object]) -> None:
     with pytest.raises(ValueError, match="expected one of greedy, .*master"):
         ask("grandmaster")
+
+
+def test_a_player_may_set_alphabetas_depth_and_width_within_its_bounds() -> None:
+    assert search_bounds("alphabeta") == ((1, 8), (1, 30))
+    bot = make_bot("alphabeta", depth=2, width=5)
+    assert isinstance(bot, AlphaBetaBot)
+    assert (bot.depth, bot.width) == (2, 5)
+    defaults = make_bot("alphabeta", width=12), make_bot("alphabeta", depth=6)
+    assert [(bot.depth, bot.width) for bot in defaults if isinstance(bot, AlphaBetaBot)] == [(4, 12), (6, 9)]
+    with pytest.raises(ValueError, match="alphabeta's depth must be 1 to 8, not 9"):
+        make_bot("alphabeta", depth=9)
+    with pytest.raises(ValueError, match="alphabeta's width must be 1 to 30, not 0"):
+        make_bot("alphabeta", width=0)
+
+
+@pytest.mark.parametrize("level", ["static", "hard", "master"])
+def test_other_levels_take_no_depth_or_width(level: str) -> None:
+    assert search_bounds(level) is None
+    with pytest.raises(ValueError, match=f"{level} takes no search depth or width"):
+        make_bot(level, depth=3)

@@ -5,6 +5,7 @@ import pytest
 
 from engine.board import Board
 from engine.classic import CLASSIC_BOTS
+from engine.classic.alphabeta import AlphaBetaBot
 from engine.limits import CHECK_EVERY, SearchLimits
 from engine.notation import parse_pairs
 from engine.types import Point, Rule
@@ -128,3 +129,11 @@ def test_a_search_stops_on_its_deadline(name: str) -> None:
     board = Board.from_moves(parse_pairs(CROWDED, 15))
     decision = CLASSIC_BOTS[name]().choose(board, SearchLimits(time_ms=50, depth=8), seed=0)
     assert board.is_legal(decision.move), "an eight-ply search ends at its deadline with a legal answer"
+
+
+def test_alphabeta_searches_as_deep_and_as_wide_as_it_is_set() -> None:
+    board = Board.from_moves([Point(7, 7), Point(8, 8), Point(6, 8)])
+    narrow = AlphaBetaBot(depth=2, width=3).choose(board, LIMITS)
+    assert narrow.depth == 2 and len(narrow.candidates) == 3
+    wide = AlphaBetaBot(depth=1, width=20).choose(board, LIMITS)
+    assert wide.depth == 1 and len(wide.candidates) == 20

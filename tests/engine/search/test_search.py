@@ -9,10 +9,10 @@ import pytest
 
 from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, rules
 from engine.limits import Budget, SearchLimits, counting_clock
-from engine.search.levels import ENGINE_LEVELS, EngineBot
+from engine.search.levels import ENGINE_LEVELS, LEVELS, EngineBot
 from engine.search.movegen import threat_replies
 from engine.search.position import WON, Position
-from engine.search.search import Searcher, SearchSettings
+from engine.search.search import Searcher, SearchSettings, reductions_table
 from engine.search.threats import ThreatSolver
 
 # Black to move; white threatens a five at h3 (h4-h7), black has nothing better.
@@ -185,24 +185,61 @@ def test_a_win_by_fours_is_scored_as_a_win_with_its_line() -> None:
     assert [format_point(point, 15) for point in results[0].pv[:2]] == ["h8", "i8"]
 
 
-def test_late_move_reductions_reach_the_same_depth_for_fewer_nodes() -> None:
-    nodes = {}
-    for reduce_after in (0, 3):
+@pytest.mark.parametrize(
+    "cut",
+    [SearchSettings(width=12, max_depth=5, reduction=0.6), SearchSettings(width=12, max_depth=5, prune_after=3)],
+    ids=["late move reductions", "late move pruning"],
+)
+def test_late_moves_cut_reach_the_same_depth_for_fewer_nodes(cut: SearchSettings) -> None:
+    nodes = []
+    for settings in (SearchSettings(width=12, max_depth=5), cut):
         budget = Budget()
-        settings = SearchSettings(width=12, max_depth=5, reduce_after=reduce_after)
         results = list(Searcher(Board.from_picture(MIDDLE_GAME), settings, budget).iterate())
         assert results[-1].depth == 5
-        nodes[reduce_after] = budget.nodes
-    assert nodes[3] < nodes[0] * 0.9
+        nodes.append(budget.nodes)
+    assert nodes[1] < nodes[0] * 0.9
 
 
-def test_no_reply_to_a_threat_is_searched_shallower() -> None:
-    settings = SearchSettings(reduce_after=3)
-    threatened = Searcher(Board.from_picture(WHITE_OPEN_THREE), settings, Budget())
-    assert threatened._reduce_after(5, threat_replies(threatened.position) is not None) == 15 * 15
-    quiet = Searcher(Board.from_moves([Point(7, 7), Point(8, 8), Point(6, 8)]), settings, Budget())
-    assert quiet._reduce_after(5, threat_replies(quiet.position) is not None) == 3
-    assert quiet._reduce_after(2, False) == 15 * 15, "not near the leaves"
+def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -> None:
+    board = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
+    master = next(level for level in LEVELS if level.name == "master")
+    depths = {}
+    for most_time_ms in (None, 1600):
+        bot = EngineBot(master, clock=counting_clock())
+        results = list(bot.think(board, SearchLimits(time_ms=400, most_time_ms=most_time_ms)))
+        depths[most_time_ms] = [(result.depth, format_point(result.move, 15)) for result in results]
+    # The second depth changes the best move: the third, unsettled, may finish after the 400 ms
+    # planned, and being settled again it ends the search (far before the 1,600 ms allowed).
+    assert depths[None] == [(1, "f11"), (2, "j8")]
+    assert depths[1600] == [(1, "f11"), (2, "j8"), (3, "j8")]
+
+
+def test_the_reductions_grow_with_the_depth_and_the_move_index() -> None:
+    table = reductions_table(0.6, 12)
+    assert table[2][1] == 0, "a move near the leaves searched second keeps its depth"
+    assert table[10][10] == 3
+    assert all(row[index] <= row[index + 1] for row in table for index in range(len(row) - 1))
+    assert all(value == 0 for row in reductions_table(0.0, 12) for value in row)
+
+
+def test_moves_that_make_or_stop_a_threat_are_never_cut_and_replies_to_one_are_all_searched() -> None:
+    # White to move in a quiet position: white's d4 e4 become an open three at f4, black's
+    # h8 i8 j8 (blocked at g8) a four at k8.
+    board = Board.from_moves([parse_point(name, 15) for name in ("h8", "g8", "i8", "d4", "j8", "e4", "m13")])
+    searcher = Searcher(board, SearchSettings(reduction=0.6, prune_after=3), Budget())
+    assert threat_replies(searcher.position) is None
+    assert searcher._searched_in_full(2) == 3 + 2 * 2
+    assert searcher._searched_in_full(5) == 15 * 15, "no pruning far from the leaves"
+
+    def index(name: str) -> int:
+        point = parse_point(name, 15)
+        return point.y * 15 + point.x
+
+    assert searcher._makes_threat(index("f4"))
+    assert searcher._makes_threat(index("k8"))
+    assert not searcher._makes_threat(index("a1"))
+    threatened = Searcher(Board.from_picture(WHITE_OPEN_THREE), SearchSettings(prune_after=3), Budget())
+    assert threat_replies(threatened.position) is not None, "every reply to a threat is searched"
 
 
 @pytest.mark.parametrize("level", ["hard", "master"])
