@@ -284,7 +284,8 @@ _WITHOUT_ARGUMENTS: dict[str, Command] = {
 
 DEFAULT_HINT_MS = 1000
 MAX_HINT_MS = 60_000
-"""The longest analysis the server runs."""
+"""The longest analysis the protocol lets a client ask for (a server may lower it to its own cap,
+`--analysis-max-ms`, 5 s by default)."""
 MAX_PLY = 26 * 26
 """The most moves a game can have (the largest board full)."""
 DEFAULT_GAMES_LIMIT = 20
