@@ -801,11 +801,6 @@ class Room:
         connections = self.presence.connections
         return self.presence.total - sum(connections.get(name, 0) for name in self.roles())
 
-    def seats_taken(self) -> tuple[PlayerInfo, PlayerInfo] | None:
-        """Black's and white's seat, when both are taken."""
-        black, white = self.seats[Color.BLACK], self.seats[Color.WHITE]
-        return None if black is None or white is None else (black, white)
-
     def know(self, standings: Iterable[Standing]) -> None:
         """Remember players' standings (ratings), to show them in the seats."""
         for standing in standings:
