@@ -16,6 +16,7 @@
 // What one room becomes from its snapshot and events is in roomstate.js;
 // the lobby's seeks, online list and chat are in lobbystate.js.
 
+import { accountAfter, initialAccount } from './accountstate.js';
 import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
@@ -74,6 +75,7 @@ export function initialState(prefs, route = LOBBY) {
     profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
     chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
+    account: initialAccount(), // a password kept for the name, the devices signed in: see accountstate.js
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -91,7 +93,7 @@ export function reduce(state, action) {
     case 'pref':
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
     case 'server':
-      return fromServer(state, action.message, action.request ?? null, action.at ?? 0);
+      return accountAfter(state, fromServer(state, action.message, action.request ?? null, action.at ?? 0), action.message, action.request ?? null);
     case 'resync_sent':
       return state.room?.resync === 'needed' ? withRoom(state, { resync: 'sent' }) : state;
     case 'lobby_rewatched':
