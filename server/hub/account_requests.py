@@ -65,14 +65,27 @@ class AccountRequests:
             )
             if device is None:
                 await accounts.refuse_reserved_name(request.name)
-                services = self._services
-                player, token = await sign_in(
-                    services.storage, request.name, request.token, request.kind, services.roster.is_level, admit_new
-                )
-                device = SignedIn(player, token, None)
+                device = await self._sign_in_by_name(request, admit_new)
             signed = device
         self._sessions[connection.id] = _Session(connection, signed.device_id, label)
         return signed
+
+    async def _sign_in_by_name(self, request: Hello, admit_new: Callable[[], None]) -> SignedIn:
+        """Sign in as before accounts (a new name, or its own token); a name kept with a password
+        and no token says how to sign in to it."""
+        services = self._services
+        try:
+            player, token = await sign_in(
+                services.storage, request.name, request.token, request.kind, services.roster.is_level, admit_new
+            )
+        except Refusal as refusal:
+            kept = await services.storage.find_player(request.name)
+            if refusal.code == "name_taken" and kept is not None and await self._accounts.has_password(kept.name):
+                raise Refusal(
+                    "name_taken", f"the name {kept.name!r} is kept with a password; sign in with it"
+                ) from None
+            raise
+        return SignedIn(player, token, None)
 
     def connection_closed(self, connection: Connection) -> None:
         self._sessions.pop(connection.id, None)

@@ -13,6 +13,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.accounts.service import AccountSettings, reset_password
+from server.main import parse_arguments
 
 PASSWORD = "correct horse battery"
 
@@ -268,3 +269,25 @@ async def test_a_device_token_says_who_asks_over_http_until_the_device_is_signed
     await alice.request(type="sign_out", all=True)
     status, _, _ = await get_as(game_server, "/api/games?player=alice", phone.token)
     assert status == 401
+
+
+def test_the_operator_sets_the_limits_on_the_command_line() -> None:
+    settings = parse_arguments(
+        [
+            "--max-password-failures-per-name",
+            "3",
+            "--max-password-failures-per-address",
+            "9",
+            "--deleted-name-reserved-days",
+            "0",
+        ]
+    )
+    assert settings.accounts == AccountSettings(failures_per_name=3, failures_per_address=9, name_reserved_days=0)
+
+
+async def test_a_name_kept_with_a_password_asks_for_it_when_no_token_comes(client: ClientFactory) -> None:
+    alice = await client("alice")
+    await keep_name(alice)
+    refused = await (await client()).request(type="hello", name="alice")
+    assert refused["code"] == "name_taken"
+    assert "password" in refused["message"]
