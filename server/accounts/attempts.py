@@ -2,7 +2,9 @@
 
 An attacker guessing one name's password from many addresses meets the name's limit; one address
 guessing many names meets its own. Past either, the answer is `rate_limited`, saying how long to
-wait (until the oldest failure counted leaves the window). Kept in memory: a restart forgets it.
+wait (until the oldest failure counted leaves the window). An attempt counts as failed from the
+moment it is let in until its password proves right, so that many guesses sent at once cannot all
+pass the check before the first is judged. Kept in memory: a restart forgets it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ class _Failures:
     def add(self, key: str, now: float) -> None:
         self._times.setdefault(key, deque()).append(now)
 
+    def discard(self, key: str, when: float) -> None:
+        """Forget the failure counted for `key` at `when` (if it is still within the window)."""
+        times = self._times.get(key)
+        if times is not None and when in times:
+            times.remove(when)
+            if not times:
+                del self._times[key]
+
     def wait_s(self, key: str, now: float, limit: int) -> float:
         """How long until `key` may try again: 0 while it has failed fewer than `limit` times."""
         times = self.recent(key, now)
@@ -50,6 +60,17 @@ class SignInAttempts:
         self._per_address = per_address
         self._by_name = _Failures(window_s)
         self._by_address = _Failures(window_s)
+
+    def begin(self, name: str, address: str, now: float) -> None:
+        """Let an attempt for `name` from `address` in, counted as failed until `succeeded`; refuse it
+        (`rate_limited`, with the wait) past either limit."""
+        self.check(name, address, now)
+        self.failed(name, address, now)
+
+    def succeeded(self, name: str, address: str, began: float) -> None:
+        """The attempt let in at `began` had the right password: it is not a failure after all."""
+        self._by_name.discard(name.lower(), began)
+        self._by_address.discard(address, began)
 
     def check(self, name: str, address: str, now: float) -> None:
         """Refuse (`rate_limited`, with the wait) an attempt for `name` from `address` past either limit."""

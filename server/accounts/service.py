@@ -118,13 +118,13 @@ class Accounts:
 
         Refused with `rate_limited` past the limits of wrong passwords, and `unauthorized` for a wrong
         password, an unknown name or one without a password alike, after the same work."""
-        self._attempts.check(name, address, now)
+        self._attempts.begin(name, address, now)
         player = await self._store.find_player(name)
         stored = None if player is None else await self._store.password_hash(player.name)
         # The check runs first, whatever is missing: an unknown name costs what a wrong password does.
         if not await self._passwords.matches(stored, password) or player is None:
-            self._attempts.failed(name, address, now)
             raise Refusal("unauthorized", WRONG_PASSWORD)
+        self._attempts.succeeded(name, address, now)
         check_kind(player, kind)
         device, token = _new_device(player.name, label)
         await self._store.apply([device])
@@ -144,10 +144,10 @@ class Accounts:
         if stored is not None:
             if old_password is None:
                 raise Refusal("not_allowed", "the name has a password: send it as old_password to change it")
-            self._attempts.check(player, address, now)
+            self._attempts.begin(player, address, now)
             if not await self._passwords.matches(stored, old_password):
-                self._attempts.failed(player, address, now)
                 raise Refusal("unauthorized", "that is not the current password")
+            self._attempts.succeeded(player, address, now)
             await self._store.apply([PasswordSet(player, await self._passwords.hash(password), utc_now())])
             return None
         row = await self._store.find_player(player)
@@ -182,10 +182,10 @@ class Accounts:
         Its games and ratings stay under a placeholder name, off the leaderboard."""
         stored = await self._store.password_hash(player)
         if stored is not None:
-            self._attempts.check(player, address, now)
+            self._attempts.begin(player, address, now)
             if password is None or not await self._passwords.matches(stored, password):
-                self._attempts.failed(player, address, now)
                 raise Refusal("unauthorized", "deleting the account needs its password")
+            self._attempts.succeeded(player, address, now)
         at = utc_now()
         free_at = at + timedelta(days=self._settings.name_reserved_days)
         placeholder = PLACEHOLDER_PREFIX + secrets.token_hex(6)

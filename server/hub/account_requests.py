@@ -93,7 +93,7 @@ class AccountRequests:
     async def set_password(self, connection: Connection, request: SetPassword) -> None:
         player = signed_in(connection)
         now = asyncio.get_running_loop().time()
-        label = self._sessions[connection.id].label
+        label = self._session(connection).label
         first = await self._accounts.set_password(
             player, request.password, request.old_password, label, connection.address, now
         )
@@ -103,7 +103,7 @@ class AccountRequests:
 
     async def list_devices(self, connection: Connection, request: ListDevices) -> None:
         player = signed_in(connection)
-        current = self._sessions[connection.id].device_id
+        current = self._session(connection).device_id
         devices = await self._accounts.devices(player)
         models = [
             DeviceModel(
@@ -144,6 +144,13 @@ class AccountRequests:
         for session in self._sessions_of(player):
             if session.device_id is None:
                 session.device_id = device_id
+
+    def _session(self, connection: Connection) -> _Session:
+        """The connection's session; a connection being closed because its device was signed out has none."""
+        session = self._sessions.get(connection.id)
+        if session is None:
+            raise Refusal("unauthorized", "this device is signed out")
+        return session
 
     def _sessions_of(self, player: str) -> list[_Session]:
         return [session for session in self._sessions.values() if session.connection.player == player]

@@ -19,7 +19,11 @@ _SET_PASSWORD = (
     "ON CONFLICT (player) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at"
 )
 _REPLACE_TOKEN = "UPDATE players SET token_hash = ? WHERE name = ?"
-_ADD_DEVICE = "INSERT INTO account_devices (device_id, player, token_hash, label, signed_in_at) VALUES (?, ?, ?, ?, ?)"
+_ADD_DEVICE = (
+    "INSERT INTO account_devices (device_id, player, token_hash, label, signed_in_at) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (token_hash) DO NOTHING"
+)
+"""A token already a device's (two first passwords set at once from one token) stays that device."""
 _REMOVE_DEVICE = "DELETE FROM account_devices WHERE device_id = ? AND player = ?"
 _RENAMES = (
     "UPDATE games SET black_name = ? WHERE lower(black_name) = lower(?)",

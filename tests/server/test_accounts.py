@@ -3,6 +3,7 @@ passwords are limited; a device signed out is refused; an account can be deleted
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -168,6 +169,21 @@ async def test_wrong_passwords_for_a_name_are_limited_even_from_many_addresses(s
         assert limited["code"] == "rate_limited", "even the right password waits: the name's limit is reached"
         assert "try again in" in limited["message"]
         assert (await one_hello(server, name="bob"))["type"] == "welcome", "other names are not held up"
+
+
+async def test_guesses_sent_all_at_once_meet_the_limit_too(start_server: ServerFactory) -> None:
+    server = await start_server(accounts=AccountSettings(failures_per_name=3, failures_per_address=100))
+    async with connect(server.ws_url) as owner_socket:
+        owner = WireClient(owner_socket)
+        await owner.hello("alice")
+        await keep_name(owner)
+
+        answers = await asyncio.gather(
+            *(one_hello(server, name="alice", password=f"guess number {n}") for n in range(6))
+        )
+
+    codes = sorted(answer["code"] for answer in answers)
+    assert codes == ["rate_limited"] * 3 + ["unauthorized"] * 3, "no more guesses judged than the limit"
 
 
 async def test_wrong_passwords_from_one_address_are_limited_across_names(start_server: ServerFactory) -> None:
