@@ -307,3 +307,19 @@ async def test_a_name_kept_with_a_password_asks_for_it_when_no_token_comes(clien
     refused = await (await client()).request(type="hello", name="alice")
     assert refused["code"] == "name_taken"
     assert "password" in refused["message"]
+
+
+async def test_no_cookie_is_set_and_no_request_but_get_is_served_over_http(game_server: RunningServer) -> None:
+    """The web client keeps its token in the browser's storage and sends it over the websocket: with no
+    cookie and no state-changing HTTP endpoint, no other site can make a signed-in browser change anything."""
+    for path in ("/", "/api/games", "/healthz"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", game_server.port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        head = (await reader.read()).split(b"\r\n\r\n")[0].decode().lower()
+        writer.close()
+        assert head.startswith("http/1.1 200") and "set-cookie" not in head, head
+    reader, writer = await asyncio.open_connection("127.0.0.1", game_server.port)
+    writer.write(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    answer = await reader.read()
+    writer.close()
+    assert not answer.startswith(b"HTTP/1.1 2"), answer
