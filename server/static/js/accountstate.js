@@ -14,7 +14,7 @@ export function initialAccount() {
 }
 
 /** The account after a server message: `previous` is the page's state before it, `next` after the rest of the page took it. */
-export function accountAfter(previous, next, message, request) {
+export function accountAfter(previous, next, message) {
   const account = next.account;
   switch (message.type) {
     case 'welcome':

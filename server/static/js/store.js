@@ -60,7 +60,7 @@ export function initialState(prefs, route = LOBBY) {
     prefs,
     connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
-    signInError: null, // {code, message, name}
+    signInError: null, // {code, message, name, password}: password, whether the hello carried one
     me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
     features: [], // the features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply, lobby_batches...
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
@@ -93,7 +93,7 @@ export function reduce(state, action) {
     case 'pref':
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
     case 'server':
-      return accountAfter(state, fromServer(state, action.message, action.request ?? null, action.at ?? 0), action.message, action.request ?? null);
+      return accountAfter(state, fromServer(state, action.message, action.request ?? null, action.at ?? 0), action.message);
     case 'resync_sent':
       return state.room?.resync === 'needed' ? withRoom(state, { resync: 'sent' }) : state;
     case 'lobby_rewatched':
@@ -219,7 +219,7 @@ function errorReceived(state, message, request) {
   const refusal = { code: message.code, message: message.message };
   const kind = request?.type;
   if (kind === 'hello') {
-    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name } };
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name, password: request.password !== undefined } };
   }
   if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
     return { ...state, room: null, roomError: refusal };

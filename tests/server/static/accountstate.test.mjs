@@ -61,3 +61,9 @@ test('a browser names itself by its platform, within 64 characters and without c
   assert.equal(browserDeviceLabel(undefined), 'Browser');
   assert.equal(browserDeviceLabel({ platform: 'x\u0007'.repeat(40) }).length, 51);
 });
+
+test('a refused sign-in says whether it carried a password (the form then says "wrong name or password")', () => {
+  const state = server(initialState(PREFS), { type: 'error', code: 'unauthorized', message: 'wrong name or password' }, { type: 'hello', name: 'alice', password: 'secret words' });
+  assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true });
+  assert.equal(JSON.stringify(state).includes('secret words'), false, 'the password is not kept');
+});

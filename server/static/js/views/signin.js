@@ -72,7 +72,7 @@ export function createSignInView(intents) {
       let message = '';
       if (refusal !== null) {
         const taken = refusal.code === 'name_taken' || refusal.code === 'unauthorized';
-        if (refusal.code === 'unauthorized' && refusal.message === 'wrong name or password') message = t('signin.wrongPassword');
+        if (refusal.code === 'unauthorized' && refusal.password) message = t('signin.wrongPassword');
         else if (refusal.code === 'rate_limited') message = refusal.message;
         else message = taken ? t('signin.taken', { name: refusal.name }) : t(`error.${refusal.code}`, { fallback: refusal.message });
       }
