@@ -42,6 +42,11 @@ class Passwords:
             return False
         return await self._check(stored, password)
 
+    def outdated(self, stored: str) -> bool:
+        """Whether a hash was made with other parameters than this hasher's (weaker ones, from an
+        older release): it is made again from the password the next time it proves right."""
+        return self._hasher.check_needs_rehash(stored)
+
     async def _check(self, stored: str, password: str) -> bool:
         async with self._turns:
             return await asyncio.to_thread(self._verify, stored, password)

@@ -127,7 +127,9 @@ class Accounts:
         self._attempts.succeeded(name, address, now)
         check_kind(player, kind)
         device, token = _new_device(player.name, label)
-        await self._store.apply([device])
+        assert stored is not None, "a password matched a stored hash"
+        rehashed = [PasswordSet(player.name, await self._passwords.hash(password), utc_now())]
+        await self._store.apply([*(rehashed if self._passwords.outdated(stored) else []), device])
         return SignedIn(player, token, device.device_id)
 
     async def has_password(self, player: str) -> bool:

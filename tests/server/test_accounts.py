@@ -8,11 +8,13 @@ import json
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, win_rated_game
 from test_private_records import get_as
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from server.accounts.passwords import Passwords
 from server.accounts.service import AccountSettings, reset_password
 from server.main import parse_arguments
 
@@ -323,3 +325,22 @@ async def test_no_cookie_is_set_and_no_request_but_get_is_served_over_http(game_
     answer = await reader.read()
     writer.close()
     assert not answer.startswith(b"HTTP/1.1 2"), answer
+
+
+async def test_a_hash_made_with_weaker_parameters_is_made_again_at_the_next_sign_in(
+    game_server: RunningServer, client: ClientFactory
+) -> None:
+    storage = game_server.app.storage
+    await client("alice")
+    weaker = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    await reset_password(storage, "alice", PASSWORD, weaker)
+    before = await storage.password_hash("alice")
+    assert before is not None and "m=1024" in before
+
+    _, welcome = await sign_in_with_password(client, "alice", PASSWORD)
+
+    assert welcome["type"] == "welcome"
+    after = await storage.password_hash("alice")
+    assert after is not None and after != before and not Passwords().outdated(after)
+    _, again = await sign_in_with_password(client, "alice", PASSWORD)
+    assert again["type"] == "welcome"
