@@ -65,6 +65,7 @@ const en = {
   'account.delete': 'Delete the account',
   'account.deleteText': 'Your games stay, under another name; your rating leaves the leaderboard; the name is free for others after a while.',
   'account.deleteButton': 'Delete my account',
+  'account.deleteUnderstood': 'I understand that this cannot be undone',
 
   'lobby.title': 'Lobby',
   'lobby.resume': 'Your games in progress',
@@ -426,6 +427,7 @@ const zh = {
   'account.delete': '删除账号',
   'account.deleteText': '你的棋局会保留，但换成另一个名字；你的等级分会离开排行榜；这个名字过一段时间后别人可以使用。',
   'account.deleteButton': '删除我的账号',
+  'account.deleteUnderstood': '我明白这无法撤销',
 
   'lobby.title': '大厅',
   'lobby.resume': '你正在进行的对局',

@@ -66,3 +66,22 @@ def test_a_wrong_password_is_refused_on_the_sign_in_form(web_server: ThreadedSer
     page.set_value("signin-password", "not a password at all")
     page.click("Play")
     page.wait_text("#signin-error", "Wrong name or password.")
+
+
+def test_deleting_the_account_asks_first_and_then_gives_the_name_up(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    page = browser(web_server, "leaver")
+    page.sign_in("leaver")
+    open_account(page)
+    page.click("Delete my account")
+    assert "leaver" in page.text_of("header .me"), "nothing happens before the box is ticked"
+
+    page.driver.find_element("id", "account-delete-understood").click()
+    page.click("Delete my account")
+
+    field = page.wait(lambda: next(iter(page.visible("#signin-name")), None), "the sign-in form")
+    field.clear()
+    field.send_keys("leaver")
+    page.click("Play")
+    page.wait_text("#signin-error", "belongs to someone else")

@@ -41,11 +41,15 @@ export function createAccountView(intents) {
   const deletePassword = passwordField('account-delete-password', 'current-password');
   const deleteButton = h('button', { type: 'submit', class: 'danger' });
   const deletePasswordRow = h('div', {}, deletePassword.label, deletePassword.input);
-  const deleteForm = h('form', { class: 'account-delete' }, deleteHeading, deleteText, deletePasswordRow, deleteButton);
+  // A deleted account cannot come back: the form is sent only with this box ticked.
+  const understood = h('input', { type: 'checkbox', id: 'account-delete-understood', required: true });
+  const understoodLabel = h('label', { for: understood.id });
+  const deleteForm = h('form', { class: 'account-delete' }, deleteHeading, deleteText, deletePasswordRow, h('div', {}, understood, understoodLabel), deleteButton);
   deleteForm.addEventListener('submit', (event) => {
     event.preventDefault();
     intents.deleteAccount(deletePasswordRow.hidden ? null : deletePassword.input.value);
     deletePassword.input.value = '';
+    understood.checked = false;
   });
 
   const element = h('section', { class: 'screen account-screen' }, h('div', { class: 'panel' }, heading, intro, status, passwordForm, devices, deleteForm));
@@ -77,6 +81,7 @@ export function createAccountView(intents) {
       setText(deleteText, t('account.deleteText'));
       show(deletePasswordRow, kept);
       setText(deletePassword.label, t('account.currentPassword'));
+      setText(understoodLabel, t('account.deleteUnderstood'));
       setText(deleteButton, t('account.deleteButton'));
       if (drawn !== null && drawn[0] === state.account.devices && drawn[1] === state.prefs.language) return;
       drawn = [state.account.devices, state.prefs.language];
