@@ -60,14 +60,19 @@ class Connection:
 
     def __init__(self, websocket: ClientConnection) -> None:
         self._websocket = websocket
+        self._welcome: Welcome | None = None
         self._ids = itertools.count(1)
         self._unclaimed: deque[ServerEvent] = deque()
         """Messages that arrived while a request waited for its answer."""
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def signed_in(cls, url: str, name: str, tokens: TokenStore) -> AsyncIterator[Connection]:
-        """Connect to `url` and say hello as `name` with its saved token (a new player's token is saved)."""
+    async def signed_in(
+        cls, url: str, name: str, tokens: TokenStore, password: str | None = None, device: str | None = None
+    ) -> AsyncIterator[Connection]:
+        """Connect to `url` and say hello as `name` with its saved token (a new player's token is saved),
+        or with `password` (accounts: this machine becomes a device of the account, called `device`,
+        and its token is saved)."""
         try:
             token = tokens.get(url, name)
         except TokenStoreError as error:
@@ -78,15 +83,25 @@ class Connection:
             raise ScriptError(f"cannot connect to {url}: {error}") from None
         try:
             connection = cls(websocket)
+            hello = Hello(name=name, token=token)
+            if password is not None:
+                hello = Hello(name=name, password=password, device=device)
             try:
-                welcome = await connection.request(Hello(name=name, token=token))
+                welcome = await connection.request_answer(hello, Welcome)
             except Refused as refusal:
                 raise ScriptError(describe_refused_sign_in(name, refusal.error)) from None
-            if isinstance(welcome, Welcome):
-                _remember(tokens, url, name, welcome.token)
+            connection._welcome = welcome
+            _remember(tokens, url, name, welcome.token)
             yield connection
         finally:
             await websocket.close()
+
+    @property
+    def welcome(self) -> Welcome:
+        """The server's `welcome` to this connection (`signed_in` says hello)."""
+        if self._welcome is None:
+            raise ScriptError("not signed in")
+        return self._welcome
 
     async def request(self, message: ClientMessage, timeout_s: float = REPLY_TIMEOUT_S) -> ServerEvent:
         """Send `message` and return the server's answer to it. Raises Refused for an error answer,

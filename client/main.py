@@ -1,7 +1,7 @@
 """`gomoku`: the terminal client, and subcommands for scripts.
 
 `gomoku --server ws://127.0.0.1:8765/ws --name alice` plays interactively
-(type `help`). `gomoku bots|rooms|games|export|play|top|online|seeks|profile
+(type `help`). `gomoku bots|rooms|games|export|play|top|online|seeks|profile|login|passwd
 ...` does one job, prints plain text and exits: see `gomoku SUBCOMMAND --help`.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from client import account_commands, player_commands, subcommands, values
 from client import commands as cmd
-from client import player_commands, subcommands, values
 from client.connection import Connection, ScriptError
 from client.core import ClientCore
 from client.lines import StdinLines
@@ -137,6 +137,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--size", type=_board_size, default=15, help="5 to 26 (renju: 15), default 15")
     play.add_argument("--clock", type=_clock, metavar="MINUTES+SECONDS", help="e.g. 5+3 (default: untimed)")
     play.add_argument("--rated", action="store_true", help="a rated game: both ratings change with the result")
+    subcommand(
+        "login",
+        "sign this machine in to a name kept with a password",
+        "Asks for the password without echo; the token this machine gets is kept for later commands.",
+    )
+    subcommand(
+        "passwd",
+        "keep your name with a password, or change it",
+        "Asks for the current password (if the name has one) and the new one twice, without echo; "
+        "then 'gomoku login' signs in from any other machine.",
+    )
     return parser
 
 
@@ -193,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _interactive(arguments, tokens)
         if arguments.subcommand == "profile":
             return asyncio.run(_profile(arguments))
+        if arguments.subcommand in ("login", "passwd"):
+            return asyncio.run(_account(arguments, tokens))
         return asyncio.run(_subcommand(arguments, tokens))
     except KeyboardInterrupt:
         return 130
@@ -217,6 +230,17 @@ async def _subcommand(arguments: argparse.Namespace, tokens: TokenStore) -> int:
         sys.stdout.flush()
         print(f"gomoku: {error}", file=sys.stderr)
         return 1
+
+
+async def _account(arguments: argparse.Namespace, tokens: TokenStore) -> int:
+    """`gomoku login` or `gomoku passwd`, reading passwords without echo."""
+    command = account_commands.login if arguments.subcommand == "login" else account_commands.passwd
+    try:
+        await command(arguments.server, arguments.name, tokens, getpass.getpass, sys.stdout)
+    except ScriptError as error:
+        print(f"gomoku: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 async def _profile(arguments: argparse.Namespace) -> int:

@@ -154,6 +154,6 @@ def describe_refused_sign_in(name: str, error: ErrorMessage) -> str:
     if error.code == "name_taken":
         return (
             f"the name {name!r} belongs to another player (or the saved token for it is not valid here); "
-            "pick another name with --name"
+            "if it is yours and kept with a password, sign in with 'gomoku login'; else pick another name with --name"
         )
     return f"the server refused the sign-in: {error.message} ({error.code})"

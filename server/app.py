@@ -26,6 +26,7 @@ from websockets.frames import CloseCode
 from werkzeug.routing import Map, Rule
 
 from engine.registry import level_names
+from server.accounts.service import Accounts, AccountSettings
 from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
@@ -101,6 +102,8 @@ class ServerSettings:
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
     engines: tuple[EngineSpec, ...] = ()
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
+    accounts: AccountSettings = field(default_factory=AccountSettings)
+    """Wrong passwords allowed, and how long a deleted account's name waits (`server.accounts`)."""
 
 
 class GameServer:
@@ -143,7 +146,7 @@ class GameServer:
             self.edge,
             self.roster,
         )
-        self.handlers = RequestHandlers(services)
+        self.handlers = RequestHandlers(services, Accounts(storage, settings.accounts))
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()

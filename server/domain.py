@@ -281,6 +281,58 @@ class BotsEnrolled:
     bots: tuple[Standing, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceSignedIn:
+    """Store a device signed in to an account: its id, the SHA-256 (hex) of its token, a label."""
+
+    device_id: str
+    player: str
+    token_hash: str
+    label: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordSet:
+    """Store a name's password (argon2id's encoded hash) in place of any it had.
+
+    Setting the first one turns the token the player signed in with into the account's first device
+    (`first_device`), and the player row keeps a hash that no token matches: from then on a token
+    signs in only while its device is signed in (`account_devices`)."""
+
+    player: str
+    password_hash: str
+    at: datetime
+    first_device: DeviceSignedIn | None = None
+    replaced_token_hash: bytes | None = None
+    """The player row's new token hash (of a token thrown away) when the name's own token stops
+    signing in: its device moved to `first_device`, or (a reset) every device signed out."""
+
+
+@dataclass(frozen=True, slots=True)
+class DevicesSignedOut:
+    """Forget devices signed in to an account: their tokens are refused from then on."""
+
+    player: str
+    device_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AccountDeleted:
+    """Delete an account: its games, ratings and player row take `placeholder` for its name, its
+    password and devices go, and the name stays reserved until `name_free_at`."""
+
+    name: str
+    placeholder: str
+    at: datetime
+    name_free_at: datetime
+    unusable_token_hash: bytes
+
+
+AccountRecord = DeviceSignedIn | PasswordSet | DevicesSignedOut | AccountDeleted
+"""The records of accounts (`server.accounts`)."""
+
+
 StoreRecord = (
     GameStarted
     | MovePlayed
@@ -292,6 +344,7 @@ StoreRecord = (
     | BotsEnrolled
     | OpeningStepTaken
     | SeatsDecided
+    | AccountRecord
 )
 
 
@@ -505,6 +558,18 @@ class StoredPlayer:
         """Whether this is one of the server's bot levels: a bot with no token, as which nobody
         signs in (a bot account has a token, and signs in like a person)."""
         return self.kind == "bot" and not self.token_hash
+
+
+@dataclass(frozen=True, slots=True)
+class SignedInDevice:
+    """A device signed in to an account (`server.accounts`), as stored: never its token."""
+
+    device_id: str
+    player: str
+    """The account's name, as first written."""
+    label: str
+    """What the device called itself when it signed in (a browser, `gomoku`, `gomoku-bot`)."""
+    signed_in_at: datetime
 
 
 class RecordReader(Protocol):

@@ -19,6 +19,7 @@ import signal
 import sys
 
 from engine import build_info
+from server.accounts.service import AccountSettings
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
 from server.hub.services import Limits
@@ -107,6 +108,15 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--new-player-chat-lines", type=_count, default=limits.new_player_chat_lines,
         help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
         f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
+    accounts = AccountSettings()
+    add("--max-password-failures-per-name", type=_positive_int, default=accounts.failures_per_name,
+        help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then rate_limited "
+        f"(default {accounts.failures_per_name})")
+    add("--max-password-failures-per-address", type=_positive_int, default=accounts.failures_per_address,
+        help=f"wrong passwords from one IP address per {accounts.failure_window_s / 60:g} minutes "
+        f"(default {accounts.failures_per_address})")
+    add("--deleted-name-reserved-days", type=_seconds, default=accounts.name_reserved_days,
+        help=f"days a deleted account's name waits before anyone may take it (default {accounts.name_reserved_days:g})")
     arguments = parser.parse_args(argv)
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
@@ -137,6 +147,11 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             quick_seeks_per_address=arguments.max_quick_seeks_per_address,
             new_names_per_address_per_hour=arguments.max_new_names_per_address_per_hour,
             new_player_chat_lines=arguments.new_player_chat_lines,
+        ),
+        accounts=AccountSettings(
+            failures_per_name=arguments.max_password_failures_per_name,
+            failures_per_address=arguments.max_password_failures_per_address,
+            name_reserved_days=arguments.deleted_name_reserved_days,
         ),
     )
 

@@ -7,3 +7,7 @@ holds every message of both directions, `wire.ids` the ids rooms and games
 go by, `wire.errors` the error codes and the refusal that carries one, and
 `wire.schema` writes the JSON Schema that docs/ publishes.
 """
+
+# `wire.messages` imports the modules of each feature's messages (which stand on its base classes)
+# part way through: it is imported first, so that importing one of those modules first works too.
+import wire.messages  # noqa: E402, F401

@@ -42,7 +42,9 @@ MAX_FRAME_BYTES = 65_536
 PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches"]
+Feature = Literal[
+    "paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches", "accounts"
+]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
@@ -454,6 +456,10 @@ class BotSeatSpec(WireModel):
 SeatSpec = Literal["me", "open"] | BotSeatSpec
 
 
+DeviceLabel = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+"""Accounts: what a device calls itself in the device list: 1 to 64 characters, no control character."""
+
+
 class Hello(ClientMessage):
     type: Literal["hello"] = "hello"
     name: PlayerName
@@ -461,6 +467,11 @@ class Hello(ClientMessage):
     kind: Literal["human", "bot"] | None = None
     """An extension: `bot` creates a bot account (a program playing over the wire, shown as a bot in
     seats and on the leaderboard); a later hello may leave it out. Absent: a person's account."""
+    password: Annotated[str, StringConstraints(min_length=1, max_length=256)] | None = None
+    """Accounts: sign in to a name kept with a password, from any device (instead of `token`); the
+    `welcome` carries a fresh token for this device."""
+    device: DeviceLabel | None = None
+    """Accounts: what this device calls itself in the device list (a browser, `gomoku`, `gomoku-bot`)."""
 
 
 class CreateRoom(ClientMessage):
@@ -697,6 +708,8 @@ class ClaimWin(ClientMessage):
     room_id: RoomId
 
 
+from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
+
 ClientRequest = Annotated[
     Hello
     | CreateRoom
@@ -724,7 +737,11 @@ ClientRequest = Annotated[
     | WhoIsOnline
     | ChatRequest
     | ClaimWin
-    | OpeningStep,
+    | OpeningStep
+    | SetPassword
+    | ListDevices
+    | SignOut
+    | DeleteAccount,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -816,6 +833,8 @@ class Welcome(ServerMessage):
     """Rooms where this player holds a seat in an unfinished game (an addition to the contract)."""
     features: list[Feature] = []
     """The 1.1 additions this server supports."""
+    password: bool | None = None
+    """Accounts: whether the name is kept with a password (absent from servers without accounts)."""
 
 
 class ErrorMessage(ServerMessage):
@@ -1038,6 +1057,13 @@ class OpponentBack(ServerMessage):
     color: ColorName
 
 
+from wire.accounts_events import (  # noqa: E402 (they stand on ServerMessage)
+    AccountDeletedMessage,
+    Devices,
+    PasswordSetMessage,
+    SignedOut,
+)
+
 ServerEvent = Annotated[
     Welcome
     | ErrorMessage
@@ -1067,7 +1093,11 @@ ServerEvent = Annotated[
     | ChatMessage
     | OpponentAway
     | OpponentBack
-    | OpeningStepped,
+    | OpeningStepped
+    | PasswordSetMessage
+    | Devices
+    | SignedOut
+    | AccountDeletedMessage,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

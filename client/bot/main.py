@@ -15,10 +15,11 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import shlex
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -30,6 +31,8 @@ from engine.types import Rule
 from wire.messages import ClockSettingModel
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/ws"
+PASSWORD_ENV = "GOMOKU_BOT_PASSWORD"
+"""The environment variable that holds the account's password (`--password-file` overrides it)."""
 
 
 def _rules(text: str) -> frozenset[Rule]:
@@ -77,6 +80,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--server", default=DEFAULT_SERVER, help=f"websocket address (default {DEFAULT_SERVER})")
     add("--name", required=True, help="the bot account's name (created as a bot on first use)")
     add("--engine", required=True, help='the brain\'s command line, e.g. "pbrain-rapfi" (split like a shell)')
+    add("--password-file", type=Path, default=None,
+        help=f"a file whose first line is the account's password (default ${PASSWORD_ENV}, else none)")
     add("--config-dir", type=Path, default=None,
         help=f"where the account's token is kept (default ${CONFIG_DIR_ENV}, else ~/.config/gomoku)")
     add("--max-games", type=_positive, default=1, help="games at once, one engine process each (default 1)")
@@ -141,6 +146,16 @@ def settings_from(arguments: argparse.Namespace) -> BotSettings:
     )
 
 
+def read_password(path: Path | None, environ: Mapping[str, str]) -> str | None:
+    """The account's password: the first line of `path` (without its line break), else the
+    environment's PASSWORD_ENV, else None (the bot signs in with its token only). Never a
+    command-line argument, which other users of the machine can read."""
+    if path is not None:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return lines[0] if lines else None
+    return environ.get(PASSWORD_ENV) or None
+
+
 async def run(runner: BotRunner) -> None:
     """Run the bot until SIGINT or SIGTERM."""
     task = asyncio.current_task()
@@ -161,8 +176,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not engine:
         print("gomoku-bot: --engine is empty", file=sys.stderr)
         return 2
+    try:
+        password = read_password(arguments.password_file, os.environ)
+    except OSError as error:
+        print(f"gomoku-bot: cannot read the password file: {error}", file=sys.stderr)
+        return 2
     tokens = TokenStore(arguments.config_dir or default_config_dir())
-    runner = BotRunner(arguments.server, arguments.name, engine, settings_from(arguments), tokens)
+    runner = BotRunner(arguments.server, arguments.name, engine, settings_from(arguments), tokens, password)
     try:
         asyncio.run(run(runner))
     except BotStopped as error:

@@ -89,7 +89,13 @@ class BotRunner:
     """A bot account on one server, playing with one engine command."""
 
     def __init__(
-        self, url: str, name: str, engine: Sequence[str], settings: BotSettings, tokens: TokenStore | None
+        self,
+        url: str,
+        name: str,
+        engine: Sequence[str],
+        settings: BotSettings,
+        tokens: TokenStore | None,
+        password: str | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -97,6 +103,10 @@ class BotRunner:
         self.settings = settings
         self._tokens = tokens
         self._token: str | None = None
+        self._password = password
+        """The account's password (accounts), for signing in where no token is kept or it is refused."""
+        self._hello_by_token = False
+        """Whether the last hello sent a token (refused, it is tried again with the password)."""
         self.rating = 1500
         self.drivers: dict[RoomId, GameDriver] = {}
         self._websocket: ClientConnection | None = None
@@ -136,8 +146,7 @@ class BotRunner:
         self._seeking = None
         self._joining.clear()
         self._seeks.clear()
-        token = self._token or self._saved_token()
-        await self.send(Hello(name=self.name, token=token, kind="bot", id="hello:"))
+        await self._hello(self._token or self._saved_token())
         poller = asyncio.get_running_loop().create_task(self._poll_rooms())
         try:
             async for frame in websocket:
@@ -146,6 +155,16 @@ class BotRunner:
                         await self._handle(parse_server_message(frame))
         finally:
             poller.cancel()
+
+    async def _hello(self, token: str | None) -> None:
+        """Sign in with the token, else with the password (a new device of the account), else as a
+        new name."""
+        self._hello_by_token = token is not None
+        if token is None and self._password is not None:
+            hello = Hello(name=self.name, password=self._password, device="gomoku-bot", kind="bot", id="hello:")
+        else:
+            hello = Hello(name=self.name, token=token, kind="bot", id="hello:")
+        await self.send(hello)
 
     def _saved_token(self) -> str | None:
         """The token kept from an earlier run, if any."""
@@ -221,6 +240,11 @@ class BotRunner:
     async def _refused(self, error: ErrorMessage) -> None:
         request = str(error.id or "")
         kind, _, subject = request.partition(":")
+        if kind == "hello" and self._hello_by_token and self._password is not None:
+            logger.info("the token of %s was refused (%s); signing in with the password", self.name, error.message)
+            self._token = None
+            await self._hello(None)
+            return
         if kind == "hello":
             raise BotStopped(f"the server refused to sign in {self.name}: {error.message} ({error.code})")
         if kind in ("accept", "join"):

@@ -35,6 +35,10 @@ LOBBY_BACKLOG_LIMIT = 100
 """Lobby changes waiting for one 1.1 watcher past which they give way to one fresh snapshot."""
 
 
+_CLOSE_HERE = b""
+"""Queued in place of a frame (no message is empty): close the connection when the writer reaches it."""
+
+
 @dataclass(slots=True)
 class RateLimit:
     """A token bucket: `burst` requests at once, refilled at `per_second`."""
@@ -95,6 +99,8 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None
         """Set once the client has fallen too far behind: the task closing it."""
+        self._closing_reason = ""
+        """Why the connection is closed once its queue is sent (`close_after_sent`)."""
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
@@ -112,6 +118,12 @@ class Connection:
             self._drop_queued_lobby_changes()
             frame = fresh_snapshot()
         self._put(frame, True)
+
+    def close_after_sent(self, reason: str) -> None:
+        """Close the connection (1008, `reason`) once the messages queued now are sent: a device signed
+        out, or an account deleted, hears why before it is closed."""
+        self._closing_reason = reason
+        self._put(_CLOSE_HERE, False)
 
     def _drop_queued_lobby_changes(self) -> None:
         kept = [self._queue.get_nowait() for _ in range(self._queue.qsize())]
@@ -146,6 +158,9 @@ class Connection:
             while True:
                 frame, is_lobby_change = await self._queue.get()
                 self._lobby_queued -= is_lobby_change
+                if frame == _CLOSE_HERE:
+                    await self.websocket.close(CloseCode.POLICY_VIOLATION, self._closing_reason)
+                    return
                 await self.websocket.send(frame, text=True)
                 self._queued_bytes -= len(frame)
 

@@ -18,16 +18,19 @@ from typing import Literal, assert_never
 from engine.build import build_kind
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
+from server.accounts.service import Accounts
 from server.bots.analysis import AnalysisRequests
 from server.domain import Refusal, new_room_id
 from server.edge.connections import Connection
+from server.hub.account_requests import AccountRequests
 from server.hub.commands import RoomCommand
 from server.hub.lobby_requests import LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
-from server.players.sessions import NewNames, sign_in
+from server.players.sessions import NewNames
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
+from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
 from wire.messages import (
     AcceptSeek,
     Analyze,
@@ -78,6 +81,7 @@ FEATURES: tuple[Feature, ...] = (
     "analysis_at_ply",
     "openings",
     "lobby_batches",
+    "accounts",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -85,8 +89,9 @@ FEATURES: tuple[Feature, ...] = (
 class RequestHandlers:
     """Serves the requests of every connection of one server."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, accounts: Accounts) -> None:
         self._services = services
+        self.accounts = AccountRequests(services, accounts)
         self.lobby = LobbyRequests(services)
         self.analysis = AnalysisRequests(
             services.storage,
@@ -157,12 +162,21 @@ class RequestHandlers:
                 await self.lobby.who_is_online(connection, request)
             case ChatRequest():
                 await self.lobby.chat(connection, request)
+            case SetPassword():
+                await self.accounts.set_password(connection, request)
+            case ListDevices():
+                await self.accounts.list_devices(connection, request)
+            case SignOut():
+                await self.accounts.sign_out(connection, request)
+            case DeleteAccount():
+                await self.accounts.delete_account(connection, request)
             case _:
                 assert_never(request)
 
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""
         self.lobby.connection_closed(connection)
+        self.accounts.connection_closed(connection)
 
     async def close(self) -> None:
         """Stop the analyses still running."""
@@ -174,12 +188,12 @@ class RequestHandlers:
         if connection.player is not None:
             raise Refusal("not_allowed", f"already signed in as {connection.player!r}")
         services = self._services
-        is_level = services.roster.is_level
 
         def admit_new() -> None:
             self._new_names.admit(connection.address, asyncio.get_running_loop().time())
 
-        player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level, admit_new)
+        signed = await self.accounts.sign_in(connection, request, admit_new)
+        player, token = signed.player, signed.token
         connection.player = player.name
         connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)
@@ -189,6 +203,7 @@ class RequestHandlers:
             token=token,
             rooms=list(services.rooms.seated(player.name)),
             features=list(FEATURES),
+            password=signed.device_id is not None,
             id=request.id,
         )
         connection.send(welcome)

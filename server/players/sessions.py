@@ -87,7 +87,13 @@ async def sign_in(
         raise Refusal("name_taken", f"the name {name!r} is taken; send its token to sign in")
     if not token_matches(token, player.token_hash):
         raise Refusal("unauthorized", f"that is not the token of {name!r}")
+    check_kind(player, kind)
+    return player, token
+
+
+def check_kind(player: StoredPlayer, kind: PlayerKind | None) -> None:
+    """Refuse (`not_allowed`) a sign-in as a `kind` other than the account's: an account is a
+    person's or a bot's for good."""
     if kind is not None and kind != player.kind:
         account = "a bot account" if player.kind == "bot" else "a person's account"
         raise Refusal("not_allowed", f"{player.name!r} is {account}: sign in without kind, or as {player.kind!r}")
-    return player, token

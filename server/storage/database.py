@@ -46,11 +46,13 @@ from server.domain import (
     Profile,
     RatingsChanged,
     RestoredGame,
+    SignedInDevice,
     Standing,
     StoredPlayer,
     StoreRecord,
 )
 from server.metrics import Metrics
+from server.storage import accounts
 from server.storage.rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
@@ -237,9 +239,13 @@ class Storage:
         return None if row is None else stored_player_from(row)
 
     async def player_with_token(self, token_hash: bytes) -> StoredPlayer | None:
-        """The player whose token has this hash, or None (for an HTTP request that says who sends it)."""
+        """The player whose token has this hash, or None (for an HTTP request that says who sends it):
+        a name's own token, or that of a device signed in to its account."""
         async with self._snapshot() as read:
             row = await read.row(f"SELECT {STORED_PLAYER_COLUMNS} FROM players WHERE token_hash = ?", (token_hash,))
+            device = await accounts.device_with_token(read, token_hash.hex()) if row is None else None
+            if device is not None:
+                row = await read.row(f"SELECT {STORED_PLAYER_COLUMNS} FROM players WHERE name = ?", (device.player,))
         return None if row is None else stored_player_from(row)
 
     async def standing(self, name: str) -> Standing | None:
@@ -254,6 +260,7 @@ class Storage:
         async with self._snapshot() as read:
             rows = await read.rows(
                 f"SELECT {STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
+                "AND name NOT IN (SELECT placeholder FROM deleted_accounts) "
                 "ORDER BY rd > ?, rating DESC, name LIMIT ?",
                 (kind, kind, PROVISIONAL_RD, limit),
             )
@@ -315,6 +322,28 @@ class Storage:
         await self.apply([PlayerAdded(name, token_hash, datetime.now(UTC), kind)])
         player = await self.find_player(name)
         return player if player is not None and player.token_hash == token_hash else None
+
+    # ------------------------------------------------------------ accounts
+
+    async def password_hash(self, player: str) -> str | None:
+        """The encoded password hash of the player (its name as stored), or None if it has none."""
+        async with self._snapshot() as read:
+            return await accounts.password_hash(read, player)
+
+    async def devices(self, player: str) -> list[SignedInDevice]:
+        """The devices signed in to the player's account, the first signed in first."""
+        async with self._snapshot() as read:
+            return await accounts.devices(read, player)
+
+    async def device_with_token(self, token_hash: bytes) -> SignedInDevice | None:
+        """The signed-in device whose token has this SHA-256, or None."""
+        async with self._snapshot() as read:
+            return await accounts.device_with_token(read, token_hash.hex())
+
+    async def name_reserved_until(self, name: str, now: datetime) -> datetime | None:
+        """Until when a deleted account's name stays reserved, if it still is at `now`."""
+        async with self._snapshot() as read:
+            return await accounts.name_reserved_until(read, name, now)
 
     # -------------------------------------------------------------- games
 

@@ -17,6 +17,7 @@ from typing import Any
 from engine.opening_record import step_to_dict
 from engine.record import format_timestamp
 from server.domain import (
+    AccountRecord,
     BotsEnrolled,
     ClocksSaved,
     GameFinished,
@@ -30,6 +31,7 @@ from server.domain import (
     Standing,
     StoreRecord,
 )
+from server.storage.accounts_statements import account_rows
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
@@ -105,6 +107,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
         return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]
+    if isinstance(record, AccountRecord):
+        return account_rows(record)
     return [_result_row(record)]
 
 

@@ -154,17 +154,20 @@ class PseudoTerminal:
     @classmethod
     @contextlib.asynccontextmanager
     async def running_gomoku(
-        cls, server_port: int, tmp_path: Path, name: str, rows: int, columns: int
+        cls, server_port: int, tmp_path: Path, name: str, rows: int, columns: int, *arguments: str
     ) -> AsyncIterator[PseudoTerminal]:
+        """`gomoku` (with `arguments`) in a new session whose controlling terminal is the pseudo-terminal,
+        as a login shell's would be: `/dev/tty` is it (`getpass` reads there, without echo)."""
         master, child = pty.openpty()
         fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         process = await asyncio.create_subprocess_exec(
-            *gomoku_command(server_port, tmp_path, name),
+            *gomoku_command(server_port, tmp_path, name, *arguments),
             stdin=child,
             stdout=child,
             stderr=child,
             cwd=REPO,
             env={**os.environ, "TERM": "xterm"},
+            preexec_fn=_take_the_terminal,
         )
         os.close(child)
         terminal = cls(process, master)
@@ -186,6 +189,11 @@ class PseudoTerminal:
             asyncio.get_running_loop().remove_reader(self._master)
         self._received.set()
 
+    @property
+    def output(self) -> str:
+        """Everything the command has written so far."""
+        return self._output
+
     def type(self, line: str) -> None:
         os.write(self._master, line.encode() + b"\n")
 
@@ -199,6 +207,12 @@ class PseudoTerminal:
         except TimeoutError:
             raise AssertionError(f"no output matched {pattern!r}:\n{self._output[self._read_up_to :]!r}") from None
         self._read_up_to = match.end()
+
+
+def _take_the_terminal() -> None:
+    """In the child before it runs: a session of its own, with its standard input as its terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 def gomoku_command(server_port: int, tmp_path: Path, name: str, *arguments: str) -> list[str]:

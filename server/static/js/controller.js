@@ -21,6 +21,7 @@
 // Requests to the HTTP API (a profile, a record's download) carry the
 // player's token, so that the player's own private games are served to them.
 
+import { browserDeviceLabel, endsMySession } from './accountstate.js';
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
@@ -59,8 +60,28 @@ export function createController({ store, connection, storage, sound, location, 
     if (id !== null) store.dispatch({ type: 'hello_sent', name });
   }
 
+  /** Sign this browser in to a name kept with a password: it becomes one of the account's devices. */
+  function helloWithPassword(name, password) {
+    const id = send({ type: 'hello', name, password, device: browserDeviceLabel(globalThis.navigator) });
+    if (id !== null) store.dispatch({ type: 'hello_sent', name });
+  }
+
+  /** This browser's sign-in is gone (signed out, or the account deleted): its token is forgotten. */
+  function sessionEnded(message) {
+    const name = state().me?.name;
+    if (name) forgetToken(storage, name);
+    if (message.type === 'account_deleted') store.dispatch({ type: 'pref', key: 'name', value: '' });
+    store.dispatch({ type: 'signed_out' });
+  }
+
   function received(message, request) {
     if (message.type === 'welcome') saveToken(storage, message.player.name, message.token);
+    if (endsMySession(message, request, state().account)) {
+      store.dispatch({ type: 'server', message, request, at: performance.now() });
+      sessionEnded(message);
+      return;
+    }
+    if (message.type === 'password_set') send({ type: 'list_devices' });
     if (message.type === 'error' && request?.type === 'hello' && message.code === 'unauthorized') {
       forgetToken(storage, request.name);
     }
@@ -92,7 +113,11 @@ export function createController({ store, connection, storage, sound, location, 
 
   const intents = {
     t: (key, params) => translate(state().prefs.language, key, params),
-    signIn: (name) => hello(name, tokenFor(storage, name)),
+    signIn: (name, password = '') => (password === '' ? hello(name, tokenFor(storage, name)) : helloWithPassword(name, password)),
+    setPassword: (password, oldPassword) => send(oldPassword === null ? { type: 'set_password', password } : { type: 'set_password', password, old_password: oldPassword }),
+    signOutDevice: (deviceId) => send({ type: 'sign_out', device_id: deviceId }),
+    signOutEverywhere: () => send({ type: 'sign_out', all: true }),
+    deleteAccount: (password) => send(password === null ? { type: 'delete_account' } : { type: 'delete_account', password }),
     signOut() {
       store.dispatch({ type: 'pref', key: 'name', value: '' });
       store.dispatch({ type: 'signed_out' });
@@ -166,6 +191,8 @@ export function createController({ store, connection, storage, sound, location, 
       send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
     } else if (route.name === 'profile') {
       loadProfile(route.player);
+    } else if (route.name === 'account' && next.account.password === true) {
+      send({ type: 'list_devices' });
     }
   }
 

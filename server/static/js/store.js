@@ -16,6 +16,7 @@
 // What one room becomes from its snapshot and events is in roomstate.js;
 // the lobby's seeks, online list and chat are in lobbystate.js.
 
+import { accountAfter, initialAccount } from './accountstate.js';
 import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
@@ -59,7 +60,7 @@ export function initialState(prefs, route = LOBBY) {
     prefs,
     connection: 'connecting', // 'connecting' | 'online' | 'reconnecting'
     session: 'none', // 'none' | 'pending' (hello sent) | 'ready' (welcome received on this connection)
-    signInError: null, // {code, message, name}
+    signInError: null, // {code, message, name, password}: password, whether the hello carried one
     me: null, // {name, rating, rd, games}: rd and games from a 1.1 server
     features: [], // the features `welcome` lists: paging, ratings, lobby, chat, claims, analysis_at_ply, lobby_batches...
     seatedRooms: [], // rooms where I hold a seat in an unfinished game
@@ -74,6 +75,7 @@ export function initialState(prefs, route = LOBBY) {
     profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
     chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
+    account: initialAccount(), // a password kept for the name, the devices signed in: see accountstate.js
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -91,7 +93,7 @@ export function reduce(state, action) {
     case 'pref':
       return { ...state, prefs: { ...state.prefs, [action.key]: action.value } };
     case 'server':
-      return fromServer(state, action.message, action.request ?? null, action.at ?? 0);
+      return accountAfter(state, fromServer(state, action.message, action.request ?? null, action.at ?? 0), action.message);
     case 'resync_sent':
       return state.room?.resync === 'needed' ? withRoom(state, { resync: 'sent' }) : state;
     case 'lobby_rewatched':
@@ -217,7 +219,7 @@ function errorReceived(state, message, request) {
   const refusal = { code: message.code, message: message.message };
   const kind = request?.type;
   if (kind === 'hello') {
-    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name } };
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name, password: request.password !== undefined } };
   }
   if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
     return { ...state, room: null, roomError: refusal };

@@ -243,7 +243,7 @@ test('a refused sign-in keeps the refusal and the name it was for', () => {
   state = reduce(state, { type: 'hello_sent', name: 'bob' });
   assert.equal(state.session, 'pending');
   state = server(state, { type: 'error', code: 'name_taken', message: 'taken' }, { type: 'hello', name: 'bob' });
-  assert.deepEqual(state.signInError, { code: 'name_taken', message: 'taken', name: 'bob' });
+  assert.deepEqual(state.signInError, { code: 'name_taken', message: 'taken', name: 'bob', password: false });
   assert.equal(state.me, null);
 });
 

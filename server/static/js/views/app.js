@@ -3,6 +3,7 @@
 // keyboard focus on its heading, so a screen reader announces where it is.
 
 import { h, show } from '../dom.js';
+import { createAccountView } from './account.js';
 import { createGamesView } from './games.js';
 import { createHeader } from './header.js';
 import { createLobbyView } from './lobby.js';
@@ -28,6 +29,7 @@ export function createApp(root, intents) {
     replay: createReplayView(intents),
     players: createPlayersView(intents),
     profile: createProfileView(intents),
+    account: createAccountView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

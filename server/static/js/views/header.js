@@ -2,6 +2,7 @@
 // who is signed in, the language, light or dark, and the sound. Also the line that shows
 // the server's last refusal ("That point is taken").
 
+import { offersPassword } from '../accountstate.js';
 import { h, setText, show, svg } from '../dom.js';
 import { LANGUAGES } from '../i18n.js';
 import { THEMES } from '../theme.js';
@@ -12,7 +13,9 @@ export function createHeader(intents) {
   const lobby = h('a', { href: '#lobby' });
   const games = h('a', { href: '#games' });
   const players = h('a', { href: '#players' });
-  const nav = h('nav', {}, lobby, games, players);
+  const account = h('a', { href: '#account' });
+  const nav = h('nav', {}, lobby, games, players, account);
+  const keepName = h('a', { href: '#account', class: 'keep-name' });
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
   const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
@@ -27,7 +30,7 @@ export function createHeader(intents) {
   const speaker = svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
     svg('path', { d: 'M3 9.5h4l5-4v13l-5-4H3z', class: 'body' }), speakerWaves, speakerCross);
   const sound = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.setPref('muted', sound.getAttribute('aria-pressed') !== 'true') }, speaker);
-  const tools = h('div', { class: 'tools' }, connection, player, switchPlayer, languageLabel, language, themeLabel, theme, sound);
+  const tools = h('div', { class: 'tools' }, connection, keepName, player, switchPlayer, languageLabel, language, themeLabel, theme, sound);
   const element = h('header', { class: 'top' }, brand, nav, tools);
 
   const noticeText = h('span');
@@ -50,6 +53,11 @@ export function createHeader(intents) {
       setText(players, t('nav.players'));
       show(players, state.features.includes('ratings'));
       players.toggleAttribute('aria-current', route === 'players' || route === 'profile');
+      setText(account, t('nav.account'));
+      show(account, state.account.password !== null);
+      account.toggleAttribute('aria-current', route === 'account');
+      setText(keepName, t('account.offerLink'));
+      show(keepName, offersPassword(state) && route !== 'account');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;

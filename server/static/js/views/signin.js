@@ -1,5 +1,6 @@
 // Signing in: a name is all it takes. The server hands back a token that
-// the browser keeps, so the next visit signs in by itself. A page opened
+// the browser keeps, so the next visit signs in by itself. A name kept with
+// a password (accounts) signs in from any browser with it. A page opened
 // by an invitation link says first who invites to which game.
 
 import { h, setText, show } from '../dom.js';
@@ -29,10 +30,12 @@ export function createSignInView(intents) {
     'aria-describedby': 'signin-rules signin-error',
   });
   const label = h('label', { for: input.id });
+  const password = h('input', { type: 'password', id: 'signin-password', maxLength: 256, autocomplete: 'current-password' });
+  const passwordLabel = h('label', { for: password.id });
   const rules = h('p', { id: 'signin-rules', class: 'hint-text' });
   const error = h('p', { id: 'signin-error', class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' });
-  const form = h('form', { class: 'signin-form' }, label, h('div', { class: 'share-row' }, input, submit), rules, error);
+  const form = h('form', { class: 'signin-form' }, label, h('div', { class: 'share-row' }, input, submit), rules, passwordLabel, password, error);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!input.checkValidity()) {
@@ -40,7 +43,8 @@ export function createSignInView(intents) {
       input.focus();
       return;
     }
-    intents.signIn(input.value);
+    intents.signIn(input.value, password.value);
+    password.value = '';
   });
   const element = h('section', { class: 'screen signin-screen' }, h('div', { class: 'panel signin-panel' }, heading, invitation, intro, form));
   let prefilled = false;
@@ -57,6 +61,7 @@ export function createSignInView(intents) {
       show(invitation, invited !== null);
       setText(label, t('signin.name'));
       setText(rules, t('signin.rules'));
+      setText(passwordLabel, t('signin.password'));
       setText(submit, state.session === 'pending' ? t('signin.pending') : t('signin.submit'));
       submit.disabled = state.connection !== 'online' || state.session === 'pending';
       if (!prefilled && state.prefs.name) {
@@ -67,7 +72,9 @@ export function createSignInView(intents) {
       let message = '';
       if (refusal !== null) {
         const taken = refusal.code === 'name_taken' || refusal.code === 'unauthorized';
-        message = taken ? t('signin.taken', { name: refusal.name }) : t(`error.${refusal.code}`, { fallback: refusal.message });
+        if (refusal.code === 'unauthorized' && refusal.password) message = t('signin.wrongPassword');
+        else if (refusal.code === 'rate_limited') message = refusal.message;
+        else message = taken ? t('signin.taken', { name: refusal.name }) : t(`error.${refusal.code}`, { fallback: refusal.message });
       }
       setText(error, message);
       show(error, message !== '');

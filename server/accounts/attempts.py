@@ -1,0 +1,87 @@
+"""Failed password attempts, limited per name and per address within a window of time.
+
+An attacker guessing one name's password from many addresses meets the name's limit; one address
+guessing many names meets its own. Past either, the answer is `rate_limited`, saying how long to
+wait (until the oldest failure counted leaves the window). An attempt counts as failed from the
+moment it is let in until its password proves right, so that many guesses sent at once cannot all
+pass the check before the first is judged. Kept in memory: a restart forgets it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from server.domain import Refusal
+
+
+class _Failures:
+    """When each key failed, within the window: the oldest first."""
+
+    def __init__(self, window_s: float) -> None:
+        self._window_s = window_s
+        self._times: dict[str, deque[float]] = {}
+
+    def recent(self, key: str, now: float) -> deque[float]:
+        """The times `key` failed within the window ending at `now` (a key with none is forgotten)."""
+        times = self._times.get(key)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self._window_s:
+            times.popleft()
+        if not times:
+            del self._times[key]
+        return times
+
+    def add(self, key: str, now: float) -> None:
+        self._times.setdefault(key, deque()).append(now)
+
+    def discard(self, key: str, when: float) -> None:
+        """Forget the failure counted for `key` at `when` (if it is still within the window)."""
+        times = self._times.get(key)
+        if times is not None and when in times:
+            times.remove(when)
+            if not times:
+                del self._times[key]
+
+    def wait_s(self, key: str, now: float, limit: int) -> float:
+        """How long until `key` may try again: 0 while it has failed fewer than `limit` times."""
+        times = self.recent(key, now)
+        if len(times) < limit:
+            return 0.0
+        return times[len(times) - limit] + self._window_s - now
+
+
+class SignInAttempts:
+    """Counts failed password attempts per name (ignoring case) and per address."""
+
+    def __init__(self, per_name: int, per_address: int, window_s: float) -> None:
+        self._per_name = per_name
+        self._per_address = per_address
+        self._by_name = _Failures(window_s)
+        self._by_address = _Failures(window_s)
+
+    def begin(self, name: str, address: str, now: float) -> None:
+        """Let an attempt for `name` from `address` in, counted as failed until `succeeded`; refuse it
+        (`rate_limited`, with the wait) past either limit."""
+        self.check(name, address, now)
+        self.failed(name, address, now)
+
+    def succeeded(self, name: str, address: str, began: float) -> None:
+        """The attempt let in at `began` had the right password: it is not a failure after all."""
+        self._by_name.discard(name.lower(), began)
+        self._by_address.discard(address, began)
+
+    def check(self, name: str, address: str, now: float) -> None:
+        """Refuse (`rate_limited`, with the wait) an attempt for `name` from `address` past either limit."""
+        wait = max(
+            self._by_name.wait_s(name.lower(), now, self._per_name),
+            self._by_address.wait_s(address, now, self._per_address),
+        )
+        if wait > 0:
+            raise Refusal("rate_limited", f"too many wrong passwords; try again in {math.ceil(wait)} s")
+
+    def failed(self, name: str, address: str, now: float) -> None:
+        """Count a wrong password for `name` from `address`."""
+        self._by_name.add(name.lower(), now)
+        self._by_address.add(address, now)

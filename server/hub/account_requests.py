@@ -1,0 +1,163 @@
+"""The accounts' requests (issue 30) over the wire: `hello` with a password or a device's token, setting
+a password, the device list, signing out, deleting one's account.
+
+`server.accounts.Accounts` decides and stores; this module knows the connections: which device each
+signed in as, so that a device signed out, or an account deleted, has its connections closed (after a
+last message saying why) and its token refused from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.record import format_timestamp
+from server.accounts.service import Accounts, SignedIn
+from server.domain import ConnectionId, Refusal
+from server.edge.connections import Connection
+from server.hub.services import Services, signed_in
+from server.players.sessions import sign_in
+from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
+from wire.accounts_events import AccountDeletedMessage, DeviceModel, Devices, PasswordSetMessage, SignedOut
+from wire.messages import Hello
+
+UNNAMED_DEVICE = "a device"
+"""The label of a device that did not name itself in `hello`."""
+
+
+@dataclass(slots=True)
+class _Session:
+    """A signed-in connection, with the device of the account it signed in as."""
+
+    connection: Connection
+    device_id: str | None
+    """None for a name without a password (its own token), until the name gets one."""
+    label: str
+    """What the device called itself in its `hello`."""
+
+
+class AccountRequests:
+    """Serves the accounts' requests, and remembers the device each connection signed in as."""
+
+    def __init__(self, services: Services, accounts: Accounts) -> None:
+        self._services = services
+        self._accounts = accounts
+        self._sessions: dict[ConnectionId, _Session] = {}
+        """Each signed-in connection."""
+
+    async def sign_in(self, connection: Connection, request: Hello, admit_new: Callable[[], None]) -> SignedIn:
+        """Who the `hello` signs in: by password (a new device), by a device's token, or by the name's
+        own token as before (`server.players.sessions`). A name a deleted account left waits its turn."""
+        accounts = self._accounts
+        # Moderation's ban check (helper D's branch) joins here, before any way of signing in.
+        label = request.device or UNNAMED_DEVICE
+        if request.password is not None:
+            now = asyncio.get_running_loop().time()
+            signed = await accounts.sign_in_with_password(
+                request.name, request.password, request.kind, connection.address, label, now
+            )
+        else:
+            device = (
+                None
+                if request.token is None
+                else await accounts.sign_in_with_device(request.name, request.token, request.kind)
+            )
+            if device is None:
+                await accounts.refuse_reserved_name(request.name)
+                device = await self._sign_in_by_name(request, admit_new)
+            signed = device
+        self._sessions[connection.id] = _Session(connection, signed.device_id, label)
+        return signed
+
+    async def _sign_in_by_name(self, request: Hello, admit_new: Callable[[], None]) -> SignedIn:
+        """Sign in as before accounts (a new name, or its own token); a name kept with a password
+        and no token says how to sign in to it."""
+        services = self._services
+        try:
+            player, token = await sign_in(
+                services.storage, request.name, request.token, request.kind, services.roster.is_level, admit_new
+            )
+        except Refusal as refusal:
+            kept = await services.storage.find_player(request.name)
+            if refusal.code == "name_taken" and kept is not None and await self._accounts.has_password(kept.name):
+                raise Refusal(
+                    "name_taken", f"the name {kept.name!r} is kept with a password; sign in with it"
+                ) from None
+            raise
+        return SignedIn(player, token, None)
+
+    def connection_closed(self, connection: Connection) -> None:
+        self._sessions.pop(connection.id, None)
+
+    async def set_password(self, connection: Connection, request: SetPassword) -> None:
+        player = signed_in(connection)
+        now = asyncio.get_running_loop().time()
+        label = self._session(connection).label
+        first = await self._accounts.set_password(
+            player, request.password, request.old_password, label, connection.address, now
+        )
+        if first is not None:
+            self._became_device(player, first)
+        connection.send(PasswordSetMessage(name=player, id=request.id))
+
+    async def list_devices(self, connection: Connection, request: ListDevices) -> None:
+        player = signed_in(connection)
+        current = self._session(connection).device_id
+        devices = await self._accounts.devices(player)
+        models = [
+            DeviceModel(
+                device_id=device.device_id,
+                label=device.label,
+                signed_in_at=format_timestamp(device.signed_in_at),
+                current=device.device_id == current,
+            )
+            for device in devices
+        ]
+        connection.send(Devices(devices=models, id=request.id))
+
+    async def sign_out(self, connection: Connection, request: SignOut) -> None:
+        player = signed_in(connection)
+        gone = await self._accounts.sign_out(player, request.device_id, request.all)
+        connection.send(SignedOut(device_ids=list(gone), id=request.id))
+        for session in self._sessions_of(player):
+            if session.device_id in gone and session.connection is not connection:
+                session.connection.send(SignedOut(device_ids=[session.device_id]))
+        self._close(player, lambda device_id: device_id in gone, "signed out")
+
+    async def delete_account(self, connection: Connection, request: DeleteAccount) -> None:
+        player = signed_in(connection)
+        if self._services.rooms.seated(player):
+            raise Refusal("not_allowed", "finish or resign your unfinished games before deleting the account")
+        now = asyncio.get_running_loop().time()
+        free_at = await self._accounts.delete(player, request.password, connection.address, now)
+        self._services.ratings.forget(player)
+        for session in self._sessions_of(player):
+            reply_id = request.id if session.connection is connection else None
+            deleted = AccountDeletedMessage(name=player, name_free_at=format_timestamp(free_at), id=reply_id)
+            session.connection.send(deleted)
+        self._close(player, lambda _: True, "account deleted")
+
+    def _became_device(self, player: str, device_id: str) -> None:
+        """The name's own token became the account's first device: so did every connection signed in
+        with it."""
+        for session in self._sessions_of(player):
+            if session.device_id is None:
+                session.device_id = device_id
+
+    def _session(self, connection: Connection) -> _Session:
+        """The connection's session; a connection being closed because its device was signed out has none."""
+        session = self._sessions.get(connection.id)
+        if session is None:
+            raise Refusal("unauthorized", "this device is signed out")
+        return session
+
+    def _sessions_of(self, player: str) -> list[_Session]:
+        return [session for session in self._sessions.values() if session.connection.player == player]
+
+    def _close(self, player: str, chosen: Callable[[str | None], bool], reason: str) -> None:
+        """Close the player's connections whose device is `chosen`, once told why."""
+        for session in self._sessions_of(player):
+            if chosen(session.device_id):
+                del self._sessions[session.connection.id]
+                session.connection.close_after_sent(reason)

@@ -1,0 +1,87 @@
+"""Accounts in the browser: a player who has played is offered to keep the name with a password, and
+then signs in with it from another browser profile (another device), where the devices are listed."""
+
+from __future__ import annotations
+
+from browser_harness import BrowserFactory, Page, ThreadedServer
+from test_browser_play import BLACK_WINS, open_friend_game
+
+PASSWORD = "a garden of stones"
+
+
+def open_account(page: Page) -> None:
+    page.follow("Account", within="header")
+    page.wait_text(".account-screen h1", "Your account")
+
+
+def devices_shown(page: Page) -> list[str]:
+    labels: list[str] = page.driver.execute_script(
+        "return [...document.querySelectorAll('.account-screen .devices li')].map((item) => item.innerText)"
+    )
+    return labels
+
+
+def test_a_password_set_in_one_profile_signs_in_from_another(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = open_friend_game(web_server, browser)
+    assert not alice.visible("header .keep-name"), "nothing is offered before a game is played"
+    for ply, move in enumerate(BLACK_WINS, start=1):
+        (alice if ply % 2 else bob).play(move)
+    alice.wait_text(".room-status", "You won")
+
+    alice.follow("Keep this name: set a password", within="header")
+    alice.wait_text(".account-screen .intro", "Keep this name")
+    alice.set_value("account-new-password", PASSWORD)
+    alice.set_value("account-repeat-password", PASSWORD)
+    alice.click("Set password")
+    alice.wait_text(".account-status", "Password saved.")
+    alice.wait(lambda: devices_shown(alice), "the device list")
+    assert len(devices_shown(alice)) == 1 and "(this device)" in devices_shown(alice)[0]
+    alice.wait_gone("header .keep-name")
+    rating = alice.text_of("header .me")
+
+    phone = browser(web_server, "alice-elsewhere")
+    phone.wait(lambda: phone.visible("#signin-name"), "the sign-in form")
+    phone.set_value("signin-name", "alice")
+    phone.set_value("signin-password", PASSWORD)
+    phone.click("Play")
+    phone.wait(lambda: "alice" in phone.text_of("header .me"), "signed in as alice on the other profile")
+    assert phone.text_of("header .me") == rating, "the same player, with the same rating"
+    open_account(phone)
+    phone.wait(lambda: len(devices_shown(phone)) == 2, "both devices listed")
+    phone.screenshot("desktop-account-devices")
+
+    alice.follow("Lobby", within="header")
+    open_account(alice)
+    alice.wait(lambda: len(devices_shown(alice)) == 2, "both devices listed on the first")
+    alice.click(f"Sign out {devices_shown(alice)[1].split(' since')[0]}")
+    phone.wait(lambda: phone.visible("#signin-name"), "the other profile back at the sign-in form")
+
+
+def test_a_wrong_password_is_refused_on_the_sign_in_form(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    page = browser(web_server, "guesser")
+    page.wait(lambda: page.visible("#signin-name"), "the sign-in form")
+    page.set_value("signin-name", "nobody")
+    page.set_value("signin-password", "not a password at all")
+    page.click("Play")
+    page.wait_text("#signin-error", "Wrong name or password.")
+
+
+def test_deleting_the_account_asks_first_and_then_gives_the_name_up(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    page = browser(web_server, "leaver")
+    page.sign_in("leaver")
+    open_account(page)
+    page.click("Delete my account")
+    assert "leaver" in page.text_of("header .me"), "nothing happens before the box is ticked"
+
+    page.driver.find_element("id", "account-delete-understood").click()
+    page.click("Delete my account")
+
+    field = page.wait(lambda: next(iter(page.visible("#signin-name")), None), "the sign-in form")
+    field.clear()
+    field.send_keys("leaver")
+    page.click("Play")
+    page.wait_text("#signin-error", "belongs to someone else")
