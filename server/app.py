@@ -63,6 +63,9 @@ ANALYSIS_NICENESS = 10
 """How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
 searches, a bot's move (bounded by time) gets the CPU first, and loses no depth to an analysis."""
 
+CLOSE_REASON_BYTES = 123
+"""The most a close frame's reason may hold (RFC 6455: 125 bytes of payload, 2 of them the code)."""
+
 CLOCK_SAVE_EVERY_S = 5.0
 """How often the running clocks are stored (see GameServer._save_clocks_now_and_then)."""
 
@@ -141,6 +144,7 @@ class GameServer:
             self.deliver,
             self.hub,
             self.edge,
+            self.disconnect,
             self.roster,
         )
         self.handlers = RequestHandlers(services)
@@ -151,6 +155,8 @@ class GameServer:
         self._reporting: set[asyncio.Task[None]] = set()
         """Tasks telling rooms of connections that closed (see `_disconnect`)."""
         """Tasks that run for the server's whole life (lag probe, clock saving)."""
+        self._closing: set[asyncio.Task[None]] = set()
+        """Connections being closed at a moderator's word (see `disconnect`)."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -219,7 +225,7 @@ class GameServer:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
         for chore in self._chores:
             chore.cancel()
-        await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
+        await asyncio.gather(*self._chores, *self._reporting, *self._closing, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -270,6 +276,17 @@ class GameServer:
                 connection.send_lobby_change(frame, fresh_snapshot)
             else:
                 connection.send_wire(frame)
+
+    def disconnect(self, connection_id: ConnectionId, reason: str) -> None:
+        """Close a connection at a moderator's word (a ban, a rename): 1008 with the reason, cut to fit
+        a close frame. Its receive loop then ends, and the connection is forgotten as any other."""
+        connection = self.connections.get(connection_id)
+        if connection is None:
+            return
+        said = reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+        task = asyncio.get_running_loop().create_task(connection.websocket.close(CloseCode.POLICY_VIOLATION, said))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     # ----------------------------------------------------------- websocket
 

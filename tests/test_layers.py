@@ -112,10 +112,11 @@ import any of them."""
 IMPORTS_UP = {
     ("hub", "server.edge.connections"),
     ("hub", "server.edge.subscriptions"),
+    ("moderation", "server.edge.connections"),
     ("storage", "server.players.ratings"),
 }
-"""The imports that still go up, each named in its package's docstring: the hub's handlers are handed
-the `Connection` a request came on and `Services` holds the `Edge`; the record writer rates a result
+"""The imports that still go up, each named in its package's docstring: the hub's handlers (and
+moderation's, beside them) are handed the `Connection` a request came on and `Services` holds the `Edge`; the record writer rates a result
 in its transaction with the rating pool's formula."""
 
 

@@ -7,3 +7,5 @@ holds every message of both directions, `wire.ids` the ids rooms and games
 go by, `wire.errors` the error codes and the refusal that carries one, and
 `wire.schema` writes the JSON Schema that docs/ publishes.
 """
+
+from wire import messages as messages  # noqa: E402  first: `wire.moderation` stands on its classes

@@ -42,7 +42,9 @@ MAX_FRAME_BYTES = 65_536
 PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches"]
+Feature = Literal[
+    "paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches", "moderation"
+]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
@@ -697,6 +699,8 @@ class ClaimWin(ClientMessage):
     room_id: RoomId
 
 
+from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
+
 ClientRequest = Annotated[
     Hello
     | CreateRoom
@@ -724,7 +728,8 @@ ClientRequest = Annotated[
     | WhoIsOnline
     | ChatRequest
     | ClaimWin
-    | OpeningStep,
+    | OpeningStep
+    | ModerationRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -816,6 +821,8 @@ class Welcome(ServerMessage):
     """Rooms where this player holds a seat in an unfinished game (an addition to the contract)."""
     features: list[Feature] = []
     """The 1.1 additions this server supports."""
+    role: Literal["admin", "moderator"] | None = None
+    """The player's moderation role, if any (the `moderation` feature)."""
 
 
 class ErrorMessage(ServerMessage):
@@ -1010,6 +1017,8 @@ class ChatMessage(ServerMessage):
     text: str
     at: str
     """When it was said (ISO 8601, UTC)."""
+    chat_id: str | None = None
+    """The line's id, for reporting or removing it (the `moderation` feature)."""
 
 
 class OpeningStepped(ServerMessage):
@@ -1037,6 +1046,8 @@ class OpponentBack(ServerMessage):
     room_id: RoomId
     color: ColorName
 
+
+from wire.moderation_events import ModerationEvent  # noqa: E402  (it stands on the classes above)
 
 ServerEvent = Annotated[
     Welcome
@@ -1067,7 +1078,8 @@ ServerEvent = Annotated[
     | ChatMessage
     | OpponentAway
     | OpponentBack
-    | OpeningStepped,
+    | OpeningStepped
+    | ModerationEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

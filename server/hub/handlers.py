@@ -25,6 +25,8 @@ from server.hub.commands import RoomCommand
 from server.hub.lobby_requests import LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
+from server.moderation.gate import check_may_sign_in
+from server.moderation.requests import ModerationRequests
 from server.players.sessions import NewNames, sign_in
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
@@ -68,6 +70,20 @@ from wire.messages import (
     Welcome,
     WhoIsOnline,
 )
+from wire.moderation import (
+    Ban,
+    CloseReport,
+    DeleteGames,
+    GetAuditLog,
+    Kick,
+    ListReports,
+    Mute,
+    RemoveChat,
+    RenamePlayer,
+    ReportPlayer,
+    Unban,
+    Unmute,
+)
 
 FEATURES: tuple[Feature, ...] = (
     "paging",
@@ -78,6 +94,7 @@ FEATURES: tuple[Feature, ...] = (
     "analysis_at_ply",
     "openings",
     "lobby_batches",
+    "moderation",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -88,6 +105,7 @@ class RequestHandlers:
     def __init__(self, services: Services) -> None:
         self._services = services
         self.lobby = LobbyRequests(services)
+        self.moderation = ModerationRequests(services)
         self.analysis = AnalysisRequests(
             services.storage,
             services.rooms,
@@ -157,6 +175,21 @@ class RequestHandlers:
                 await self.lobby.who_is_online(connection, request)
             case ChatRequest():
                 await self.lobby.chat(connection, request)
+            case (
+                Mute()
+                | Unmute()
+                | Ban()
+                | Unban()
+                | RenamePlayer()
+                | Kick()
+                | RemoveChat()
+                | ReportPlayer()
+                | ListReports()
+                | CloseReport()
+                | DeleteGames()
+                | GetAuditLog()
+            ):
+                await self.moderation.handle(connection, request)
             case _:
                 assert_never(request)
 
@@ -179,6 +212,7 @@ class RequestHandlers:
         def admit_new() -> None:
             self._new_names.admit(connection.address, asyncio.get_running_loop().time())
 
+        await check_may_sign_in(services.storage, request.name)
         player, token = await sign_in(services.storage, request.name, request.token, request.kind, is_level, admit_new)
         connection.player = player.name
         connection.player_kind = player.kind
@@ -189,6 +223,7 @@ class RequestHandlers:
             token=token,
             rooms=list(services.rooms.seated(player.name)),
             features=list(FEATURES),
+            role=await services.storage.role_of(player.name),
             id=request.id,
         )
         connection.send(welcome)

@@ -7,6 +7,7 @@ audit entry in the same transaction, for the server and `gomoku-admin`
 chat lines, for removing or reporting one; `requests` serves the wire's
 moderation requests and carries their effects to connections and rooms.
 It stands beside the hub (layer 1): it may import the hub's services,
-rooms, lobby, players, storage, domain and metrics, and the edge only as
-the hub does (through `Services`).
+rooms, lobby, players, storage, domain and metrics; like the hub's
+handlers, `requests` is handed the edge's `Connection` a request came on
+(an import that goes up, which `tests/test_layers.py` lists).
 """
