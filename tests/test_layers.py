@@ -116,8 +116,8 @@ IMPORTS_UP = {
     ("storage", "server.players.ratings"),
 }
 """The imports that still go up, each named in its package's docstring: the hub's handlers (and
-moderation's, beside them) are handed the `Connection` a request came on and `Services` holds the `Edge`; the record writer rates a result
-in its transaction with the rating pool's formula."""
+moderation's, beside them) are handed the `Connection` a request came on and `Services` holds the
+`Edge`; the record writer rates a result in its transaction with the rating pool's formula."""
 
 
 def part_of(module: str) -> str:
