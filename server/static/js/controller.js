@@ -140,6 +140,8 @@ export function createController({ store, connection, storage, sound, location, 
     acceptSeek: (seekId) => send({ type: 'accept_seek', seek_id: seekId }),
     say: (roomId, text) => send({ type: 'chat', room_id: roomId, text }),
     showGames: (player) => navigate({ name: 'games', player }),
+    moderate: (request) => send(request),
+    deleteGames: (gameIds) => send({ type: 'delete_games', game_ids: gameIds }),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
   };
@@ -166,7 +168,16 @@ export function createController({ store, connection, storage, sound, location, 
       send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
     } else if (route.name === 'profile') {
       loadProfile(route.player);
+    } else if (route.name === 'moderation') {
+      loadModeration(next);
     }
+  }
+
+  /** The open reports, and for an admin the audit log (each answer says what the page shows). */
+  function loadModeration(next) {
+    if (next.role === null) return;
+    send({ type: 'list_reports' });
+    if (next.role === 'admin') send({ type: 'get_audit_log' });
   }
 
   /** The player's token as the HTTP API takes it (`Authorization: Bearer`), or none when this browser has none. */
@@ -233,6 +244,7 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
+    if (ready && next.route.name === 'moderation' && next.moderation.done !== previous.moderation.done) loadModeration(next);
     if (ready && next.lobby.rewatch === 'needed') {
       send(watchLobbyRequest(next.features));
       store.dispatch({ type: 'lobby_rewatched' });

@@ -1,11 +1,12 @@
 // The page: the header, and one screen at a time (sign-in, lobby, room,
-// games, replay, leaderboard, profile), chosen from the state. Moving to another screen puts the
+// games, replay, leaderboard, profile, moderation), chosen from the state. Moving to another screen puts the
 // keyboard focus on its heading, so a screen reader announces where it is.
 
 import { h, show } from '../dom.js';
 import { createGamesView } from './games.js';
 import { createHeader } from './header.js';
 import { createLobbyView } from './lobby.js';
+import { createModerationView } from './moderation.js';
 import { createPlayersView } from './players.js';
 import { createProfileView } from './profile.js';
 import { createReplayView } from './replay.js';
@@ -28,6 +29,7 @@ export function createApp(root, intents) {
     replay: createReplayView(intents),
     players: createPlayersView(intents),
     profile: createProfileView(intents),
+    moderation: createModerationView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

@@ -12,7 +12,8 @@ export function createHeader(intents) {
   const lobby = h('a', { href: '#lobby' });
   const games = h('a', { href: '#games' });
   const players = h('a', { href: '#players' });
-  const nav = h('nav', {}, lobby, games, players);
+  const moderation = h('a', { href: '#moderation' });
+  const nav = h('nav', {}, lobby, games, players, moderation);
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
   const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
@@ -50,6 +51,9 @@ export function createHeader(intents) {
       setText(players, t('nav.players'));
       show(players, state.features.includes('ratings'));
       players.toggleAttribute('aria-current', route === 'players' || route === 'profile');
+      setText(moderation, t('nav.moderation'));
+      show(moderation, state.role !== null);
+      moderation.toggleAttribute('aria-current', route === 'moderation');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;

@@ -1,0 +1,54 @@
+"""A moderator keeps order from the browser: takes a chat line back, mutes, then bans a player, whose
+page is closed and cannot sign in again; a player deletes their own game against a bot."""
+
+from __future__ import annotations
+
+from browser_harness import BrowserFactory, Page, ThreadedServer
+
+from server.moderation.actions import Moderation
+
+
+def say_in_lobby(page: Page, text: str) -> None:
+    field = page.wait(lambda: next(iter(page.visible("#lobby-chat")), None), "the lobby's chat field")
+    field.send_keys(text)
+    page.click("Send", within=".lobby-chat")
+
+
+def test_a_moderator_removes_a_line_mutes_and_bans_from_the_web_client(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    troll = browser(web_server, "troll")
+    troll.sign_in("troll")
+    moderator = browser(web_server, "mod")
+    moderator.sign_in("mod")
+    assert web_server.app is not None
+    web_server.run(Moderation(web_server.app.storage).grant("operator:test", "mod", "moderator", "class teacher"))
+    moderator.driver.refresh()  # signed in again: welcome now says the role
+    moderator.wait(lambda: moderator.visible("header a[href='#moderation']"), "the moderation link")
+
+    say_in_lobby(troll, "buy cheap gold")
+    moderator.wait_text(".lobby-chat .chat-lines", "troll buy cheap gold")
+    moderator.click("Remove this line of troll", within=".lobby-chat")
+    for page in (moderator, troll):
+        page.wait(lambda page=page: "buy cheap gold" not in page.text_of(".lobby-chat .chat-lines"), "the line to go")
+
+    moderator.follow("Moderation", within="header")
+    moderator.driver.find_element("id", "moderation-player").send_keys("troll")
+    moderator.driver.find_element("id", "moderation-reason").send_keys("spam")
+    moderator.click("Mute")
+    moderator.wait_text(".moderation-done", "troll is muted until")
+    say_in_lobby(troll, "still here")
+    troll.wait_text(".notice", "Your line was not sent: you are muted until")
+
+    moderator.click("Ban")
+    moderator.wait_text(".moderation-done", "troll is banned.")
+    troll.wait_text("main", "You cannot sign in: 'troll' is banned from this server: spam")
+    moderator.screenshot("desktop-moderation")
+
+    entries = web_server.run(web_server.app.storage.audit_log(10))
+    assert [(entry.actor, entry.action, entry.target) for entry in reversed(entries)] == [
+        ("operator:test", "grant", "mod"),
+        ("mod", "remove_chat", "troll"),
+        ("mod", "mute", "troll"),
+        ("mod", "ban", "troll"),
+    ]
