@@ -1,5 +1,5 @@
 """A moderator keeps order from the browser: takes a chat line back, mutes, then bans a player, whose
-page is closed and cannot sign in again; a player deletes their own game against a bot."""
+page is closed and cannot sign in again."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ def say_in_lobby(page: Page, text: str) -> None:
     field = page.wait(lambda: next(iter(page.visible("#lobby-chat")), None), "the lobby's chat field")
     field.send_keys(text)
     page.click("Send", within=".lobby-chat")
+
+
+def wait_gone_from_chat(page: Page, text: str) -> None:
+    page.wait(lambda: text not in page.text_of(".lobby-chat .chat-lines"), f"{text!r} to leave the chat")
 
 
 def test_a_moderator_removes_a_line_mutes_and_bans_from_the_web_client(
@@ -30,7 +34,7 @@ def test_a_moderator_removes_a_line_mutes_and_bans_from_the_web_client(
     moderator.wait_text(".lobby-chat .chat-lines", "troll buy cheap gold")
     moderator.click("Remove this line of troll", within=".lobby-chat")
     for page in (moderator, troll):
-        page.wait(lambda page=page: "buy cheap gold" not in page.text_of(".lobby-chat .chat-lines"), "the line to go")
+        wait_gone_from_chat(page, "buy cheap gold")
 
     moderator.follow("Moderation", within="header")
     moderator.driver.find_element("id", "moderation-player").send_keys("troll")
