@@ -9,8 +9,17 @@ from server.moderation.actions import Moderation
 
 
 def say_in_lobby(page: Page, text: str) -> None:
-    field = page.wait(lambda: next(iter(page.visible("#lobby-chat")), None), "the lobby's chat field")
-    field.send_keys(text)
+    """Type a line into the lobby's chat and send it (found again if the page redrew it meanwhile)."""
+
+    def typed() -> bool:
+        field = next(iter(page.visible("#lobby-chat")), None)
+        if field is None:
+            return False
+        field.clear()
+        field.send_keys(text)
+        return True
+
+    page.wait(typed, "to type in the lobby's chat")
     page.click("Send", within=".lobby-chat")
 
 
