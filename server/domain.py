@@ -1,7 +1,8 @@
 """The server's vocabulary: ids, who is asking, refusals, and what rooms hand to storage.
 
 Every other server module speaks in these terms. The ids and refusals are
-the wire's own (`wire.ids`, `wire.errors`), named here too; nothing else here
+the wire's own (`wire.ids`, `wire.errors`), named here too, as are the names of
+moderation's roles and actions (`wire.moderation`); nothing else here
 knows the wire (`server.rooms.views` renders these values as wire models) or the database
 (`server.storage.database` writes the records and reads back the summaries), so a
 room, the storage and their tests share one small set of plain values.
@@ -23,6 +24,7 @@ from wire.errors import ErrorCode as ErrorCode  # the wire's refusals and ids ar
 from wire.errors import Refusal as Refusal
 from wire.ids import GameId as GameId
 from wire.ids import RoomId as RoomId
+from wire.moderation import ModerationActionName, RoleName
 
 ConnectionId = NewType("ConnectionId", int)
 """One websocket connection, numbered from 1 as they arrive (known only to the edge that holds it)."""
@@ -283,24 +285,12 @@ class BotsEnrolled:
 
 # --------------------------------------------------------------- moderation
 
-Role = Literal["admin", "moderator"]
+Role = RoleName
 """A power granted on the server's machine (`gomoku-admin grant`): a moderator keeps order in chat
-and rooms; an admin may also ban, rename, delete any game and read the audit log."""
+and rooms; an admin may also read the audit log and delete any game."""
 
-AuditAction = Literal[
-    "grant",
-    "revoke",
-    "ban",
-    "unban",
-    "mute",
-    "unmute",
-    "remove_chat",
-    "kick",
-    "rename",
-    "close_report",
-    "delete_games",
-]
-"""What a moderation action did, as the audit log names it."""
+AuditAction = ModerationActionName
+"""What a moderation action did, as the audit log (and the wire) names it."""
 
 
 @dataclass(frozen=True, slots=True)
