@@ -277,6 +277,8 @@ class RequestHandlers:
         room's snapshots: a room learns ratings when a seat is taken and from the rated results it
         stores, not before each request."""
         caller = caller_of(connection)
+        if isinstance(request, JoinRoom):
+            self.moderation.check_may_join(request.room_id, caller.name)
         asks_for_a_seat = isinstance(request, JoinRoom) and request.as_ == "player"
         standings = (await self._services.ratings.standing(caller.name),) if asks_for_a_seat else ()
         await self._services.hub.command(RoomCommand(request.room_id, caller, request, standings))

@@ -4,6 +4,7 @@ A moderator (or an admin) mutes, bans, renames, kicks a spectator, removes
 a chat line and closes reports; an admin also reads the audit log and
 deletes any game; any player reports and deletes their own casual games
 against bots. Nobody acts on a player whose role is as high as their own.
+A kicked spectator stays out of that room while the server runs.
 Each action is stored and logged first (`actions`), then carried out on
 what is live: a banned or renamed player's connections close with the
 reason, a banned player's seeks go and their games are forfeited, a
@@ -20,7 +21,7 @@ from typing import assert_never
 
 from engine.record import format_timestamp
 from server.domain import Caller as RoomCaller
-from server.domain import ConnectionId, Refusal, Role, caller_ref
+from server.domain import ConnectionId, Refusal, Role, RoomId, caller_ref
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.lobby.pacing import RecentCounts
@@ -68,6 +69,14 @@ class ModerationRequests:
         self._services = services
         self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
         self._reports_filed: RecentCounts[str] = RecentCounts(3600.0)
+        self._kicked: set[tuple[RoomId, str]] = set()
+        """(room, name in lower case) of each spectator kicked out: kept out of that room while this
+        server runs."""
+
+    def check_may_join(self, room_id: RoomId, name: str) -> None:
+        """Raise Refusal (`not_allowed`) for a player a moderator kicked out of this room."""
+        if (room_id, name.lower()) in self._kicked:
+            raise Refusal("not_allowed", "a moderator sent you out of this room")
 
     async def handle(self, connection: Connection, request: ModerationRequest) -> None:
         """Serve one moderation request; raise Refusal to answer it with an error."""
@@ -172,6 +181,7 @@ class ModerationRequests:
         if facts.seat_of(name) is not None:
             raise Refusal("not_allowed", f"{name!r} plays in this room: only a spectator may be kicked")
         await self.actions.log(actor, "kick", name, request.reason, f"room {facts.room_id}")
+        self._kicked.add((facts.room_id, name.lower()))
         told = Kicked(room_id=facts.room_id, reason=request.reason)
         self._services.deliver([(connection_id, told) for connection_id in watching])
         callers = [RoomCaller(caller_ref(connection_id), name) for connection_id in watching]

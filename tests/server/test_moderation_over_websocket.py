@@ -148,7 +148,9 @@ async def test_a_renamed_player_is_closed_and_signs_in_with_the_new_name_and_the
     assert "sign in as 'Nice'" in refused(await other.request(type="hello", name="rudename"), "name_taken")
 
 
-async def test_a_kicked_spectator_is_told_why_and_leaves_the_room(server: RunningServer, client: ClientFactory) -> None:
+async def test_a_kicked_spectator_is_told_why_leaves_the_room_and_stays_out(
+    server: RunningServer, client: ClientFactory
+) -> None:
     moderator = await with_role(server, client, "mod", "moderator")
     alice = await client("alice", server=server)
     heckler = await client("heckler", server=server)
@@ -162,6 +164,11 @@ async def test_a_kicked_spectator_is_told_why_and_leaves_the_room(server: Runnin
     assert (await heckler.expect_next("kicked"))["reason"] == "heckling"
     await heckler.expect_next("left")
     assert "join the room" in refused(await heckler.request(type="chat", room_id=room_id, text="hey"), "not_allowed")
+    back = await heckler.request(type="join_room", room_id=room_id, as_="spectator")
+    assert refused(back, "not_allowed") == "a moderator sent you out of this room"
+    assert (await (await client("other", server=server)).request(type="join_room", room_id=room_id, as_="spectator"))[
+        "type"
+    ] == "room"
 
 
 async def test_a_removed_chat_line_is_taken_back_from_everyone_and_logged_with_its_words(
