@@ -155,8 +155,6 @@ class GameServer:
         self._reporting: set[asyncio.Task[None]] = set()
         """Tasks telling rooms of connections that closed (see `_disconnect`)."""
         """Tasks that run for the server's whole life (lag probe, clock saving)."""
-        self._closing: set[asyncio.Task[None]] = set()
-        """Connections being closed at a moderator's word (see `disconnect`)."""
 
     # ------------------------------------------------------------ lifecycle
 
@@ -225,7 +223,7 @@ class GameServer:
         """Stop rooms (after their writes), analyses, the bot pool and the database."""
         for chore in self._chores:
             chore.cancel()
-        await asyncio.gather(*self._chores, *self._reporting, *self._closing, return_exceptions=True)
+        await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -278,15 +276,13 @@ class GameServer:
                 connection.send_wire(frame)
 
     def disconnect(self, connection_id: ConnectionId, reason: str) -> None:
-        """Close a connection at a moderator's word (a ban, a rename): 1008 with the reason, cut to fit
-        a close frame. Its receive loop then ends, and the connection is forgotten as any other."""
+        """Close a connection at a moderator's word (a ban, a rename), once what is queued for it is
+        sent: 1008 with the reason, cut to fit a close frame. Its receive loop then ends, and the
+        connection is forgotten as any other."""
         connection = self.connections.get(connection_id)
-        if connection is None:
-            return
-        said = reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
-        task = asyncio.get_running_loop().create_task(connection.websocket.close(CloseCode.POLICY_VIOLATION, said))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+        if connection is not None:
+            said = reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+            connection.close_when_sent(CloseCode.POLICY_VIOLATION, said)
 
     # ----------------------------------------------------------- websocket
 

@@ -65,6 +65,15 @@ class Kicked(ServerMessage):
     reason: str
 
 
+class Renamed(ServerMessage):
+    """A moderator renamed you: sign in as `name`, with the same token (the server closes this
+    connection next)."""
+
+    type: Literal["renamed"] = "renamed"
+    name: str
+    reason: str
+
+
 class ReportFiled(ServerMessage):
     type: Literal["report_filed"] = "report_filed"
     report_id: str
@@ -85,4 +94,4 @@ class AuditLog(ServerMessage):
     entries: list[AuditEntryModel]
 
 
-ModerationEvent = ModerationDone | ChatRemoved | Kicked | ReportFiled | Reports | GamesDeleted | AuditLog
+ModerationEvent = ModerationDone | ChatRemoved | Kicked | Renamed | ReportFiled | Reports | GamesDeleted | AuditLog

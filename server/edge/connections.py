@@ -95,6 +95,10 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._dropping: asyncio.Task[None] | None = None
         """Set once the client has fallen too far behind: the task closing it."""
+        self._closing: tuple[CloseCode, str] | None = None
+        """Set by `close_when_sent`: how to close once what is queued has been sent."""
+        self._closer: asyncio.Task[None] | None = None
+        """The task closing the connection at once, when `close_when_sent` found nothing to send."""
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; close the connection if it is not keeping up."""
@@ -122,8 +126,17 @@ class Connection:
                 self._queue.put_nowait((frame, False))
         self._lobby_queued = 0
 
+    def close_when_sent(self, code: CloseCode, reason: str) -> None:
+        """Close the connection once what is queued for it has been sent (at a moderator's word: the
+        message that says why goes first); nothing queued after this is sent."""
+        if self._closing is not None or self._dropping is not None:
+            return
+        self._closing = (code, reason)
+        if self._queue.empty() and self._queued_bytes == 0:  # nothing waiting, nothing being sent
+            self._closer = asyncio.get_running_loop().create_task(self.websocket.close(code, reason))
+
     def _put(self, frame: bytes, is_lobby_change: bool) -> None:
-        if self._dropping is not None:
+        if self._dropping is not None or self._closing is not None:
             return
         if self._queued_bytes + len(frame) > SEND_QUEUE_BYTES or self._queue.full():
             logger.warning("connection %d is too slow to read; closing it", self.id)
@@ -148,6 +161,9 @@ class Connection:
                 self._lobby_queued -= is_lobby_change
                 await self.websocket.send(frame, text=True)
                 self._queued_bytes -= len(frame)
+                if self._closing is not None and self._queue.empty():
+                    await self.websocket.close(*self._closing)
+                    return
 
     async def stop(self) -> None:
         """Stop the writer (the socket is closed; what is still queued cannot be sent)."""
@@ -156,3 +172,5 @@ class Connection:
             await self._writer
         if self._dropping is not None:
             await self._dropping
+        if self._closer is not None:
+            await self._closer

@@ -50,6 +50,7 @@ from wire.moderation_events import (
     GamesDeleted,
     Kicked,
     ModerationDone,
+    Renamed,
     ReportFiled,
     Reports,
 )
@@ -161,6 +162,8 @@ class ModerationRequests:
         actor = await self._acting_on(connection, request.player, "moderator")
         old, new = await self.actions.rename(actor, request.player, request.new_name, request.reason)
         self._withdraw_seeks(old)
+        told = Renamed(name=new, reason=request.reason)
+        self._services.deliver([(connection_id, told) for connection_id in self._services.lobby.connections_of(old)])
         self._disconnect(old, f"renamed by a moderator: sign in as {new}")
         connection.send(ModerationDone(action="rename", target=old, new_name=new, id=request.id))
 

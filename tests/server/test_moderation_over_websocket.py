@@ -140,6 +140,8 @@ async def test_a_renamed_player_is_closed_and_signs_in_with_the_new_name_and_the
     rude = await client("rudename", server=server)
     done = await moderator.request(type="rename_player", player="rudename", new_name="Nice", reason="offensive")
     assert (done["action"], done["target"], done["new_name"]) == ("rename", "rudename", "Nice")
+    told = await rude.receive()
+    assert told == {"type": "renamed", "name": "Nice", "reason": "offensive"}
     assert await closed_with(rude) == (1008, "renamed by a moderator: sign in as Nice")
 
     back = await client(server=server)

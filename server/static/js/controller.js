@@ -61,6 +61,7 @@ export function createController({ store, connection, storage, sound, location, 
 
   function received(message, request) {
     if (message.type === 'welcome') saveToken(storage, message.player.name, message.token);
+    if (message.type === 'renamed') keepTokenForNewName(message.name);
     if (message.type === 'error' && request?.type === 'hello' && message.code === 'unauthorized') {
       forgetToken(storage, request.name);
     }
@@ -70,6 +71,17 @@ export function createController({ store, connection, storage, sound, location, 
       return;
     }
     store.dispatch({ type: 'server', message, request, at: performance.now() });
+  }
+
+  /** A moderator renamed me: my token now goes with the new name, which the next hello (once the
+   * server has closed this connection) signs in with. */
+  function keepTokenForNewName(name) {
+    const old = state().me?.name;
+    const token = old ? tokenFor(storage, old) : null;
+    if (token === null) return;
+    saveToken(storage, name, token);
+    forgetToken(storage, old);
+    store.dispatch({ type: 'pref', key: 'name', value: name });
   }
 
   // ------------------------------------------------------------------- intents

@@ -400,6 +400,7 @@ const en = {
   'error.signin_refused': 'You cannot sign in: {fallback}',
   'error.kicked': 'A moderator sent you out of the room: {fallback}',
   'error.report_filed': 'Thank you: the moderators will look at it.',
+  'error.renamed': 'A moderator gave you a new name: {fallback}.',
 };
 
 const zh = {
@@ -785,6 +786,7 @@ const zh = {
   'error.signin_refused': '你不能登录：{fallback}',
   'error.kicked': '管理员请你离开了房间：{fallback}',
   'error.report_filed': '谢谢：管理员会查看。',
+  'error.renamed': '管理员给你改了名字：{fallback}。',
 };
 
 export const STRINGS = { en, zh };

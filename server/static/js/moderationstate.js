@@ -1,7 +1,7 @@
 // What moderation changes in the page's state (see store.js): the signed-in
 // player's role, the moderation page's reports and audit log, the last
 // action done, chat lines taken back, games deleted, and a spectator sent
-// out of a room. Pure functions of (state, message), as the store wants.
+// out of a room, a new name given. Pure functions of (state, message), as the store wants.
 
 import { LOBBY } from './routes.js';
 
@@ -29,6 +29,8 @@ export function moderationReceived(state, message, notice) {
       return chatRemoved(state, message);
     case 'kicked':
       return kicked(state, message, notice);
+    case 'renamed':
+      return { ...state, notice: notice(state, { code: 'renamed', message: message.name }, null) };
     case 'games_deleted':
       return gamesDeleted(state, message.game_ids);
     default:

@@ -1,5 +1,5 @@
 """A moderator keeps order from the browser: takes a chat line back, mutes, then bans a player, whose
-page is closed and cannot sign in again."""
+page is closed and cannot sign in again; renames another, whose browser signs in under the new name."""
 
 from __future__ import annotations
 
@@ -25,6 +25,27 @@ def say_in_lobby(page: Page, text: str) -> None:
 
 def wait_gone_from_chat(page: Page, text: str) -> None:
     page.wait(lambda: text not in page.text_of(".lobby-chat .chat-lines"), f"{text!r} to leave the chat")
+
+
+def test_a_renamed_player_plays_on_under_the_new_name_in_the_same_browser(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    rude = browser(web_server, "rude")
+    rude.sign_in("rudename")
+    assert web_server.app is not None
+    moderation = Moderation(web_server.app.storage)
+    moderator = browser(web_server, "mod", "#moderation")
+    moderator.sign_in("mod")
+    web_server.run(moderation.grant("operator:test", "mod", "moderator", "class teacher"))
+    moderator.driver.refresh()
+
+    moderator.wait(lambda: moderator.visible("#moderation-player"), "the moderation page")
+    moderator.driver.find_element("id", "moderation-player").send_keys("rudename")
+    moderator.driver.find_element("id", "moderation-reason").send_keys("offensive")
+    moderator.driver.find_element("id", "moderation-new-name").send_keys("Nice")
+    moderator.click("Rename")
+    moderator.wait_text(".moderation-done", "rudename is now Nice.")
+    rude.wait(lambda: "Nice" in rude.text_of("header .me"), "signed in again as Nice")
 
 
 def test_a_moderator_removes_a_line_mutes_and_bans_from_the_web_client(
