@@ -117,7 +117,7 @@ from wire.messages import (
 from wire.messages import Analyze as AnalyzeRequest
 from wire.messages import Move as MoveRequest
 from wire.moderation import DeleteGames
-from wire.moderation_events import GamesDeleted
+from wire.moderation_events import GamesDeleted, Kicked, Renamed
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,7 +478,18 @@ class ClientCore:
                 return [Show(describe_chat(message, self.room is not None))]
             case GamesDeleted():
                 return [Show(deleted_text(message.game_ids))]
+            case Renamed():
+                return self._renamed(message)
+            case Kicked():
+                return [Show(f"a moderator sent you out of room {message.room_id}: {message.reason}")]
         return []
+
+    def _renamed(self, message: Renamed) -> list[Action]:
+        """A moderator renamed me: my token goes with the new name, which the next hello (once the
+        server has closed this connection) signs in with."""
+        self.name = message.name
+        remember = [] if self.token is None else [RememberToken(self.token)]
+        return [*remember, Show(f"a moderator renamed you to {message.name}: {message.reason}")]
 
     # ------------------------------------------------------------- commands
 
