@@ -1,9 +1,12 @@
 """A moderator keeps order from the browser: takes a chat line back, mutes, then bans a player, whose
-page is closed and cannot sign in again; renames another, whose browser signs in under the new name."""
+page is closed and cannot sign in again; renames another, whose browser signs in under the new name;
+an admin deletes a game from a player's list."""
 
 from __future__ import annotations
 
 from browser_harness import BrowserFactory, Page, ThreadedServer
+from test_browser_play import BLACK_WINS
+from test_browser_records import play_by_script
 
 from server.moderation.actions import Moderation
 
@@ -86,3 +89,22 @@ def test_a_moderator_removes_a_line_mutes_and_bans_from_the_web_client(
         ("mod", "mute", "troll"),
         ("mod", "ban", "troll"),
     ]
+
+
+def test_an_admin_deletes_a_game_from_a_players_list(web_server: ThreadedServer, browser: BrowserFactory) -> None:
+    game_id = play_by_script(web_server, "ann", "ben", BLACK_WINS)
+    admin = browser(web_server, "boss", "#games/ann")
+    admin.sign_in("boss")
+    assert web_server.app is not None
+    web_server.run(Moderation(web_server.app.storage).grant("operator:test", "boss", "admin", "runs the server"))
+    admin.driver.refresh()
+    admin.wait_text(".games-list", "ann vs ben")
+
+    admin.driver.find_element("id", f"delete-{game_id}").click()
+    admin.click("Delete 1 game")
+    admin.wait_text(".games-screen", "No games yet.")
+    assert web_server.run(web_server.app.storage.game_record(game_id, None)) is None
+    [entry] = [
+        entry for entry in web_server.run(web_server.app.storage.audit_log(10)) if entry.action == "delete_games"
+    ]
+    assert (entry.actor, entry.target) == ("boss", game_id)
