@@ -117,14 +117,15 @@ class Moderation:
 
     # -------------------------------------------------------------- mutes
 
-    async def mute(self, actor: str, name: str, duration: timedelta, reason: str) -> datetime:
-        """Refuse the player's chat for `duration` from now (replacing a mute they had); when it ends."""
+    async def mute(self, actor: str, name: str, duration: timedelta, reason: str) -> tuple[StoredPlayer, datetime]:
+        """Refuse the player's chat for `duration` from now (replacing a mute they had); the player,
+        and when it ends."""
         player = await self.player(name)
         now = self._clock()
         until = now + duration
         muted = PlayerMuted(player.name, until, reason, actor, now)
         await self._store([muted], actor, "mute", player.name, reason, f"until {format_timestamp(until)}")
-        return until
+        return player, until
 
     async def unmute(self, actor: str, name: str, reason: str) -> StoredPlayer:
         player = await self.player(name)

@@ -141,8 +141,9 @@ class ModerationRequests:
 
     async def _mute(self, connection: Connection, request: Mute) -> None:
         actor = await self._acting_on(connection, request.player, "moderator")
-        until = await self.actions.mute(actor, request.player, timedelta(minutes=request.minutes), request.reason)
-        player = await self.actions.player(request.player)
+        player, until = await self.actions.mute(
+            actor, request.player, timedelta(minutes=request.minutes), request.reason
+        )
         done = ModerationDone(action="mute", target=player.name, until=format_timestamp(until), id=request.id)
         connection.send(done)
 

@@ -112,8 +112,8 @@ async def test_a_banned_player_cannot_sign_in_until_unbanned(storage: Storage, m
 async def test_a_muted_player_may_not_chat_until_the_mute_ends(
     storage: Storage, moderation: Moderation, clock: Clock
 ) -> None:
-    until = await moderation.mute("bob", "alice", timedelta(minutes=10), "spam")
-    assert until == START + timedelta(minutes=10)
+    player, until = await moderation.mute("bob", "ALICE", timedelta(minutes=10), "spam")
+    assert (player.name, until) == ("alice", START + timedelta(minutes=10))
     clock.now = until - timedelta(seconds=1)
     with pytest.raises(Refusal) as refused:
         await check_may_chat(storage, "alice", clock.now)
