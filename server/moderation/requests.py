@@ -28,6 +28,7 @@ from server.lobby.pacing import RecentCounts
 from server.moderation.actions import Moderation
 from server.moderation.chat_lines import ChatLine
 from server.moderation.views import audit_entry_model, report_model
+from server.rooms.actors import RoomActor
 from server.rooms.room import Outcome, Room
 from wire.moderation import (
     Ban,
@@ -148,12 +149,14 @@ class ModerationRequests:
         connection.send(done)
 
     async def _ban(self, connection: Connection, request: Ban) -> None:
-        """Store the ban, then: the player's seeks go, their games are lost by forfeit, and each of
-        their connections is closed with the reason."""
+        """Store the ban, then: the player's seeks go, their games are lost by forfeit, they leave
+        every room (a seat waiting for a game is open again), and each of their connections is
+        closed with the reason."""
         actor = await self._acting_on(connection, request.player, "moderator")
         player = await self.actions.ban(actor, request.player, request.reason)
         self._withdraw_seeks(player.name)
         await self._forfeit_games(player.name, f"forfeited: {player.name} was banned")
+        await self._leave_rooms(player.name)
         self._disconnect(player.name, f"banned: {request.reason}")
         connection.send(ModerationDone(action="ban", target=player.name, id=request.id))
 
@@ -188,17 +191,7 @@ class ModerationRequests:
         self._kicked.add((facts.room_id, name.lower()))
         told = Kicked(room_id=facts.room_id, reason=request.reason)
         self._services.deliver([(connection_id, told) for connection_id in watching])
-        callers = [RoomCaller(caller_ref(connection_id), name) for connection_id in watching]
-
-        def leave(room: Room, now: float) -> Outcome:
-            outcome = Outcome()
-            for caller in callers:
-                left = room.leave(caller, now)
-                outcome.events += left.events
-                outcome.records += left.records
-            return outcome
-
-        await room_actor.run(leave)
+        await _take_out(room_actor, name, list(watching))
         connection.send(ModerationDone(action="kick", target=name, id=request.id))
 
     async def _remove_chat(self, connection: Connection, request: RemoveChat) -> None:
@@ -257,6 +250,19 @@ class ModerationRequests:
             except Exception:
                 logger.exception("room %s: cannot forfeit the game of banned %s", room_id, name)
 
+    async def _leave_rooms(self, name: str) -> None:
+        """Take the player's connections out of every room they are in: a seat of a room still waiting
+        for its game is open again (their games are over by now)."""
+        book = self._services.edge.book
+        in_rooms: dict[RoomId, list[ConnectionId]] = {}
+        for connection_id in self._services.lobby.connections_of(name):
+            for room_id in book.rooms_of(connection_id):
+                in_rooms.setdefault(room_id, []).append(connection_id)
+        for room_id, connections in in_rooms.items():
+            room_actor = self._services.rooms.get(room_id)
+            if room_actor is not None:
+                await _take_out(room_actor, name, connections)
+
     def _disconnect(self, name: str, reason: str) -> None:
         for connection_id in self._services.lobby.connections_of(name):
             self._services.disconnect(connection_id, reason)
@@ -272,3 +278,18 @@ class ModerationRequests:
         if line.room_id is None:
             return set(self._services.lobby.watchers)
         return set(self._services.edge.book.members(line.room_id))
+
+
+async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId]) -> None:
+    """Each of the player's connections leaves the room, as if it had asked to (`Room.leave`)."""
+    callers = [RoomCaller(caller_ref(connection_id), name) for connection_id in connections]
+
+    def leave(room: Room, now: float) -> Outcome:
+        outcome = Outcome()
+        for caller in callers:
+            left = room.leave(caller, now)
+            outcome.events += left.events
+            outcome.records += left.records
+        return outcome
+
+    await room_actor.run(leave)

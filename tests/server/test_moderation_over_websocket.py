@@ -116,6 +116,7 @@ async def test_a_banned_player_is_closed_loses_their_game_and_seeks_and_cannot_r
     room_id = (await troll.request(type="create_room"))["room"]["room_id"]
     await bob.request(type="join_room", room_id=room_id)
     await troll.request(type="move", room_id=room_id, x=7, y=7)
+    waiting = (await troll.request(type="create_room"))["room"]["room_id"]
     seek = (await troll.request(type="seek"))["seek"]
     await watcher.expect_next("seek_added")
 
@@ -131,6 +132,8 @@ async def test_a_banned_player_is_closed_loses_their_game_and_seeks_and_cannot_r
     assert message == "'troll' is banned from this server: abuse"
     record = await bob.request(type="get_game", game_id=over["game_id"])
     assert record["type"] == "game"  # nothing of theirs already stored is lost
+    rooms = (await watcher.request(type="list_rooms"))["rooms"]
+    assert all("troll" not in (room["black"] or {}).get("name", "") for room in rooms if room["room_id"] == waiting)
 
 
 async def test_a_renamed_player_is_closed_and_signs_in_with_the_new_name_and_their_token(
