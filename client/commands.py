@@ -14,6 +14,7 @@ from typing import Literal
 
 from client import opening_commands as opening
 from client import player_commands as players
+from client.moderation_commands import DeleteGamesCommand, parse_delete
 from client.opening_commands import OpeningCommand
 from client.player_commands import PlayerCommand
 from client.values import (
@@ -74,6 +75,7 @@ records:
   games [PLAYER] [LIMIT]        a player's stored games (yours by default), newest first, LIMIT 1 to 100
   games more                    the next page of the last games list
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
+  delete GAME...                delete your finished casual games against bots (an admin: any games)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   analyze GAME MOVE [SECONDS]   the engine's view of a stored game after MOVE moves
   help                          this list
@@ -249,6 +251,7 @@ Command = (
     | ReplayCommand
     | PlayerCommand
     | OpeningCommand
+    | DeleteGamesCommand
 )
 
 LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
@@ -331,6 +334,7 @@ def parse_command(line: str) -> Command | None:
         "declare": opening.parse_declare,
         "offer": opening.parse_offer,
         "select": opening.parse_select,
+        "delete": parse_delete,
     }
     if word not in parsers:
         raise CommandError(f"unknown command {word!r}: type 'help' for the list")

@@ -31,6 +31,7 @@ from client import opening_commands as opening
 from client import player_commands as players
 from client.actions import Action, Fetch, Quit, RememberToken, SaveFile, Send, Show, Status
 from client.lobby import LobbyView
+from client.moderation_commands import DeleteGamesCommand, deleted_text
 from client.opening_text import describe_decision, describe_step
 from client.players_text import describe_chat, describe_leaderboard, describe_online, describe_profile
 from client.replay import REPLAY_HELP, Replay
@@ -115,6 +116,8 @@ from wire.messages import (
 )
 from wire.messages import Analyze as AnalyzeRequest
 from wire.messages import Move as MoveRequest
+from wire.moderation import DeleteGames
+from wire.moderation_events import GamesDeleted, Kicked, Renamed
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +476,20 @@ class ClientCore:
                 return [Show(describe_leaderboard(message.players))]
             case ChatMessage():
                 return [Show(describe_chat(message, self.room is not None))]
+            case GamesDeleted():
+                return [Show(deleted_text(message.game_ids))]
+            case Renamed():
+                return self._renamed(message)
+            case Kicked():
+                return [Show(f"a moderator sent you out of room {message.room_id}: {message.reason}")]
         return []
+
+    def _renamed(self, message: Renamed) -> list[Action]:
+        """A moderator renamed me: my token goes with the new name, which the next hello (once the
+        server has closed this connection) signs in with."""
+        self.name = message.name
+        remember = [] if self.token is None else [RememberToken(self.token)]
+        return [*remember, Show(f"a moderator renamed you to {message.name}: {message.reason}")]
 
     # ------------------------------------------------------------- commands
 
@@ -513,6 +529,8 @@ class ClientCore:
             case cmd.HintCommand() if self.replay is not None and self.replay.record.game_id:
                 game_id, ply = GameId(self.replay.record.game_id), self.replay.ply
                 return self._send(AnalyzeRequest(game_id=game_id, ply=ply, time_ms=command.time_ms))
+            case DeleteGamesCommand():
+                return self._send(DeleteGames(game_ids=list(command.game_ids)))
             case players.SayCommand():
                 room_id = self.room.room_id if self.room is not None else None
                 return self._send(ChatRequest(room_id=room_id, text=command.text))

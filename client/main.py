@@ -1,7 +1,7 @@
 """`gomoku`: the terminal client, and subcommands for scripts.
 
 `gomoku --server ws://127.0.0.1:8765/ws --name alice` plays interactively
-(type `help`). `gomoku bots|rooms|games|export|play|top|online|seeks|profile|login|passwd
+(type `help`). `gomoku bots|rooms|games|export|delete|play|top|online|seeks|profile|login|passwd
 ...` does one job, prints plain text and exits: see `gomoku SUBCOMMAND --help`.
 """
 
@@ -122,6 +122,13 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("game_id", metavar="GAME_ID")
     export.add_argument("-f", "--format", choices=cmd.RECORD_FORMATS, help="default: from -o's suffix, else json")
     export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
+    delete = subcommand(
+        "delete",
+        "delete stored games",
+        "Your own finished casual games against bots (an admin's: any finished games), all or none. "
+        "Prints 'deleted GAME_ID' for each.",
+    )
+    delete.add_argument("game_ids", nargs="+", metavar="GAME_ID")
     play = subcommand(
         "play",
         "play a bot, reading your moves (h8, or x,y) from standard input, one per line",
@@ -274,6 +281,8 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
         case "export":
             record_format = _export_format(arguments.format, arguments.output)
             await subcommands.export_game(connection, GameId(arguments.game_id), record_format, out, arguments.output)
+        case "delete":
+            await subcommands.delete_games(connection, out, [GameId(game_id) for game_id in arguments.game_ids])
         case "play":
             settings = PlaySettings(
                 bot=arguments.bot,

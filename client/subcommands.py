@@ -45,6 +45,8 @@ from wire.messages import (
     WhoIsOnline,
     WireModel,
 )
+from wire.moderation import DeleteGames
+from wire.moderation_events import GamesDeleted
 
 BOT_COLUMNS = ("level", "rating", "description")
 ROOM_COLUMNS = ("room", "status", "rule", "size", "clock", "black", "white", "spectators")
@@ -201,6 +203,13 @@ async def profile(websocket_url: str, name: str, out: TextIO, as_json: bool = Fa
         return
     results = (player.wins, player.losses, player.draws)
     _row(out, player.name, player.kind, player.rating, player.rd, player.games, *results)
+
+
+async def delete_games(connection: Connection, out: TextIO, game_ids: list[GameId]) -> None:
+    """Delete games (one's own casual games against bots; an admin's, any): `deleted GAME_ID` per game."""
+    answer = await connection.request_answer(DeleteGames(game_ids=game_ids), GamesDeleted)
+    for game_id in answer.game_ids:
+        _row(out, "deleted", game_id)
 
 
 def _room_row(out: TextIO, room: RoomSummaryModel) -> None:

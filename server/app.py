@@ -64,6 +64,9 @@ ANALYSIS_NICENESS = 10
 """How far below the bots' CPU priority analyses search: on a machine with fewer free cores than
 searches, a bot's move (bounded by time) gets the CPU first, and loses no depth to an analysis."""
 
+CLOSE_REASON_BYTES = 123
+"""The most a close frame's reason may hold (RFC 6455: 125 bytes of payload, 2 of them the code)."""
+
 CLOCK_SAVE_EVERY_S = 5.0
 """How often the running clocks are stored (see GameServer._save_clocks_now_and_then)."""
 
@@ -144,6 +147,7 @@ class GameServer:
             self.deliver,
             self.hub,
             self.edge,
+            self.disconnect,
             self.roster,
         )
         self.handlers = RequestHandlers(services, Accounts(storage, settings.accounts))
@@ -273,6 +277,15 @@ class GameServer:
                 connection.send_lobby_change(frame, fresh_snapshot)
             else:
                 connection.send_wire(frame)
+
+    def disconnect(self, connection_id: ConnectionId, reason: str) -> None:
+        """Close a connection at a moderator's word (a ban, a rename), once what is queued for it is
+        sent: 1008 with the reason, cut to fit a close frame. Its receive loop then ends, and the
+        connection is forgotten as any other."""
+        connection = self.connections.get(connection_id)
+        if connection is not None:
+            said = reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+            connection.close_after_sent(said)
 
     # ----------------------------------------------------------- websocket
 

@@ -1,7 +1,8 @@
 """The server's vocabulary: ids, who is asking, refusals, and what rooms hand to storage.
 
 Every other server module speaks in these terms. The ids and refusals are
-the wire's own (`wire.ids`, `wire.errors`), named here too; nothing else here
+the wire's own (`wire.ids`, `wire.errors`), named here too, as are the names of
+moderation's roles and actions (`wire.moderation`); nothing else here
 knows the wire (`server.rooms.views` renders these values as wire models) or the database
 (`server.storage.database` writes the records and reads back the summaries), so a
 room, the storage and their tests share one small set of plain values.
@@ -23,6 +24,7 @@ from wire.errors import ErrorCode as ErrorCode  # the wire's refusals and ids ar
 from wire.errors import Refusal as Refusal
 from wire.ids import GameId as GameId
 from wire.ids import RoomId as RoomId
+from wire.moderation import ModerationActionName, RoleName
 
 ConnectionId = NewType("ConnectionId", int)
 """One websocket connection, numbered from 1 as they arrive (known only to the edge that holds it)."""
@@ -331,6 +333,154 @@ class AccountDeleted:
 
 AccountRecord = DeviceSignedIn | PasswordSet | DevicesSignedOut | AccountDeleted
 """The records of accounts (`server.accounts`)."""
+# --------------------------------------------------------------- moderation
+
+Role = RoleName
+"""A power granted on the server's machine (`gomoku-admin grant`): a moderator keeps order in chat
+and rooms; an admin may also read the audit log and delete any game."""
+
+AuditAction = ModerationActionName
+"""What a moderation action did, as the audit log (and the wire) names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """Store one moderation action in the audit log: who did what to whom, why and when. Written in
+    the transaction of the action's own records, so that no action goes unlogged."""
+
+    entry_id: str
+    at: datetime
+    actor: str
+    """Who acted: a moderator's name, or the operator of `gomoku-admin`."""
+    action: AuditAction
+    target: str
+    """Whom (a player's name) or what (game ids, a chat line) it was done to."""
+    reason: str
+    detail: str | None = None
+    """What the action's words alone do not say (a mute's end, a rename's new name, a line's text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoleGranted:
+    """Give a player a role (replacing the one they had)."""
+
+    name: str
+    role: Role
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRevoked:
+    """Take a player's role away."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBanned:
+    """Bar a player from signing in (their games and ratings stay as stored)."""
+
+    name: str
+    reason: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnbanned:
+    """Let a banned player sign in again."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMuted:
+    """Refuse a player's chat lines until `until` (replacing an earlier mute)."""
+
+    name: str
+    until: datetime
+    reason: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnmuted:
+    """Let a muted player chat again before the mute ends."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRenamed:
+    """Give a player a new name everywhere it is stored (games, ratings, moderation); the old name is
+    retired, so that nobody takes it again."""
+
+    old: str
+    new: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A player's report of another player, or of one of their chat lines, for moderators."""
+
+    report_id: str
+    reporter: str
+    target: str
+    reason: str
+    filed_at: datetime
+    room_id: RoomId | None = None
+    """Where the reported chat line was said (None: the lobby, or no line)."""
+    chat_id: str | None = None
+    chat_text: str | None = None
+    """The reported line's words, kept as evidence once the line itself is gone."""
+    closed_by: str | None = None
+    """The moderator who closed it; None while it is open."""
+    closed_at: datetime | None = None
+    resolution: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportFiled:
+    """Store a new report."""
+
+    report: Report
+
+
+@dataclass(frozen=True, slots=True)
+class ReportClosed:
+    """Close an open report, saying what was done about it."""
+
+    report_id: str
+    by: str
+    at: datetime
+    resolution: str
+
+
+@dataclass(frozen=True, slots=True)
+class GamesDeleted:
+    """Delete finished games with everything stored of them (moves, opening steps, result, the rating
+    history's points); the players' ratings stay as the games left them."""
+
+    game_ids: tuple[GameId, ...]
+
+
+ModerationRecord = (
+    AuditEntry
+    | RoleGranted
+    | RoleRevoked
+    | PlayerBanned
+    | PlayerUnbanned
+    | PlayerMuted
+    | PlayerUnmuted
+    | PlayerRenamed
+    | ReportFiled
+    | ReportClosed
+    | GamesDeleted
+)
+"""The records of moderation (`server.storage.moderation_statements` writes them)."""
 
 
 StoreRecord = (
@@ -345,6 +495,7 @@ StoreRecord = (
     | OpeningStepTaken
     | SeatsDecided
     | AccountRecord
+    | ModerationRecord
 )
 
 
@@ -603,7 +754,53 @@ class RecordReader(Protocol):
         """A page of game summaries, newest first; None when `before` names no game `viewer` may see."""
 
 
-class Records(RecordReader, RecordStore, Protocol):
+@dataclass(frozen=True, slots=True)
+class GameToDelete:
+    """What deciding whether a game may be deleted needs: its seats, whether it is rated, whether it
+    is over."""
+
+    game_id: GameId
+    black: PlayerInfo
+    white: PlayerInfo
+    rated: bool
+    finished: bool
+
+
+class ModerationReader(Protocol):
+    """What moderation reads back from storage (`server.storage.moderation`)."""
+
+    async def role_of(self, name: str) -> Role | None:
+        """The role of the player called `name` (ignoring case), or None."""
+
+    async def roles(self) -> list[RoleGranted]:
+        """Every role granted, by name."""
+
+    async def ban_of(self, name: str) -> PlayerBanned | None:
+        """The ban on `name` (ignoring case) as stored, or None."""
+
+    async def mute_of(self, name: str) -> PlayerMuted | None:
+        """The latest mute of `name` (ignoring case) as stored, ended or not, or None."""
+
+    async def renamed_to(self, name: str) -> str | None:
+        """The name a player once called `name` (ignoring case) has now, if a rename retired it."""
+
+    async def audit_log(self, limit: int, target: str | None = None) -> list[AuditEntry]:
+        """The latest moderation actions, newest first (only those done to `target` if given)."""
+
+    async def open_reports(self, limit: int) -> list[Report]:
+        """The open reports, oldest first."""
+
+    async def report(self, report_id: str) -> Report | None:
+        """One report, open or closed, or None."""
+
+    async def games_to_delete(self, game_ids: list[str]) -> list[GameToDelete]:
+        """The stored games among `game_ids`, in no particular order."""
+
+    async def unfinished_games_of(self, name: str) -> int:
+        """How many stored games without a result `name` (ignoring case) holds a seat in."""
+
+
+class Records(RecordReader, RecordStore, ModerationReader, Protocol):
     """Storage as the requests use it: its reads, its writes, and the adding of a player."""
 
     async def add_player(self, name: str, token_hash: bytes, kind: PlayerKind = "human") -> StoredPlayer | None:

@@ -101,6 +101,7 @@ def test_analysis_knows_nothing_of_the_connection_layer() -> None:
 SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
+    "moderation": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
     "accounts": 2,
     "storage": 3,
@@ -112,11 +113,12 @@ import any of them."""
 IMPORTS_UP = {
     ("hub", "server.edge.connections"),
     ("hub", "server.edge.subscriptions"),
+    ("moderation", "server.edge.connections"),
     ("storage", "server.players.ratings"),
 }
-"""The imports that still go up, each named in its package's docstring: the hub's handlers are handed
-the `Connection` a request came on and `Services` holds the `Edge`; the record writer rates a result
-in its transaction with the rating pool's formula."""
+"""The imports that still go up, each named in its package's docstring: the hub's handlers (and
+moderation's, beside them) are handed the `Connection` a request came on and `Services` holds the
+`Edge`; the record writer rates a result in its transaction with the rating pool's formula."""
 
 
 def part_of(module: str) -> str:

@@ -43,7 +43,16 @@ PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
 Feature = Literal[
-    "paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches", "accounts"
+    "paging",
+    "ratings",
+    "lobby",
+    "chat",
+    "claims",
+    "analysis_at_ply",
+    "openings",
+    "lobby_batches",
+    "accounts",
+    "moderation",
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
@@ -709,6 +718,7 @@ class ClaimWin(ClientMessage):
 
 
 from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
+from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
 
 ClientRequest = Annotated[
     Hello
@@ -741,7 +751,8 @@ ClientRequest = Annotated[
     | SetPassword
     | ListDevices
     | SignOut
-    | DeleteAccount,
+    | DeleteAccount
+    | ModerationRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -835,6 +846,8 @@ class Welcome(ServerMessage):
     """The 1.1 additions this server supports."""
     password: bool | None = None
     """Accounts: whether the name is kept with a password (absent from servers without accounts)."""
+    role: Literal["admin", "moderator"] | None = None
+    """The player's moderation role, if any (the `moderation` feature)."""
 
 
 class ErrorMessage(ServerMessage):
@@ -1029,6 +1042,8 @@ class ChatMessage(ServerMessage):
     text: str
     at: str
     """When it was said (ISO 8601, UTC)."""
+    chat_id: str | None = None
+    """The line's id, for reporting or removing it (the `moderation` feature)."""
 
 
 class OpeningStepped(ServerMessage):
@@ -1063,6 +1078,7 @@ from wire.accounts_events import (  # noqa: E402 (they stand on ServerMessage)
     PasswordSetMessage,
     SignedOut,
 )
+from wire.moderation_events import ModerationEvent  # noqa: E402  (it stands on the classes above)
 
 ServerEvent = Annotated[
     Welcome
@@ -1097,7 +1113,8 @@ ServerEvent = Annotated[
     | PasswordSetMessage
     | Devices
     | SignedOut
-    | AccountDeletedMessage,
+    | AccountDeletedMessage
+    | ModerationEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

@@ -25,6 +25,7 @@ from server.domain import (
     Refusal,
     SignedInDevice,
     StoredPlayer,
+    StoreRecord,
     utc_now,
 )
 from server.players.sessions import check_kind, hash_token, new_token
@@ -202,14 +203,23 @@ class Accounts:
 async def reset_password(
     store: AccountStore, name: str, new_password: str, passwords: Passwords | None = None
 ) -> StoredPlayer:
-    """Give the account `name` a new password, on the operator's word (`gomoku-admin reset-password`):
-    every device is signed out, and the name's own token stops signing in. Raises LookupError for an
-    unknown name."""
+    """Give the account `name` a new password, on the operator's word: every device is signed out,
+    and the name's own token stops signing in. Raises LookupError for an unknown name."""
+    player, records = await password_reset_records(store, name, new_password, passwords)
+    await store.apply(records)
+    return player
+
+
+async def password_reset_records(
+    store: AccountStore, name: str, new_password: str, passwords: Passwords | None = None
+) -> tuple[StoredPlayer, list[StoreRecord]]:
+    """The player and the records of `reset_password`, for a caller that stores them together with
+    records of its own (`gomoku-admin reset-password` adds its audit entry). Raises LookupError for
+    an unknown name."""
     player = await store.find_player(name)
     if player is None:
         raise LookupError(f"there is no player {name!r}")
     hashed = await (passwords or Passwords()).hash(new_password)
     signed_in = tuple(device.device_id for device in await store.devices(player.name))
     reset = PasswordSet(player.name, hashed, utc_now(), None, hash_token(new_token()))
-    await store.apply([reset, DevicesSignedOut(player.name, signed_in)])
-    return player
+    return player, [reset, DevicesSignedOut(player.name, signed_in)]

@@ -14,6 +14,7 @@ import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from typing import Protocol
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from websockets.asyncio.server import ServerConnection
@@ -21,10 +22,11 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server.domain import RecordReader
+from server.domain import ModerationReader, RecordReader
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
+from server.moderation.views import audit_entry_model
 from server.players.sessions import hash_token
 from server.rooms import views
 from wire.messages import PAGE_LIMIT
@@ -51,10 +53,14 @@ Viewer = str | None
 Endpoint = Callable[..., Awaitable[Response]]
 
 
+class HttpReader(RecordReader, ModerationReader, Protocol):
+    """What the HTTP API reads: records, and the audit log with the roles that may read it."""
+
+
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: RecordReader, metrics: Metrics) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics) -> None:
         self._storage = storage
         self._metrics = metrics
         self._routes = Map(
@@ -66,6 +72,7 @@ class HttpApi:
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
                 Rule("/api/players", endpoint=self._leaderboard),
                 Rule("/api/players/<name>", endpoint=self._profile),
+                Rule("/api/audit", endpoint=self._audit_log),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -149,6 +156,22 @@ class HttpApi:
         if profile is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such player", TEXT)
         return respond(connection, HTTPStatus.OK, views.profile_model(profile).model_dump_json(), JSON)
+
+    async def _audit_log(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
+        """The latest moderation actions, newest first, for an admin's bearer token (`?player=` only
+        those done to a player)."""
+        if viewer is None:
+            refusal = respond(connection, HTTPStatus.UNAUTHORIZED, "the audit log needs an admin's token", TEXT)
+            refusal.headers["WWW-Authenticate"] = BEARER
+            return refusal
+        if await self._storage.role_of(viewer) != "admin":
+            return respond(connection, HTTPStatus.FORBIDDEN, "only an admin may read the audit log", TEXT)
+        limit = _page_limit(_last(query, "limit"))
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        entries = await self._storage.audit_log(limit, _last(query, "player"))
+        body = json.dumps([audit_entry_model(entry).model_dump(mode="json") for entry in entries])
+        return respond(connection, HTTPStatus.OK, body, JSON)
 
     async def _game_json(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
         record = await self._storage.game_record(game_id, viewer)

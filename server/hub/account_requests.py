@@ -17,6 +17,7 @@ from server.accounts.service import Accounts, SignedIn
 from server.domain import ConnectionId, Refusal
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
+from server.moderation.gate import check_may_sign_in
 from server.players.sessions import sign_in
 from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
 from wire.accounts_events import AccountDeletedMessage, DeviceModel, Devices, PasswordSetMessage, SignedOut
@@ -50,7 +51,7 @@ class AccountRequests:
         """Who the `hello` signs in: by password (a new device), by a device's token, or by the name's
         own token as before (`server.players.sessions`). A name a deleted account left waits its turn."""
         accounts = self._accounts
-        # Moderation's ban check (helper D's branch) joins here, before any way of signing in.
+        await check_may_sign_in(self._services.storage, request.name)  # a ban bars every way in
         label = request.device or UNNAMED_DEVICE
         if request.password is not None:
             now = asyncio.get_running_loop().time()

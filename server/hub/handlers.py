@@ -27,6 +27,7 @@ from server.hub.commands import RoomCommand
 from server.hub.lobby_requests import LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
+from server.moderation.requests import ModerationRequests
 from server.players.sessions import NewNames
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
@@ -71,6 +72,20 @@ from wire.messages import (
     Welcome,
     WhoIsOnline,
 )
+from wire.moderation import (
+    Ban,
+    CloseReport,
+    DeleteGames,
+    GetAuditLog,
+    Kick,
+    ListReports,
+    Mute,
+    RemoveChat,
+    RenamePlayer,
+    ReportPlayer,
+    Unban,
+    Unmute,
+)
 
 FEATURES: tuple[Feature, ...] = (
     "paging",
@@ -82,6 +97,7 @@ FEATURES: tuple[Feature, ...] = (
     "openings",
     "lobby_batches",
     "accounts",
+    "moderation",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -93,6 +109,7 @@ class RequestHandlers:
         self._services = services
         self.accounts = AccountRequests(services, accounts)
         self.lobby = LobbyRequests(services)
+        self.moderation = ModerationRequests(services)
         self.analysis = AnalysisRequests(
             services.storage,
             services.rooms,
@@ -170,6 +187,21 @@ class RequestHandlers:
                 await self.accounts.sign_out(connection, request)
             case DeleteAccount():
                 await self.accounts.delete_account(connection, request)
+            case (
+                Mute()
+                | Unmute()
+                | Ban()
+                | Unban()
+                | RenamePlayer()
+                | Kick()
+                | RemoveChat()
+                | ReportPlayer()
+                | ListReports()
+                | CloseReport()
+                | DeleteGames()
+                | GetAuditLog()
+            ):
+                await self.moderation.handle(connection, request)
             case _:
                 assert_never(request)
 
@@ -204,6 +236,7 @@ class RequestHandlers:
             rooms=list(services.rooms.seated(player.name)),
             features=list(FEATURES),
             password=signed.device_id is not None,
+            role=await services.storage.role_of(player.name),
             id=request.id,
         )
         connection.send(welcome)
@@ -257,6 +290,8 @@ class RequestHandlers:
         room's snapshots: a room learns ratings when a seat is taken and from the rated results it
         stores, not before each request."""
         caller = caller_of(connection)
+        if isinstance(request, JoinRoom):
+            self.moderation.check_may_join(request.room_id, caller.name)
         asks_for_a_seat = isinstance(request, JoinRoom) and request.as_ == "player"
         standings = (await self._services.ratings.standing(caller.name),) if asks_for_a_seat else ()
         await self._services.hub.command(RoomCommand(request.room_id, caller, request, standings))

@@ -23,6 +23,7 @@ from server.hub.services import Services, hold_new_room, signed_in
 from server.lobby.hall import Pairing, new_seek_id
 from server.lobby.pacing import RecentCounts
 from server.lobby.seeks import GameTerms, Seek
+from server.moderation.gate import check_may_chat
 from server.rooms import views
 from server.rooms.room import Outcome, Room
 from wire.messages import (
@@ -258,6 +259,7 @@ class LobbyRequests:
 
     async def chat(self, connection: Connection, request: ChatRequest) -> None:
         name = signed_in(connection)
+        await check_may_chat(self._services.storage, name, utc_now())
         played = (await self._services.ratings.standing(name)).games > 0
         if request.room_id is None:
             audience = set(self._services.lobby.watchers) | {connection.id}
@@ -269,7 +271,10 @@ class LobbyRequests:
             if connection.id not in audience:
                 raise Refusal("not_allowed", "join the room to chat in it")
         self._pace_chat(name, played)
-        said = ChatMessage(room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        line = self._services.chat_lines.said(request.room_id, name, request.text)
+        said = ChatMessage(
+            room_id=request.room_id, from_=name, text=request.text, at=format_timestamp(utc_now()), chat_id=line.chat_id
+        )
         deliveries: list[tuple[ConnectionId, ServerMessage]] = [
             (member, said) for member in audience if member != connection.id
         ]

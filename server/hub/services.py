@@ -17,12 +17,14 @@ from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
 from server.lobby.hall import Lobby
+from server.moderation.chat_lines import ChatLines
 from server.players.ratings import RatingBook
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomSettings
 from wire.messages import ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
+Disconnect = Callable[[ConnectionId, str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +81,12 @@ class Services:
     """Where room requests go, as commands."""
     edge: Edge
     """Which connection is in which room."""
+    disconnect: Disconnect
+    """Closes a connection at a moderator's word (a ban, a rename), saying why."""
     roster: BotRoster = field(default_factory=BotRoster)
     """Every bot level: our own and the outside engines (whose names nobody may take)."""
+    chat_lines: ChatLines = field(default_factory=ChatLines)
+    """The latest chat lines, for a moderator to remove and a player to report."""
 
 
 def signed_in(connection: Connection) -> str:

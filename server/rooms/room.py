@@ -458,6 +458,15 @@ class Room:
         self._end(GameResult(color.other, EndReason.RESIGN), now, outcome, caller)
         return outcome
 
+    def forfeit(self, name: str, detail: str, now: float) -> Outcome:
+        """`name` loses the game going on by forfeit (a moderator banned them): the opponent wins, and
+        the result says why in `detail`. Nothing happens when `name` plays no game here."""
+        outcome = Outcome()
+        color = self.seat_of(name)
+        if color is not None and self.in_game:
+            self._end(GameResult(color.other, EndReason.RESIGN, detail=detail), now, outcome, None)
+        return outcome
+
     def offer_draw(self, caller: Caller, now: float) -> Outcome:
         """Offer a draw; offering back to an opponent's pending offer accepts it.
 

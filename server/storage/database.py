@@ -41,18 +41,25 @@ from engine.record import (
 )
 from server.domain import (
     PROVISIONAL_RD,
+    AuditEntry,
     GamePage,
+    GameToDelete,
     PlayerAdded,
+    PlayerBanned,
+    PlayerMuted,
     Profile,
     RatingsChanged,
+    Report,
     RestoredGame,
+    Role,
+    RoleGranted,
     SignedInDevice,
     Standing,
     StoredPlayer,
     StoreRecord,
 )
 from server.metrics import Metrics
-from server.storage import accounts
+from server.storage import accounts, moderation
 from server.storage.rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
@@ -429,6 +436,58 @@ class Storage:
         games = tuple(game_summary_from(row) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
+
+    # --------------------------------------------------------- moderation
+
+    async def role_of(self, name: str) -> Role | None:
+        """The role of the player called `name` (ignoring case), or None."""
+        async with self._snapshot() as read:
+            return await moderation.role_of(read, name)
+
+    async def roles(self) -> list[RoleGranted]:
+        """Every role granted, by name."""
+        async with self._snapshot() as read:
+            return await moderation.roles(read)
+
+    async def ban_of(self, name: str) -> PlayerBanned | None:
+        """The ban on `name` (ignoring case) as stored, or None."""
+        async with self._snapshot() as read:
+            return await moderation.ban_of(read, name)
+
+    async def mute_of(self, name: str) -> PlayerMuted | None:
+        """The latest mute of `name` (ignoring case) as stored, ended or not, or None."""
+        async with self._snapshot() as read:
+            return await moderation.mute_of(read, name)
+
+    async def renamed_to(self, name: str) -> str | None:
+        """The name a player once called `name` (ignoring case) has now, if a rename retired it."""
+        async with self._snapshot() as read:
+            return await moderation.renamed_to(read, name)
+
+    async def audit_log(self, limit: int, target: str | None = None) -> list[AuditEntry]:
+        """The latest moderation actions, newest first (only those done to `target` if given)."""
+        async with self._snapshot() as read:
+            return await moderation.audit_log(read, limit, target)
+
+    async def open_reports(self, limit: int) -> list[Report]:
+        """The open reports, oldest first."""
+        async with self._snapshot() as read:
+            return await moderation.open_reports(read, limit)
+
+    async def report(self, report_id: str) -> Report | None:
+        """One report, open or closed, or None."""
+        async with self._snapshot() as read:
+            return await moderation.report(read, report_id)
+
+    async def games_to_delete(self, game_ids: list[str]) -> list[GameToDelete]:
+        """The stored games among `game_ids`, in no particular order."""
+        async with self._snapshot() as read:
+            return await moderation.games_to_delete(read, game_ids)
+
+    async def unfinished_games_of(self, name: str) -> int:
+        """How many stored games without a result `name` (ignoring case) holds a seat in."""
+        async with self._snapshot() as read:
+            return await moderation.unfinished_games_of(read, name)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

@@ -22,6 +22,7 @@ from server.domain import (
     ClocksSaved,
     GameFinished,
     GameStarted,
+    ModerationRecord,
     MovePlayed,
     MovesTakenBack,
     OpeningStepTaken,
@@ -32,6 +33,7 @@ from server.domain import (
     StoreRecord,
 )
 from server.storage.accounts_statements import account_rows
+from server.storage.moderation_statements import moderation_rows
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
@@ -45,9 +47,7 @@ _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
 _INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
-_INSERT_PLAYER = (
-    "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
-)
+_INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
     "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
@@ -104,6 +104,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
         black, white = record.black, record.white
         seats = (black.name, black.kind, black.level, white.name, white.kind, white.level, record.game_id)
         return [(_UPDATE_SEATS, seats)]
+    if isinstance(record, ModerationRecord):
+        return moderation_rows(record)
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
         return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]

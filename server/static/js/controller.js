@@ -82,6 +82,7 @@ export function createController({ store, connection, storage, sound, location, 
       return;
     }
     if (message.type === 'password_set') send({ type: 'list_devices' });
+    if (message.type === 'renamed') keepTokenForNewName(message.name);
     if (message.type === 'error' && request?.type === 'hello' && message.code === 'unauthorized') {
       forgetToken(storage, request.name);
     }
@@ -91,6 +92,17 @@ export function createController({ store, connection, storage, sound, location, 
       return;
     }
     store.dispatch({ type: 'server', message, request, at: performance.now() });
+  }
+
+  /** A moderator renamed me: my token now goes with the new name, which the next hello (once the
+   * server has closed this connection) signs in with. */
+  function keepTokenForNewName(name) {
+    const old = state().me?.name;
+    const token = old ? tokenFor(storage, old) : null;
+    if (token === null) return;
+    saveToken(storage, name, token);
+    forgetToken(storage, old);
+    store.dispatch({ type: 'pref', key: 'name', value: name });
   }
 
   // ------------------------------------------------------------------- intents
@@ -165,6 +177,8 @@ export function createController({ store, connection, storage, sound, location, 
     acceptSeek: (seekId) => send({ type: 'accept_seek', seek_id: seekId }),
     say: (roomId, text) => send({ type: 'chat', room_id: roomId, text }),
     showGames: (player) => navigate({ name: 'games', player }),
+    moderate: (request) => send(request),
+    deleteGames: (gameIds) => send({ type: 'delete_games', game_ids: gameIds }),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
   };
@@ -193,7 +207,16 @@ export function createController({ store, connection, storage, sound, location, 
       loadProfile(route.player);
     } else if (route.name === 'account' && next.account.password === true) {
       send({ type: 'list_devices' });
+    } else if (route.name === 'moderation') {
+      loadModeration(next);
     }
+  }
+
+  /** The open reports, and for an admin the audit log (each answer says what the page shows). */
+  function loadModeration(next) {
+    if (next.role === null) return;
+    send({ type: 'list_reports' });
+    if (next.role === 'admin') send({ type: 'get_audit_log' });
   }
 
   /** The player's token as the HTTP API takes it (`Authorization: Bearer`), or none when this browser has none. */
@@ -260,6 +283,7 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
+    if (ready && next.route.name === 'moderation' && next.moderation.done !== previous.moderation.done) loadModeration(next);
     if (ready && next.lobby.rewatch === 'needed') {
       send(watchLobbyRequest(next.features));
       store.dispatch({ type: 'lobby_rewatched' });

@@ -71,7 +71,9 @@ function withSeek(lobby, seek) {
 
 /** A chat's lines with one more: `{from, text, at}`, the oldest dropped past CHAT_LINES. */
 export function withLine(lines, message) {
-  return [...lines, { from: message.from, text: message.text, at: message.at }].slice(-CHAT_LINES);
+  const line = { from: message.from, text: message.text, at: message.at };
+  if (message.chat_id != null) line.chatId = message.chat_id; // what a report or a moderator's removal names
+  return [...lines, line].slice(-CHAT_LINES);
 }
 
 /** The lobby once the page stops watching it: the seeks are no longer kept current. */

@@ -10,6 +10,7 @@
 //   #players           the leaderboard; #players/human or #players/bot one kind only
 //   #player/NAME       a player's profile (rating, record, history, recent games)
 //   #account           my account: a password for my name, the devices signed in, deleting it
+//   #moderation        the moderators' page (mute, ban, rename; reports; the audit log for admins)
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -47,6 +48,7 @@ export function parseHash(hash) {
   if (head === 'players' && (rest === '' || KINDS.includes(argument))) return { name: 'players', kind: rest === '' ? null : argument };
   if (head === 'player' && NAME.test(argument)) return { name: 'profile', player: argument };
   if (head === 'account' && rest === '') return { name: 'account' };
+  if (head === 'moderation' && rest === '') return { name: 'moderation' };
   return LOBBY;
 }
 
@@ -84,6 +86,8 @@ export function formatRoute(route) {
       return `#player/${encodeURIComponent(route.player)}`;
     case 'account':
       return '#account';
+    case 'moderation':
+      return '#moderation';
     default:
       return '#lobby';
   }

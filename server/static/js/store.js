@@ -18,6 +18,7 @@
 
 import { accountAfter, initialAccount } from './accountstate.js';
 import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
+import { initialModeration, moderationReceived } from './moderationstate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
@@ -76,6 +77,8 @@ export function initialState(prefs, route = LOBBY) {
     notice: null, // {code, message, request, serial}: the last refusal, to show once
     chatRefused: null, // {roomId, text, serial}: a chat line the server refused, to give back to its field
     account: initialAccount(), // a password kept for the name, the devices signed in: see accountstate.js
+    role: null, // my moderation role from `welcome`: null | 'moderator' | 'admin'
+    moderation: initialModeration(), // the moderation page's reports, audit log and last action: see moderationstate.js
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -87,7 +90,7 @@ export function reduce(state, action) {
     case 'hello_sent':
       return { ...state, session: 'pending', signInError: null, prefs: { ...state.prefs, name: action.name } };
     case 'signed_out':
-      return { ...state, me: null, session: 'none', seatedRooms: [], room: null, signInError: null };
+      return { ...state, me: null, role: null, session: 'none', seatedRooms: [], room: null, signInError: null };
     case 'navigate':
       return navigated(state, action.route);
     case 'pref':
@@ -199,7 +202,7 @@ function fromServer(state, message, request, at) {
     case 'declined':
       return roomEventReceived(state, message, at);
     default:
-      return state;
+      return moderationReceived(state, message, notice) ?? state;
   }
 }
 
@@ -210,7 +213,7 @@ function fromServer(state, message, request, at) {
  */
 function welcomed(state, message) {
   const seatedRooms = message.rooms ?? [];
-  const next = { ...state, session: 'ready', signInError: null, me: message.player, features: message.features ?? [], seatedRooms, backToGame: false };
+  const next = { ...state, session: 'ready', signInError: null, me: message.player, features: message.features ?? [], seatedRooms, backToGame: false, role: message.role ?? null };
   if (!state.backToGame || state.route.name !== 'lobby' || seatedRooms.length === 0) return next;
   return navigated(next, { name: 'room', roomId: seatedRooms[0], as: 'player' });
 }
@@ -219,7 +222,9 @@ function errorReceived(state, message, request) {
   const refusal = { code: message.code, message: message.message };
   const kind = request?.type;
   if (kind === 'hello') {
-    return { ...state, session: 'none', me: null, signInError: { ...refusal, name: request.name, password: request.password !== undefined } };
+    // Refused for a reason of its own (a ban): the server's words say which.
+    const code = message.code === 'not_allowed' ? 'signin_refused' : message.code;
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, code, name: request.name, password: request.password !== undefined } };
   }
   if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
     return { ...state, room: null, roomError: refusal };
@@ -235,7 +240,9 @@ function errorReceived(state, message, request) {
   }
   if (kind === 'chat') {
     const chatRefused = { roomId: request.room_id ?? null, text: request.text, serial: (state.chatRefused?.serial ?? 0) + 1 };
-    return { ...state, chatRefused, notice: notice(state, refusal, kind) };
+    // Not allowed to chat says why in the server's words (muted until when, or not in the room).
+    const reason = message.code === 'not_allowed' ? { ...refusal, code: 'chat_refused' } : refusal;
+    return { ...state, chatRefused, notice: notice(state, reason, kind) };
   }
   if (kind === 'analyze') return analysisRefused(state, refusal, request);
   return { ...state, notice: notice(state, refusal, kind ?? null) };

@@ -1,5 +1,5 @@
 // The page: the header, and one screen at a time (sign-in, lobby, room,
-// games, replay, leaderboard, profile), chosen from the state. Moving to another screen puts the
+// games, replay, leaderboard, profile, moderation), chosen from the state. Moving to another screen puts the
 // keyboard focus on its heading, so a screen reader announces where it is.
 
 import { h, show } from '../dom.js';
@@ -7,6 +7,7 @@ import { createAccountView } from './account.js';
 import { createGamesView } from './games.js';
 import { createHeader } from './header.js';
 import { createLobbyView } from './lobby.js';
+import { createModerationView } from './moderation.js';
 import { createPlayersView } from './players.js';
 import { createProfileView } from './profile.js';
 import { createReplayView } from './replay.js';
@@ -30,6 +31,7 @@ export function createApp(root, intents) {
     players: createPlayersView(intents),
     profile: createProfileView(intents),
     account: createAccountView(intents),
+    moderation: createModerationView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

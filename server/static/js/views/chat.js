@@ -4,9 +4,11 @@
 // Every line is put on the page as text nodes: whatever someone typed,
 // markup included, is shown as typed and never read as HTML. A line the
 // server refuses (too fast, too long) comes back into the field, so that
-// nothing typed is lost.
+// nothing typed is lost. Another player's line can be reported; a
+// moderator can take it back from everyone (a line the server gave an id).
 
 import { h, fill, setText } from '../dom.js';
+import { moderates } from '../moderationstate.js';
 import { playerLink } from './names.js';
 
 /** The server's limit on a line (1.1 chat). */
@@ -45,6 +47,25 @@ export function createChatBox(intents, id) {
     field.value = '';
   });
 
+  /** Report and remove buttons for a line of someone else's (one without an id has none). */
+  function lineActions(line, state) {
+    if (line.chatId === undefined || line.from === state.me?.name) return null;
+    const t = intents.t;
+    const report = h('button', {
+      type: 'button',
+      class: 'link-button chat-action',
+      'aria-label': t('chat.reportLabel', { name: line.from }),
+      onClick: () => intents.moderate({ type: 'report', player: line.from, chat_id: line.chatId, reason: t('chat.reportReason') }),
+    }, t('chat.report'));
+    const remove = moderates(state) ? h('button', {
+      type: 'button',
+      class: 'link-button chat-action',
+      'aria-label': t('chat.removeLabel', { name: line.from }),
+      onClick: () => intents.moderate({ type: 'remove_chat', chat_id: line.chatId, reason: t('chat.removeReason') }),
+    }, t('chat.remove')) : null;
+    return [' ', report, remove === null ? null : ' ', remove];
+  }
+
   return {
     element,
     update(said, room, enabled, state) {
@@ -62,14 +83,15 @@ export function createChatBox(intents, id) {
         refusalSeen = refused.serial;
         if (refused.roomId === roomId && field.value === '') field.value = refused.text;
       }
-      if (drawn !== null && drawn[0] === said && drawn[1] === state.prefs.language) return;
-      drawn = [said, state.prefs.language];
+      if (drawn !== null && drawn[0] === said && drawn[1] === state.prefs.language && drawn[2] === state.role) return;
+      drawn = [said, state.prefs.language, state.role];
       const atBottom = lines.scrollTop + lines.clientHeight >= lines.scrollHeight - 4;
       fill(lines, said.map((line) =>
         h('li', {},
           h('span', { class: 'chat-time' }, chatTime(line.at, state.prefs.language)), ' ',
           playerLink(line.from), ' ',
-          h('span', { class: 'chat-text' }, line.text))));
+          h('span', { class: 'chat-text' }, line.text),
+          lineActions(line, state))));
       if (atBottom) lines.scrollTop = lines.scrollHeight;
     },
   };

@@ -2,6 +2,7 @@
 // link and downloads in the server's formats (GET /api/games/ID.sgf ...).
 
 import { h, fill, setText, show } from '../dom.js';
+import { deletable } from '../moderationstate.js';
 
 /** The download links of a game: SGF, PSQ (Piskvork) and JSON. */
 export function downloadLinks(gameId, t) {
@@ -63,8 +64,31 @@ export function createGamesView(intents) {
   });
   const list = h('ul', { class: 'entries games-list' });
   const empty = h('p', { class: 'empty' });
-  const element = h('section', { class: 'screen games-screen' }, heading, h('section', { class: 'panel' }, form, list, empty));
+  const deleteChosen = h('button', { type: 'button', onClick: () => intents.deleteGames(chosen()) });
+  const element = h('section', { class: 'screen games-screen' }, heading, h('section', { class: 'panel' }, form, list, empty, deleteChosen));
   let drawn = null;
+
+  /** The games ticked for deletion. */
+  function chosen() {
+    return [...list.querySelectorAll('input.delete-game:checked')].map((box) => box.value);
+  }
+
+  function countChosen() {
+    const count = chosen().length;
+    setText(deleteChosen, intents.t('games.deleteChosen', { count }));
+    deleteChosen.disabled = count === 0;
+  }
+
+  /** A game of the list, with a box to tick it for deletion when I may delete it. */
+  function entry(game, state) {
+    const item = gameEntry(game, intents.t, state.prefs.language);
+    if (deletable(game, state.me, state.role)) {
+      const box = h('input', { type: 'checkbox', class: 'delete-game', value: game.game_id, id: `delete-${game.game_id}`, onChange: countChosen });
+      const label = h('label', { for: box.id, class: 'visually-hidden' }, intents.t('games.deleteLabel'));
+      item.prepend(box, label);
+    }
+    return item;
+  }
 
   return {
     element,
@@ -81,10 +105,12 @@ export function createGamesView(intents) {
       const games = state.games.list;
       setText(empty, games === null ? t('lobby.loading') : t('games.none'));
       show(empty, games === null || games.length === 0);
-      const key = [games, state.prefs.language];
-      if (drawn !== null && drawn[0] === key[0] && drawn[1] === key[1]) return;
+      const key = [games, state.prefs.language, state.role];
+      if (drawn !== null && key.every((part, index) => part === drawn[index])) return;
       drawn = key;
-      fill(list, (games ?? []).map((game) => gameEntry(game, t, state.prefs.language)));
+      fill(list, (games ?? []).map((game) => entry(game, state)));
+      show(deleteChosen, (games ?? []).some((game) => deletable(game, state.me, state.role)));
+      countChosen();
     },
   };
 }

@@ -14,7 +14,8 @@ export function createHeader(intents) {
   const games = h('a', { href: '#games' });
   const players = h('a', { href: '#players' });
   const account = h('a', { href: '#account' });
-  const nav = h('nav', {}, lobby, games, players, account);
+  const moderation = h('a', { href: '#moderation' });
+  const nav = h('nav', {}, lobby, games, players, account, moderation);
   const keepName = h('a', { href: '#account', class: 'keep-name' });
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
@@ -58,6 +59,9 @@ export function createHeader(intents) {
       account.toggleAttribute('aria-current', route === 'account');
       setText(keepName, t('account.offerLink'));
       show(keepName, offersPassword(state) && route !== 'account');
+      setText(moderation, t('nav.moderation'));
+      show(moderation, state.role !== null);
+      moderation.toggleAttribute('aria-current', route === 'moderation');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;

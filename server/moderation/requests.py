@@ -1,0 +1,295 @@
+"""The wire's moderation requests, served for a connection: who may, what it does, who is told.
+
+A moderator (or an admin) mutes, bans, renames, kicks a spectator, removes
+a chat line and closes reports; an admin also reads the audit log and
+deletes any game; any player reports and deletes their own casual games
+against bots. Nobody acts on a player whose role is as high as their own.
+A kicked spectator stays out of that room while the server runs.
+Each action is stored and logged first (`actions`), then carried out on
+what is live: a banned or renamed player's connections close with the
+reason, a banned player's seeks go and their games are forfeited, a
+kicked spectator leaves the room, a removed line is taken back from
+everyone who saw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import assert_never
+
+from engine.record import format_timestamp
+from server.domain import Caller as RoomCaller
+from server.domain import ConnectionId, Refusal, Role, RoomId, caller_ref
+from server.edge.connections import Connection
+from server.hub.services import Services, signed_in
+from server.lobby.pacing import RecentCounts
+from server.moderation.actions import Moderation
+from server.moderation.chat_lines import ChatLine
+from server.moderation.views import audit_entry_model, report_model
+from server.rooms.actors import RoomActor
+from server.rooms.room import Outcome, Room
+from wire.moderation import (
+    Ban,
+    CloseReport,
+    DeleteGames,
+    GetAuditLog,
+    Kick,
+    ListReports,
+    ModerationRequest,
+    Mute,
+    RemoveChat,
+    RenamePlayer,
+    ReportPlayer,
+    Unban,
+    Unmute,
+)
+from wire.moderation_events import (
+    AuditLog,
+    ChatRemoved,
+    GamesDeleted,
+    Kicked,
+    ModerationDone,
+    Renamed,
+    ReportFiled,
+    Reports,
+)
+
+logger = logging.getLogger(__name__)
+
+RANKS: dict[Role | None, int] = {None: 0, "moderator": 1, "admin": 2}
+"""How far each role reaches: one acts only on players of a lower rank."""
+REPORTS_PER_HOUR = 10
+"""Reports one player may file in an hour (past it, `rate_limited`)."""
+
+
+class ModerationRequests:
+    """Serves the moderation requests of every connection of one server."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
+        self._reports_filed: RecentCounts[str] = RecentCounts(3600.0)
+        self._kicked: set[tuple[RoomId, str]] = set()
+        """(room, name in lower case) of each spectator kicked out: kept out of that room while this
+        server runs."""
+
+    def check_may_join(self, room_id: RoomId, name: str) -> None:
+        """Raise Refusal (`not_allowed`) for a player a moderator kicked out of this room."""
+        if (room_id, name.lower()) in self._kicked:
+            raise Refusal("not_allowed", "a moderator sent you out of this room")
+
+    async def handle(self, connection: Connection, request: ModerationRequest) -> None:
+        """Serve one moderation request; raise Refusal to answer it with an error."""
+        match request:
+            case Mute():
+                await self._mute(connection, request)
+            case Unmute():
+                actor = await self._acting_on(connection, request.player, "moderator")
+                player = await self.actions.unmute(actor, request.player, request.reason)
+                connection.send(ModerationDone(action="unmute", target=player.name, id=request.id))
+            case Ban():
+                await self._ban(connection, request)
+            case Unban():
+                actor = await self._acting_on(connection, request.player, "moderator")
+                player = await self.actions.unban(actor, request.player, request.reason)
+                connection.send(ModerationDone(action="unban", target=player.name, id=request.id))
+            case RenamePlayer():
+                await self._rename(connection, request)
+            case Kick():
+                await self._kick(connection, request)
+            case RemoveChat():
+                await self._remove_chat(connection, request)
+            case ReportPlayer():
+                await self._report(connection, request)
+            case ListReports():
+                await self._authority(connection, "moderator")
+                reports = await self._services.storage.open_reports(request.limit)
+                connection.send(Reports(reports=[report_model(report) for report in reports], id=request.id))
+            case CloseReport():
+                actor = await self._authority(connection, "moderator")
+                report = await self.actions.close_report(actor, request.report_id, request.resolution)
+                connection.send(ModerationDone(action="close_report", target=report.report_id, id=request.id))
+            case DeleteGames():
+                await self._delete_games(connection, request)
+            case GetAuditLog():
+                await self._authority(connection, "admin")
+                entries = await self._services.storage.audit_log(request.limit, request.player)
+                connection.send(AuditLog(entries=[audit_entry_model(entry) for entry in entries], id=request.id))
+            case _:
+                assert_never(request)
+
+    # ------------------------------------------------------------ authority
+
+    async def _authority(self, connection: Connection, needed: Role) -> str:
+        """The caller's name, if their role reaches `needed`; Refusal (`not_allowed`) otherwise."""
+        name = signed_in(connection)
+        if RANKS[await self._services.storage.role_of(name)] < RANKS[needed]:
+            raise Refusal("not_allowed", f"only {'an admin' if needed == 'admin' else 'a moderator'} may do that")
+        return name
+
+    async def _acting_on(self, connection: Connection, target: str, needed: Role) -> str:
+        """The caller's name, if their role reaches `needed` and is above the target's."""
+        actor = await self._authority(connection, needed)
+        storage = self._services.storage
+        actor_role, target_role = await storage.role_of(actor), await storage.role_of(target)
+        if RANKS[target_role] >= RANKS[actor_role]:
+            raise Refusal("not_allowed", f"{target!r} is {target_role} too: ask the server's operator")
+        return actor
+
+    # --------------------------------------------------------------- actions
+
+    async def _mute(self, connection: Connection, request: Mute) -> None:
+        actor = await self._acting_on(connection, request.player, "moderator")
+        player, until = await self.actions.mute(
+            actor, request.player, timedelta(minutes=request.minutes), request.reason
+        )
+        done = ModerationDone(action="mute", target=player.name, until=format_timestamp(until), id=request.id)
+        connection.send(done)
+
+    async def _ban(self, connection: Connection, request: Ban) -> None:
+        """Store the ban, then: the player's seeks go, their games are lost by forfeit, they leave
+        every room (a seat waiting for a game is open again), and each of their connections is
+        closed with the reason."""
+        actor = await self._acting_on(connection, request.player, "moderator")
+        player = await self.actions.ban(actor, request.player, request.reason)
+        self._withdraw_seeks(player.name)
+        await self._forfeit_games(player.name, f"forfeited: {player.name} was banned")
+        await self._leave_rooms(player.name)
+        self._disconnect(player.name, f"banned: {request.reason}")
+        connection.send(ModerationDone(action="ban", target=player.name, id=request.id))
+
+    async def _rename(self, connection: Connection, request: RenamePlayer) -> None:
+        """Store the new name, then close the player's connections, telling them the name to sign in as
+        (their token goes with it)."""
+        actor = await self._acting_on(connection, request.player, "moderator")
+        old, new = await self.actions.rename(actor, request.player, request.new_name, request.reason)
+        self._withdraw_seeks(old)
+        told = Renamed(name=new, reason=request.reason)
+        self._services.deliver([(connection_id, told) for connection_id in self._services.lobby.connections_of(old)])
+        self._disconnect(old, f"renamed by a moderator: sign in as {new}")
+        connection.send(ModerationDone(action="rename", target=old, new_name=new, id=request.id))
+
+    async def _kick(self, connection: Connection, request: Kick) -> None:
+        """Log the kick, tell the spectator why, then take each of their connections out of the room."""
+        actor = await self._acting_on(connection, request.player, "moderator")
+        room_actor = self._services.rooms.get(request.room_id)
+        facts = self._services.rooms.facts(request.room_id)
+        if room_actor is None or facts is None:
+            raise Refusal("not_found", f"there is no room {request.room_id!r}")
+        members = self._services.edge.book.members(facts.room_id)
+        watching = {
+            connection_id: name for connection_id, name in members.items() if name.lower() == request.player.lower()
+        }
+        if not watching:
+            raise Refusal("not_found", f"{request.player!r} is not in room {facts.room_id!r}")
+        name = next(iter(watching.values()))
+        if facts.seat_of(name) is not None:
+            raise Refusal("not_allowed", f"{name!r} plays in this room: only a spectator may be kicked")
+        await self.actions.log(actor, "kick", name, request.reason, f"room {facts.room_id}")
+        self._kicked.add((facts.room_id, name.lower()))
+        told = Kicked(room_id=facts.room_id, reason=request.reason)
+        self._services.deliver([(connection_id, told) for connection_id in watching])
+        await _take_out(room_actor, name, list(watching))
+        connection.send(ModerationDone(action="kick", target=name, id=request.id))
+
+    async def _remove_chat(self, connection: Connection, request: RemoveChat) -> None:
+        """Log the removal (with the line's words), then take the line back from those who saw it."""
+        line = self._recent_line(request.chat_id)
+        actor = await self._acting_on(connection, line.author, "moderator")
+        await self.actions.log(actor, "remove_chat", line.author, request.reason, line.text)
+        self._services.chat_lines.forget(line.chat_id)
+        removed = ChatRemoved(room_id=line.room_id, chat_id=line.chat_id)
+        self._services.deliver([(member, removed) for member in self._audience(line)])
+        connection.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
+
+    async def _report(self, connection: Connection, request: ReportPlayer) -> None:
+        reporter = signed_in(connection)
+        line = None if request.chat_id is None else self._recent_line(request.chat_id)
+        if line is not None and line.author.lower() != request.player.lower():
+            raise Refusal("bad_request", f"that line is {line.author!r}'s, not {request.player!r}'s")
+        now = asyncio.get_running_loop().time()
+        if self._reports_filed.count(reporter, now) >= REPORTS_PER_HOUR:
+            raise Refusal("rate_limited", f"at most {REPORTS_PER_HOUR} reports an hour")
+        report = await self.actions.file_report(
+            reporter,
+            request.player,
+            request.reason,
+            None if line is None else line.room_id,
+            None if line is None else line.chat_id,
+            None if line is None else line.text,
+        )
+        self._reports_filed.add(reporter, now)
+        connection.send(ReportFiled(report_id=report.report_id, id=request.id))
+
+    async def _delete_games(self, connection: Connection, request: DeleteGames) -> None:
+        """A player's own casual games against bots; an admin's, any (logged)."""
+        name = signed_in(connection)
+        is_admin = await self._services.storage.role_of(name) == "admin"
+        reason = request.reason or "deleted by an admin"
+        deleted = await self.actions.delete_games(name, request.game_ids, is_admin, reason)
+        connection.send(GamesDeleted(game_ids=deleted, id=request.id))
+
+    # ------------------------------------------------------------- effects
+
+    def _withdraw_seeks(self, name: str) -> None:
+        lobby = self._services.lobby
+        for seek in [seek for seek in lobby.seeks.values() if seek.owner == name]:
+            self._services.deliver(lobby.cancel(seek.seek_id, name))
+
+    async def _forfeit_games(self, name: str, detail: str) -> None:
+        """End each game `name` plays as their loss. The ban is stored already: a room whose result
+        cannot be stored now is logged, and its game goes on."""
+        for room_id in self._services.rooms.seated(name):
+            actor = self._services.rooms.get(room_id)
+            if actor is None:
+                continue
+            try:
+                await actor.run(lambda room, now: room.forfeit(name, detail, now))
+            except Exception:
+                logger.exception("room %s: cannot forfeit the game of banned %s", room_id, name)
+
+    async def _leave_rooms(self, name: str) -> None:
+        """Take the player's connections out of every room they are in: a seat of a room still waiting
+        for its game is open again (their games are over by now)."""
+        book = self._services.edge.book
+        in_rooms: dict[RoomId, list[ConnectionId]] = {}
+        for connection_id in self._services.lobby.connections_of(name):
+            for room_id in book.rooms_of(connection_id):
+                in_rooms.setdefault(room_id, []).append(connection_id)
+        for room_id, connections in in_rooms.items():
+            room_actor = self._services.rooms.get(room_id)
+            if room_actor is not None:
+                await _take_out(room_actor, name, connections)
+
+    def _disconnect(self, name: str, reason: str) -> None:
+        for connection_id in self._services.lobby.connections_of(name):
+            self._services.disconnect(connection_id, reason)
+
+    def _recent_line(self, chat_id: str) -> ChatLine:
+        line = self._services.chat_lines.get(chat_id)
+        if line is None:
+            raise Refusal("not_found", f"there is no chat line {chat_id!r} (or it is too old)")
+        return line
+
+    def _audience(self, line: ChatLine) -> set[ConnectionId]:
+        """Who may have seen the line: the room's members, or the lobby's watchers."""
+        if line.room_id is None:
+            return set(self._services.lobby.watchers)
+        return set(self._services.edge.book.members(line.room_id))
+
+
+async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId]) -> None:
+    """Each of the player's connections leaves the room, as if it had asked to (`Room.leave`)."""
+    callers = [RoomCaller(caller_ref(connection_id), name) for connection_id in connections]
+
+    def leave(room: Room, now: float) -> Outcome:
+        outcome = Outcome()
+        for caller in callers:
+            left = room.leave(caller, now)
+            outcome.events += left.events
+            outcome.records += left.records
+        return outcome
+
+    await room_actor.run(leave)

@@ -1,0 +1,166 @@
+"""Moderation's reads: roles, bans, mutes, retired names, reports, the audit log, games to delete.
+
+Each function takes a read snapshot (`Storage._snapshot`) and returns the
+server's values, read from rows by column name; `Storage` calls them from
+thin methods of the `ModerationReader` port (`server.domain`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Protocol
+
+from engine.record import PlayerInfo, parse_timestamp
+from server.domain import (
+    AuditEntry,
+    GameId,
+    GameToDelete,
+    PlayerBanned,
+    PlayerMuted,
+    Report,
+    Role,
+    RoleGranted,
+    RoomId,
+)
+from server.storage.moderation_statements import name_key
+
+
+class Snapshot(Protocol):
+    """The queries of one read transaction (`server.storage.database._Snapshot`)."""
+
+    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]: ...
+
+    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row | None: ...
+
+
+_REPORT_COLUMNS = (
+    "report_id, reporter, target, room_id, chat_id, chat_text, reason, filed_at, closed_by, closed_at, resolution"
+)
+_AUDIT_COLUMNS = "entry_id, at, actor, action, target, reason, detail"
+
+
+async def role_of(snapshot: Snapshot, name: str) -> Role | None:
+    row = await snapshot.row("SELECT role FROM moderation_roles WHERE name_key = ?", (name_key(name),))
+    return None if row is None else _role(row["role"])
+
+
+async def roles(snapshot: Snapshot) -> list[RoleGranted]:
+    rows = await snapshot.rows("SELECT name, role, granted_by, granted_at FROM moderation_roles ORDER BY name_key")
+    return [
+        RoleGranted(row["name"], _role(row["role"]), row["granted_by"], parse_timestamp(row["granted_at"]))
+        for row in rows
+    ]
+
+
+async def ban_of(snapshot: Snapshot, name: str) -> PlayerBanned | None:
+    row = await snapshot.row(
+        "SELECT name, reason, banned_by, banned_at FROM bans WHERE name_key = ?", (name_key(name),)
+    )
+    if row is None:
+        return None
+    return PlayerBanned(row["name"], row["reason"], row["banned_by"], parse_timestamp(row["banned_at"]))
+
+
+async def mute_of(snapshot: Snapshot, name: str) -> PlayerMuted | None:
+    row = await snapshot.row(
+        "SELECT name, until, reason, muted_by, muted_at FROM mutes WHERE name_key = ?", (name_key(name),)
+    )
+    if row is None:
+        return None
+    until, at = parse_timestamp(row["until"]), parse_timestamp(row["muted_at"])
+    return PlayerMuted(row["name"], until, row["reason"], row["muted_by"], at)
+
+
+async def renamed_to(snapshot: Snapshot, name: str) -> str | None:
+    row = await snapshot.row("SELECT new_name FROM retired_names WHERE old_key = ?", (name_key(name),))
+    return None if row is None else str(row["new_name"])
+
+
+async def audit_log(snapshot: Snapshot, limit: int, target: str | None) -> list[AuditEntry]:
+    rows = await snapshot.rows(
+        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE (? IS NULL OR lower(target) = ?) "
+        "ORDER BY at_us DESC, entry_id LIMIT ?",
+        (target, None if target is None else name_key(target), limit),
+    )
+    return [
+        AuditEntry(
+            row["entry_id"],
+            parse_timestamp(row["at"]),
+            row["actor"],
+            row["action"],
+            row["target"],
+            row["reason"],
+            row["detail"],
+        )
+        for row in rows
+    ]
+
+
+async def open_reports(snapshot: Snapshot, limit: int) -> list[Report]:
+    rows = await snapshot.rows(
+        f"SELECT {_REPORT_COLUMNS} FROM reports WHERE closed_at IS NULL ORDER BY filed_us, report_id LIMIT ?",
+        (limit,),
+    )
+    return [_report(row) for row in rows]
+
+
+async def report(snapshot: Snapshot, report_id: str) -> Report | None:
+    row = await snapshot.row(f"SELECT {_REPORT_COLUMNS} FROM reports WHERE report_id = ?", (report_id,))
+    return None if row is None else _report(row)
+
+
+async def games_to_delete(snapshot: Snapshot, game_ids: list[str]) -> list[GameToDelete]:
+    if not game_ids:
+        return []
+    marks = ", ".join("?" for _ in game_ids)
+    rows = await snapshot.rows(
+        "SELECT g.game_id, g.black_name, g.black_kind, g.black_level, g.white_name, g.white_kind, g.white_level, "
+        "g.rated, r.game_id IS NOT NULL AS finished "
+        f"FROM games g LEFT JOIN results r ON r.game_id = g.game_id WHERE g.game_id IN ({marks})",
+        tuple(game_ids),
+    )
+    return [
+        GameToDelete(
+            GameId(row["game_id"]),
+            PlayerInfo(row["black_name"], row["black_kind"], row["black_level"]),
+            PlayerInfo(row["white_name"], row["white_kind"], row["white_level"]),
+            bool(row["rated"]),
+            bool(row["finished"]),
+        )
+        for row in rows
+    ]
+
+
+async def unfinished_games_of(snapshot: Snapshot, name: str) -> int:
+    key = name_key(name)
+    row = await snapshot.row(
+        "SELECT COUNT(*) AS unfinished FROM games g LEFT JOIN results r ON r.game_id = g.game_id "
+        "WHERE r.game_id IS NULL AND (lower(g.black_name) = ? OR lower(g.white_name) = ?)",
+        (key, key),
+    )
+    return 0 if row is None else int(row["unfinished"])
+
+
+def _role(text: str) -> Role:
+    if text == "admin":
+        return "admin"
+    if text == "moderator":
+        return "moderator"
+    raise ValueError(f"unknown role {text!r} stored")
+
+
+def _report(row: sqlite3.Row) -> Report:
+    closed_at = row["closed_at"]
+    return Report(
+        report_id=row["report_id"],
+        reporter=row["reporter"],
+        target=row["target"],
+        reason=row["reason"],
+        filed_at=parse_timestamp(row["filed_at"]),
+        room_id=None if row["room_id"] is None else RoomId(row["room_id"]),
+        chat_id=row["chat_id"],
+        chat_text=row["chat_text"],
+        closed_by=row["closed_by"],
+        closed_at=None if closed_at is None else parse_timestamp(closed_at),
+        resolution=row["resolution"],
+    )

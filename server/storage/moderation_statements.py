@@ -1,0 +1,137 @@
+"""The SQL of moderation's records: roles, bans, mutes, renames, reports, deleted games, the audit log.
+
+`server.storage.statements` hands each moderation record here. Every
+statement runs unchanged on SQLite and PostgreSQL: players are matched by
+the lower-case key of their name, and rows are replaced with
+`INSERT ... ON CONFLICT ... DO UPDATE`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from engine.record import format_timestamp
+from server.domain import (
+    AuditEntry,
+    GamesDeleted,
+    ModerationRecord,
+    PlayerBanned,
+    PlayerMuted,
+    PlayerRenamed,
+    PlayerUnbanned,
+    PlayerUnmuted,
+    ReportClosed,
+    ReportFiled,
+    RoleGranted,
+    RoleRevoked,
+)
+
+Statement = tuple[str, tuple[Any, ...]]
+
+_INSERT_AUDIT = (
+    "INSERT INTO audit_log (entry_id, at, at_us, actor, action, target, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_GRANT = (
+    "INSERT INTO moderation_roles (name_key, name, role, granted_by, granted_at) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, role = excluded.role, "
+    "granted_by = excluded.granted_by, granted_at = excluded.granted_at"
+)
+_REVOKE = "DELETE FROM moderation_roles WHERE name_key = ?"
+_BAN = (
+    "INSERT INTO bans (name_key, name, reason, banned_by, banned_at) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, reason = excluded.reason, "
+    "banned_by = excluded.banned_by, banned_at = excluded.banned_at"
+)
+_UNBAN = "DELETE FROM bans WHERE name_key = ?"
+_MUTE = (
+    "INSERT INTO mutes (name_key, name, until, reason, muted_by, muted_at) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, until = excluded.until, "
+    "reason = excluded.reason, muted_by = excluded.muted_by, muted_at = excluded.muted_at"
+)
+_UNMUTE = "DELETE FROM mutes WHERE name_key = ?"
+_FILE_REPORT = (
+    "INSERT INTO reports (report_id, reporter, target, room_id, chat_id, chat_text, reason, filed_at, filed_us) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_CLOSE_REPORT = "UPDATE reports SET closed_by = ?, closed_at = ?, resolution = ? WHERE report_id = ?"
+_RENAMES = (
+    "UPDATE players SET name = ? WHERE lower(name) = ?",
+    "UPDATE games SET black_name = ? WHERE lower(black_name) = ?",
+    "UPDATE games SET white_name = ? WHERE lower(white_name) = ?",
+    "UPDATE games SET created_by = ? WHERE lower(created_by) = ?",
+    "UPDATE rating_changes SET player = ? WHERE lower(player) = ?",
+    "UPDATE opening_steps SET player = ? WHERE lower(player) = ?",
+    "UPDATE reports SET reporter = ? WHERE lower(reporter) = ?",
+    "UPDATE reports SET target = ? WHERE lower(target) = ?",
+    "UPDATE retired_names SET new_name = ? WHERE lower(new_name) = ?",
+)
+"""Each puts the new name (first parameter) where the old one's key (second) is stored."""
+_RENAME_KEYED = tuple(
+    f"UPDATE {table} SET name = ?, name_key = ? WHERE name_key = ?" for table in ("moderation_roles", "bans", "mutes")
+)
+_FREE_NAME = "DELETE FROM retired_names WHERE old_key = ?"
+_RETIRE_NAME = (
+    "INSERT INTO retired_names (old_key, old_name, new_name, retired_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (old_key) DO UPDATE SET old_name = excluded.old_name, new_name = excluded.new_name, "
+    "retired_at = excluded.retired_at"
+)
+_DELETE_GAME = tuple(
+    f"DELETE FROM {table} WHERE game_id = ?" for table in ("moves", "opening_steps", "rating_changes", "results")
+) + ("DELETE FROM games WHERE game_id = ?",)
+"""What a game leaves in each table, the game's own row last (the others refer to it)."""
+
+
+def name_key(name: str) -> str:
+    """The key a player's name is matched by in moderation's tables (names compare ignoring case)."""
+    return name.lower()
+
+
+def microseconds(moment: datetime) -> int:
+    """A time as whole microseconds since 1970, for ordering rows by time."""
+    return round(moment.timestamp() * 1_000_000)
+
+
+def moderation_rows(record: ModerationRecord) -> list[Statement]:
+    """The statements a moderation record writes, in order."""
+    match record:
+        case AuditEntry():
+            at = format_timestamp(record.at)
+            values = (record.actor, record.action, record.target, record.reason, record.detail)
+            return [(_INSERT_AUDIT, (record.entry_id, at, microseconds(record.at), *values))]
+        case RoleGranted():
+            granted = (record.role, record.by, format_timestamp(record.at))
+            return [(_GRANT, (name_key(record.name), record.name, *granted))]
+        case RoleRevoked():
+            return [(_REVOKE, (name_key(record.name),))]
+        case PlayerBanned():
+            banned = (record.reason, record.by, format_timestamp(record.at))
+            return [(_BAN, (name_key(record.name), record.name, *banned))]
+        case PlayerUnbanned():
+            return [(_UNBAN, (name_key(record.name),))]
+        case PlayerMuted():
+            until, at = format_timestamp(record.until), format_timestamp(record.at)
+            return [(_MUTE, (name_key(record.name), record.name, until, record.reason, record.by, at))]
+        case PlayerUnmuted():
+            return [(_UNMUTE, (name_key(record.name),))]
+        case PlayerRenamed():
+            return _rename_rows(record)
+        case ReportFiled():
+            report = record.report
+            filed = (report.reason, format_timestamp(report.filed_at), microseconds(report.filed_at))
+            where = (report.room_id, report.chat_id, report.chat_text)
+            return [(_FILE_REPORT, (report.report_id, report.reporter, report.target, *where, *filed))]
+        case ReportClosed():
+            return [(_CLOSE_REPORT, (record.by, format_timestamp(record.at), record.resolution, record.report_id))]
+        case GamesDeleted():
+            return [(sql, (game_id,)) for game_id in record.game_ids for sql in _DELETE_GAME]
+
+
+def _rename_rows(record: PlayerRenamed) -> list[Statement]:
+    old_key, new_key = name_key(record.old), name_key(record.new)
+    rows: list[Statement] = [(sql, (record.new, old_key)) for sql in _RENAMES]
+    rows += [(sql, (record.new, new_key, old_key)) for sql in _RENAME_KEYED]
+    rows.append((_FREE_NAME, (new_key,)))
+    if old_key != new_key:  # a change of case keeps the name
+        rows.append((_RETIRE_NAME, (old_key, record.old, record.new, format_timestamp(record.at))))
+    return rows
