@@ -65,6 +65,8 @@ _RENAMES = (
     "UPDATE reports SET reporter = ? WHERE lower(reporter) = ?",
     "UPDATE reports SET target = ? WHERE lower(target) = ?",
     "UPDATE retired_names SET new_name = ? WHERE lower(new_name) = ?",
+    "UPDATE account_passwords SET player = ? WHERE lower(player) = ?",
+    "UPDATE account_devices SET player = ? WHERE lower(player) = ?",
 )
 """Each puts the new name (first parameter) where the old one's key (second) is stored."""
 _RENAME_KEYED = tuple(

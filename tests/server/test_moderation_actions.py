@@ -11,7 +11,16 @@ import pytest
 
 from engine.record import PlayerInfo
 from engine.types import Color, EndReason, GameResult, Rule
-from server.domain import GameFinished, GameId, GameStarted, Refusal, new_game_id, new_room_id
+from server.domain import (
+    DeviceSignedIn,
+    GameFinished,
+    GameId,
+    GameStarted,
+    PasswordSet,
+    Refusal,
+    new_game_id,
+    new_room_id,
+)
 from server.moderation.actions import Moderation
 from server.moderation.gate import check_may_chat, check_may_sign_in
 from server.storage.database import Storage
@@ -203,3 +212,14 @@ async def test_a_deleted_game_is_gone_from_lists_records_and_profiles_and_rating
     profile = await storage.profile("alice", "alice")
     assert profile is not None and [game.game_id for game in profile.recent] == [kept]
     assert await storage.standing("alice") == alice_rated
+
+
+async def test_a_renamed_account_keeps_its_password_and_its_devices(storage: Storage, moderation: Moderation) -> None:
+    await storage.add_player("carol", b"carol's token hash")
+    device = DeviceSignedIn("device-1", "carol", "ab" * 32, "phone", datetime.now(UTC))
+    await storage.apply([PasswordSet("carol", "argon2id hash", datetime.now(UTC), device)])
+
+    await moderation.rename("root", "carol", "Caroline", "offensive")
+
+    assert await storage.password_hash("Caroline") == "argon2id hash"
+    assert [signed_in.device_id for signed_in in await storage.devices("Caroline")] == ["device-1"]
