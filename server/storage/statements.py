@@ -31,6 +31,9 @@ from server.domain import (
     StoreRecord,
 )
 
+NO_TOKEN = b""
+"""A bot's token hash: no token hashes to it, so no one can sign in as a bot."""
+
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
 
@@ -48,7 +51,7 @@ _INSERT_PLAYER = (
 )
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
-    "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
+    "VALUES (?, ?, ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
 )
 _INSERT_OPENING_STEP = "INSERT INTO opening_steps (game_id, idx, player, side, step) VALUES (?, ?, ?, ?, ?)"
 _UPDATE_SEATS = (
@@ -104,7 +107,7 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return [(_UPDATE_SEATS, seats)]
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
-        return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]
+        return [(_ENROL_BOT, (bot.name, NO_TOKEN, now, *_rating_values(bot))) for bot in record.bots]
     return [_result_row(record)]
 
 
