@@ -1,6 +1,6 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
-    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] [--engines FILE] ...
+    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH|postgresql://...] [--bot-workers N] [--engines FILE] ...
 
 (`gomoku-server --help` lists every option: bots' time and pauses, how long
 a dropped player may stay away, and the limits per player and address.)
@@ -69,7 +69,12 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add = parser.add_argument
     add("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
     add("--port", type=_port, default=8765, help="port to listen on; 0 picks a free one (default 8765)")
-    add("--db", default=DEFAULT_DB, help=f"SQLite database file (default ./{DEFAULT_DB})")
+    add(
+        "--db",
+        default=DEFAULT_DB,
+        help=f"SQLite database file (default ./{DEFAULT_DB}), or a PostgreSQL database as "
+        "postgresql://USER@HOST:PORT/DB (needs the cluster extra: pip install '.[cluster]')",
+    )
     add("--bot-workers", type=_count, default=1, help="bot search processes; 0 disables bots (default 1)")
     add("--abandon-after-s", type=_positive_seconds, default=120.0, help="seconds a dropped player may stay away "
         "before the game is lost, and a finished room is kept for a rematch (default 120)")

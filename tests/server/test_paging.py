@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory
 
 from engine.record import PlayerInfo
@@ -16,11 +17,17 @@ from server.hub.services import Limits
 from server.storage.database import Storage
 from wire.messages import MAX_FRAME_BYTES
 
+
+@pytest.fixture
+def db_path(database: str) -> str:
+    """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
+    return database
+
 MANY_ROOMS = 1_200
 """Enough rooms that one list of them all (about 190 bytes each) would be over 200 KB."""
 
 
-async def store_games(db_path: Path, count: int, black: str = "alice") -> list[str]:
+async def store_games(db_path: str, count: int, black: str = "alice") -> list[str]:
     """`count` unfinished games with long player names, oldest first; their ids."""
     storage = await Storage.open(db_path)
     ids = []
