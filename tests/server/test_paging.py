@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory
@@ -82,7 +81,7 @@ async def test_a_room_page_is_as_long_as_asked_and_a_limit_over_100_is_refused(c
 
 
 async def test_the_game_list_comes_in_pages_each_within_a_frame(
-    db_path: Path, start_server: ServerFactory, client: ClientFactory
+    db_path: str, start_server: ServerFactory, client: ClientFactory
 ) -> None:
     stored = await store_games(db_path, 250)
     server = await start_server()
@@ -103,7 +102,7 @@ async def test_the_game_list_comes_in_pages_each_within_a_frame(
 
 
 async def test_http_pages_games_with_before_and_refuses_a_limit_over_100(
-    db_path: Path, start_server: ServerFactory
+    db_path: str, start_server: ServerFactory
 ) -> None:
     stored = await store_games(db_path, 30)
     server: RunningServer = await start_server()
