@@ -47,10 +47,8 @@ class Schema:
 
 def sqlite_schema(path: Path) -> Schema:
     with sqlite3.connect(path) as db:
-        tables = [
-            name
-            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        ]
+        listed = db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        tables = [name for (name,) in listed]
         columns, keys, foreign, indexes = {}, {}, set(), {}
         for table in tables:
             info = list(db.execute(f"PRAGMA table_info({table})"))
@@ -65,12 +63,12 @@ def sqlite_schema(path: Path) -> Schema:
                 references.setdefault(number, []).append((other, source, target))
             for parts in references.values():
                 foreign.add((table, tuple(p[1] for p in parts), parts[0][0], tuple(p[2] for p in parts)))
-            for _, name, unique, origin, _ in db.execute(f"PRAGMA index_list({table})"):
+            for _, index, unique, origin, _ in db.execute(f"PRAGMA index_list({table})"):
                 if origin != "c":
                     continue
-                described = [row for row in db.execute(f"PRAGMA index_xinfo({name})") if row[5]]
-                folded = tuple(f"{column} nocase" if coll == "NOCASE" else column for *_, column, _, coll, _ in described)
-                indexes[name] = (table, bool(unique), folded)
+                described = [row for row in db.execute(f"PRAGMA index_xinfo({index})") if row[5]]
+                folded = tuple(f"{name} nocase" if coll == "NOCASE" else name for *_, name, _, coll, _ in described)
+                indexes[index] = (table, bool(unique), folded)
     return Schema(columns, keys, foreign, indexes)
 
 
