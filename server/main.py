@@ -21,6 +21,7 @@ import sys
 from engine import build_info
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
+from server.cluster.leases import LeaseSettings
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
@@ -112,7 +113,18 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--new-player-chat-lines", type=_count, default=limits.new_player_chat_lines,
         help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
         f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
+    lease = LeaseSettings()
+    add("--node-id", default=lease.node_id, help="this node's name among several on one PostgreSQL "
+        "(default: host name and process id)")
+    add("--heartbeat-s", type=_positive_seconds, default=lease.heartbeat_s, help="how often a node on PostgreSQL "
+        f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
+    add("--lease-s", type=_positive_seconds, default=lease.expiry_s, help="how long a node's lease outlasts its "
+        f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})")
     arguments = parser.parse_args(argv)
+    try:
+        lease = LeaseSettings(arguments.node_id, arguments.heartbeat_s, arguments.lease_s)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
     except EngineConfigError as error:
@@ -133,6 +145,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         ),
         compression=arguments.compression,
         engines=engines,
+        lease=lease,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

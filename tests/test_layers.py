@@ -101,7 +101,7 @@ def test_analysis_knows_nothing_of_the_connection_layer() -> None:
 SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
-    **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
+    **dict.fromkeys(("rooms", "lobby", "players", "bots", "cluster"), 2),
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
 }

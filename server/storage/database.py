@@ -26,7 +26,7 @@ so that only the server's start knows which database it is.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,7 +71,7 @@ from server.storage.rows import (
     stored_player_from,
 )
 from server.storage.sqlite import SqliteDriver
-from server.storage.writer import RecordWriter, StorageUnavailable
+from server.storage.writer import Fence, RecordWriter, StorageUnavailable
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer", "is_postgres"]
 
@@ -251,6 +251,11 @@ class Storage:
 
     # -------------------------------------------------------------- games
 
+    def fence_writes(self, fence: Fence) -> None:
+        """Run `fence` first in every write transaction, with the records it writes: it refuses the
+        whole group (raising Fenced) when this node may no longer write them."""
+        self._writer.fence = fence
+
     def watch_ratings(self, watcher: Callable[[RatingsChanged], None]) -> None:
         """Tell `watcher` of each rating change once it is committed (before `apply` returns it)."""
         self._writer.rating_watchers.append(watcher)
@@ -262,10 +267,13 @@ class Storage:
         when the database cannot take them now."""
         return await self._writer.write(records)
 
-    async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
+    async def games_to_restore(
+        self, finished_since: datetime, rooms: Collection[str] | None = None
+    ) -> list[RestoredGame]:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
         unfinished game, and each room's latest game if it finished at or after `finished_since`
-        (its players may come back for a rematch)."""
+        (its players may come back for a rematch); only those of `rooms` if given (a node taking
+        over some rooms)."""
         async with self._snapshot() as read:
             rows = await read.rows(
                 f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
@@ -275,6 +283,8 @@ class Storage:
             )
             restored = []
             for row in rows:
+                if rooms is not None and row["room_id"] not in rooms:
+                    continue
                 moves = tuple(move.point for move in await read.moves(row["game_id"]))
                 restored.append(restored_game_from(row, moves, await read.opening(row)))
         return restored

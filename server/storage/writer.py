@@ -32,7 +32,7 @@ per transaction.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine.record import PlayerKind
@@ -53,6 +53,16 @@ LONGEST_RETRY_S = 0.5
 class StorageUnavailable(Exception):
     """The database cannot take a change now (locked, full, failing, read-only, closed, unreachable);
     nothing of it was written. Trying again later may succeed."""
+
+
+class Fenced(StorageUnavailable):
+    """A group of changes refused whole by its fence: this node no longer holds its lease, or a room
+    it writes to is another node's now (see `server.cluster.ownership`). Nothing of it was written."""
+
+
+Fence = Callable[[Queries, list[StoreRecord]], Awaitable[None]]
+"""A check run first in each group's transaction, given the group's records; it raises Fenced to
+refuse the group."""
 
 
 @dataclass(slots=True)
@@ -76,6 +86,8 @@ class RecordWriter:
         """Told of each rating change once it is committed, before its writer hears (the rating
         book, which keeps the standings of the players online)."""
         self._retry_s = retry_s
+        self.fence: Fence | None = None
+        """Checked first in every transaction (several nodes on one database: `server.cluster`)."""
         self._queue: list[_Change] = []
         self._wake = asyncio.Event()
         self._closed = False
@@ -134,6 +146,9 @@ class RecordWriter:
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, LONGEST_RETRY_S)
                     continue
+                if isinstance(error, StorageUnavailable):
+                    _settle(group, error)
+                    return
                 reason = self._driver.unavailable_reason(error)
                 if reason is None and self._driver.is_transient(error):
                     reason = f"the database stayed busy ({error})"
@@ -166,6 +181,8 @@ class RecordWriter:
         that its players' rows are read with everything before it written.
         """
         async with self._driver.transaction() as transaction:
+            if self.fence is not None:
+                await self.fence(transaction, [record for change in group for record in change.records])
             rated = []
             unwritten: list[StoreRecord] = []
             for change in group:

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from server_harness import ClientFactory, ServerFactory
-
-
-@pytest.fixture
-def db_path(database: str) -> str:
-    """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
-    return database
 
 
 async def test_time_spent_thinking_before_a_shutdown_stays_spent(
