@@ -228,8 +228,9 @@ class Ownership:
         if self._db.is_closed():
             self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
         if not await self._lease.renew():
-            await self._lose_everything()
+            lost = self._forget_all()
             await self._join()
+            await self._keeper.drop(lost)
             return
         self._renewed_at = asyncio.get_running_loop().time()
         claimed = await self._claim_orphans()
@@ -244,10 +245,14 @@ class Ownership:
             self._db.terminate()
 
     async def _lose_everything(self) -> None:
+        await self._keeper.drop(self._forget_all())
+
+    def _forget_all(self) -> set[RoomId]:
+        """Own nothing any more (the lease is lost); the rooms that were owned."""
         lost = set(self.owned)
         self.owned.clear()
         logger.warning("node %s lost its lease: it stops serving %d rooms", self.node_id, len(lost))
-        await self._keeper.drop(lost)
+        return lost
 
     def _drop_soon(self, rooms: set[RoomId]) -> None:
         """Drop rooms after the group being fenced is settled (their actors are waiting on it)."""
