@@ -1,10 +1,11 @@
-"""Throw-away services on this machine, on loopback only: a PostgreSQL for tests and `./dev cluster`.
+"""Throw-away services on this machine, on loopback only: a PostgreSQL and server nodes, for tests and `./dev cluster`.
 
 `LocalPostgres.start()` makes a new database cluster in a temporary folder with
 Debian's `initdb` (as the `postgres` user when run as root, which PostgreSQL
 requires), starts it on 127.0.0.1 on a free port with fsync on, and gives
 its address; `stop()` ends it by its pid, waiting until it has exited, and
-`remove()` deletes its folder too.
+`remove()` deletes its folder too. `ServerNode.start` runs one `gomoku-server`
+node on it, stopped by its pid.
 Nothing here downloads anything: where PostgreSQL is not installed,
 `postgres_missing()` says which `apt-get install` line brings it.
 """
@@ -13,12 +14,15 @@ from __future__ import annotations
 
 import os
 import pwd
+import selectors
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,9 +121,8 @@ class LocalPostgres:
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def restart(self) -> None:
-        """Stop it and start it again on the same port and data (a database server restarted under the nodes)."""
-        self.stop()
+    def start_again(self) -> None:
+        """Start it again after `stop`, on the same port and data (a database server restarted)."""
         self.process = _launch(self.folder, [str(arg) for arg in self.process.args])  # type: ignore[union-attr]
         self._wait_until_accepting()
 
@@ -141,6 +144,60 @@ class LocalPostgres:
 
     def log_tail(self) -> str:
         return (self.folder / "postgres.log").read_text(errors="replace")[-2000:]
+
+
+@dataclass
+class ServerNode:
+    """A `gomoku-server` process this process started (one node of several on one PostgreSQL)."""
+
+    process: subprocess.Popen[str]
+    url: str
+    """Its websocket endpoint, `ws://127.0.0.1:PORT/ws`."""
+
+    @classmethod
+    def start(cls, database: str, node_id: str, log: Path, arguments: Sequence[str] = ()) -> ServerNode:
+        """Start a node on 127.0.0.1 and a free port, on `database`, its stderr to `log`; return once
+        it listens. Raises RuntimeError, with its log, if it stops or stays silent instead."""
+        command = [sys.executable, "-m", "server.main", "--port", "0", "--db", database, "--node-id", node_id]
+        with log.open("a") as stderr:
+            process = subprocess.Popen(
+                [*command, *arguments],
+                cwd=Path(__file__).resolve().parents[1],
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        assert process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            line = process.stdout.readline() if selector.select(START_TIMEOUT_S) else ""
+        if not line.startswith("listening on "):
+            _end(process)
+            raise RuntimeError(f"node {node_id} did not start: {line!r} {log.read_text()[-2000:]}")
+        return cls(process, line.removeprefix("listening on ").strip())
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        """Stop it by its pid (SIGTERM: a clean stop; SIGKILL if it does not end) and wait for it."""
+        _end(self.process)
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        os.kill(process.pid, signal.SIGCONT)  # a paused node must be able to stop
+        os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(START_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def _launch(folder: Path, command: list[str]) -> subprocess.Popen[bytes]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Coroutine
 from typing import Protocol
 
 import asyncpg
@@ -40,6 +41,10 @@ CONNECT_TIMEOUT_S = 5.0
 
 _LIVE = f"n.node_id = o.node_id AND n.epoch = o.node_epoch AND n.lease_expires_ms > {NOW_MS}"
 """SQL: the owner `o` of a room is a node `n` holding the lease the room names, unexpired."""
+
+
+_UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+"""What asyncpg raises when the database cannot be reached or its connection is lost."""
 
 
 class RoomKeeper(Protocol):
@@ -66,6 +71,8 @@ class Ownership:
         self.settings = settings
         self.owned: dict[RoomId, int] = {}
         """The rooms this node owns, and the room epoch it claimed each at."""
+        self._talking = asyncio.Lock()
+        """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
         self._watch: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[None]] = set()
@@ -103,8 +110,9 @@ class Ownership:
             await asyncio.gather(self._watch, return_exceptions=True)
         await asyncio.gather(*self._dropping, return_exceptions=True)
         try:
-            await self._lease.release()
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            async with self._talking:
+                await self._lease.release()
+        except _UNREACHABLE as error:
             logger.warning("could not end the lease of node %s: %s", self.node_id, error)
         await self._db.close()
 
@@ -119,6 +127,7 @@ class Ownership:
             (self.node_id, self.epoch),
         )
         if lease is None:
+            self._soon(self._rejoin(self.epoch))
             raise Fenced(f"node {self.node_id} no longer holds its lease")
         created = {record.room_id for record in records if isinstance(record, GameStarted)}
         games = {game_id for record in records if (game_id := getattr(record, "game_id", None)) is not None}
@@ -149,16 +158,20 @@ class Ownership:
     async def find(self, room_id: RoomId) -> None:
         """For a room this node does not serve: take it over if its owner is dead (it is then served
         here), refuse `unavailable` if another live node serves it, nothing if no node ever owned it."""
-        owner = await self._db.fetchrow(
-            f"SELECT o.node_id, EXISTS (SELECT 1 FROM cluster_nodes n WHERE {_LIVE}) AS live "
-            "FROM room_owners o WHERE o.room_id = $1",
-            room_id,
-        )
-        if owner is None:
-            return
-        if owner["live"] and owner["node_id"] != self.node_id:
-            raise Refusal("unavailable", "the room is served by another node")
-        claimed = await self._claim_orphans(room_id)
+        try:
+            async with self._talking:
+                owner = await self._db.fetchrow(
+                    f"SELECT o.node_id, EXISTS (SELECT 1 FROM cluster_nodes n WHERE {_LIVE}) AS live "
+                    "FROM room_owners o WHERE o.room_id = $1",
+                    room_id,
+                )
+            if owner is None:
+                return
+            if owner["live"] and owner["node_id"] != self.node_id:
+                raise Refusal("unavailable", "the room is served by another node")
+            claimed = await self._claim_orphans(room_id)
+        except _UNREACHABLE as error:
+            raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
         if claimed:
             await self._keeper.restore(claimed)
         elif room_id not in self.owned:
@@ -169,7 +182,7 @@ class Ownership:
     async def _claim_orphans(self, only: RoomId | None = None) -> set[RoomId]:
         """Claim the rooms whose owner no longer holds the lease they name (all, or only `only`),
         skipping those another node is claiming or writing to right now."""
-        async with self._db.transaction():
+        async with self._talking, self._db.transaction():
             rows = await self._db.fetch(
                 "SELECT o.room_id FROM room_owners o "
                 f"WHERE NOT EXISTS (SELECT 1 FROM cluster_nodes n WHERE {_LIVE}) "
@@ -188,15 +201,16 @@ class Ownership:
     async def _claim_unowned(self) -> set[RoomId]:
         """Claim the rooms of unfinished games that no node has ever owned (games stored before the
         server ran as several nodes)."""
-        claimed = await self._db.fetch(
-            "INSERT INTO room_owners (room_id, node_id, node_epoch, epoch) "
-            "SELECT DISTINCT g.room_id, $1::text, $2::bigint, 1 FROM games g "
-            "WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.game_id) "
-            "AND NOT EXISTS (SELECT 1 FROM room_owners o WHERE o.room_id = g.room_id) "
-            "ON CONFLICT (room_id) DO NOTHING RETURNING room_id, epoch",
-            self.node_id,
-            self.epoch,
-        )
+        async with self._talking:
+            claimed = await self._db.fetch(
+                "INSERT INTO room_owners (room_id, node_id, node_epoch, epoch) "
+                "SELECT DISTINCT g.room_id, $1::text, $2::bigint, 1 FROM games g "
+                "WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.game_id) "
+                "AND NOT EXISTS (SELECT 1 FROM room_owners o WHERE o.room_id = g.room_id) "
+                "ON CONFLICT (room_id) DO NOTHING RETURNING room_id, epoch",
+                self.node_id,
+                self.epoch,
+            )
         return self._owning(claimed)
 
     def _owning(self, claimed: list[asyncpg.Record]) -> set[RoomId]:
@@ -209,7 +223,8 @@ class Ownership:
     # ---------------------------------------------------- lease and watch
 
     async def _join(self) -> None:
-        await self._lease.join()
+        async with self._talking:
+            await self._lease.join()
         self._renewed_at = asyncio.get_running_loop().time()
         logger.info("node %s joined with lease epoch %d", self.node_id, self.epoch)
 
@@ -225,12 +240,12 @@ class Ownership:
                 await self._when_unreachable()
 
     async def _beat(self) -> None:
-        if self._db.is_closed():
-            self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
-        if not await self._lease.renew():
-            lost = self._forget_all()
-            await self._join()
-            await self._keeper.drop(lost)
+        async with self._talking:
+            if self._db.is_closed():
+                self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
+            renewed = await self._lease.renew()
+        if not renewed:
+            await self._rejoin(self.epoch)
             return
         self._renewed_at = asyncio.get_running_loop().time()
         claimed = await self._claim_orphans()
@@ -241,8 +256,18 @@ class Ownership:
         """Past the lease's expiry without a renewal, the rooms are surely lost: stop serving them."""
         if asyncio.get_running_loop().time() - self._renewed_at > self.settings.expiry_s and self.owned:
             await self._lose_everything()
-        if not self._db.is_closed():
-            self._db.terminate()
+        async with self._talking:
+            if not self._db.is_closed():
+                self._db.terminate()
+
+    async def _rejoin(self, lost_epoch: int) -> None:
+        """The lease of `lost_epoch` is gone: own nothing, take a new lease, stop serving the rooms
+        (once only, however many noticed)."""
+        if self.epoch != lost_epoch:
+            return
+        lost = self._forget_all()
+        await self._join()
+        await self._keeper.drop(lost)
 
     async def _lose_everything(self) -> None:
         await self._keeper.drop(self._forget_all())
@@ -255,9 +280,13 @@ class Ownership:
         return lost
 
     def _drop_soon(self, rooms: set[RoomId]) -> None:
-        """Drop rooms after the group being fenced is settled (their actors are waiting on it)."""
+        """Stop serving rooms found lost, once the group being fenced is settled."""
         for room in rooms:
             self.owned.pop(room, None)
-        task = asyncio.get_running_loop().create_task(self._keeper.drop(rooms))
+        self._soon(self._keeper.drop(rooms))
+
+    def _soon(self, work: Coroutine[None, None, None]) -> None:
+        """Run `work` after the group being fenced is settled (the rooms' actors are waiting on it)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._dropping.add(task)
         task.add_done_callback(self._dropping.discard)
