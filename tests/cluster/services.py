@@ -86,12 +86,3 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "db.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database with no schema yet, on each of the two."""
-    if request.param == "sqlite":
-        return str(tmp_path / "db.sqlite3")
-    url: str = request.getfixturevalue("empty_postgres_url")
-    return url

@@ -49,17 +49,8 @@ class Node:
 
 @pytest.fixture
 async def nodes(postgres_url: str) -> AsyncIterator[dict[str, Node]]:
-    started: dict[str, Node] = {}
-
-    async def start(name: str) -> Node:
-        storage = await Storage.open(postgres_url)
-        keeper = Keeper()
-        ownership = await Ownership.join(postgres_url, LeaseSettings(name, **FAST), keeper)
-        storage.fence_writes(ownership.fence)
-        started[name] = Node(storage, ownership, keeper)
-        return started[name]
-
-    await start("a")
+    """Node `a`, started; a test adds the others it starts, and all are stopped at the end."""
+    started = {"a": await _start(postgres_url, "a")}
     yield started
     for node in started.values():
         await node.ownership.close()
@@ -158,6 +149,7 @@ async def test_nodes_claiming_at_once_split_a_dead_nodes_rooms_without_sharing_o
 
 
 async def _start(url: str, name: str) -> Node:
+    """A node as the server makes one: it joins, and its storage's writes are fenced."""
     storage = await Storage.open(url)
     keeper = Keeper()
     ownership = await Ownership.join(url, LeaseSettings(name, **FAST), keeper)
