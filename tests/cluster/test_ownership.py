@@ -31,9 +31,12 @@ class Keeper:
         self.restored: set[RoomId] = set()
         self.dropped: set[RoomId] = set()
         self.dropped_any = asyncio.Event()
+        self.restored_any = asyncio.Event()
 
     async def restore(self, rooms: set[RoomId]) -> None:
         self.restored |= rooms
+        if rooms:
+            self.restored_any.set()
 
     async def drop(self, rooms: set[RoomId]) -> None:
         self.dropped |= rooms
@@ -111,6 +114,22 @@ async def test_a_dead_nodes_rooms_are_claimed_and_its_late_write_is_refused(
         await a.storage.apply([move(game_id, 2)])
     await b.storage.apply([move(game_id, 2)])
     assert await moves_stored(b.storage, game_id) == 2
+
+
+async def test_a_running_node_takes_over_the_rooms_of_a_node_whose_lease_runs_out(
+    nodes: dict[str, Node], postgres_url: str
+) -> None:
+    a = nodes["a"]
+    b = nodes["b"] = await _start(postgres_url, "b")
+    await b.ownership.begin()
+    room_id, game_id = new_room_id(), new_game_id()
+    await a.storage.apply([game_in(room_id, game_id)])
+    assert b.keeper.restored == set()
+
+    await expire_lease(postgres_url, "a")
+    await asyncio.wait_for(b.keeper.restored_any.wait(), 10)  # within a heartbeat or so
+
+    assert b.keeper.restored == {room_id} and b.ownership.owned == {room_id: 2}
 
 
 async def test_a_node_that_lost_its_lease_drops_its_rooms_and_comes_back_owning_nothing(
