@@ -30,7 +30,7 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
-from server.cluster.leases import LeaseSettings
+from server.cluster.leases import LeaseSettings, default_node_id
 from server.cluster.ownership import Ownership
 from server.domain import ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
@@ -103,8 +103,10 @@ class ServerSettings:
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
     engines: tuple[EngineSpec, ...] = ()
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
+    node_id: str = field(default_factory=default_node_id)
+    """This node's name among several (`--node-id`; unused by a single node on SQLite)."""
     lease: LeaseSettings = field(default_factory=LeaseSettings)
-    """This node's name and lease among several on one PostgreSQL (unused on SQLite)."""
+    """How this node keeps its lease among several on one PostgreSQL (unused on SQLite)."""
 
 
 class GameServer:
@@ -211,7 +213,7 @@ class GameServer:
 
     async def _join_the_cluster(self) -> None:
         """Take this node's lease, fence every write with it, and bring rooms taken over here back."""
-        self.ownership = await Ownership.join(self.settings.db_path, self.settings.lease, self)
+        self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.storage.fence_writes(self.ownership.fence)
         self.hub.find_elsewhere = self.ownership.find
 

@@ -21,7 +21,7 @@ import sys
 from engine import build_info
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
-from server.cluster.leases import LeaseSettings
+from server.cluster.leases import LeaseSettings, default_node_id
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
@@ -114,7 +114,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
         f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
     lease = LeaseSettings()
-    add("--node-id", default=lease.node_id, help="this node's name among several on one PostgreSQL "
+    add("--node-id", default=None, help="this node's name among several on one PostgreSQL "
         "(default: host name and process id)")
     add("--heartbeat-s", type=_positive_seconds, default=lease.heartbeat_s, help="how often a node on PostgreSQL "
         f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
@@ -122,7 +122,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})")
     arguments = parser.parse_args(argv)
     try:
-        lease = LeaseSettings(arguments.node_id, arguments.heartbeat_s, arguments.lease_s)
+        lease = LeaseSettings(arguments.heartbeat_s, arguments.lease_s)
     except ValueError as error:
         parser.error(str(error))
     try:
@@ -145,6 +145,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         ),
         compression=arguments.compression,
         engines=engines,
+        node_id=arguments.node_id or default_node_id(),
         lease=lease,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,

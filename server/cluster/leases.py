@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import asyncpg
@@ -30,9 +30,8 @@ def default_node_id() -> str:
 
 @dataclass(frozen=True, slots=True)
 class LeaseSettings:
-    """Who this node is and how it keeps its lease (`--node-id`, `--heartbeat-s`, `--lease-s`)."""
+    """How a node keeps its lease (`--heartbeat-s`, `--lease-s`)."""
 
-    node_id: str = field(default_factory=default_node_id)
     heartbeat_s: float = 1.0
     """How often the lease is renewed (and expired leases looked for)."""
     expiry_s: float = 4.0
@@ -47,8 +46,9 @@ class NodeLease:
     """This node's row of `cluster_nodes`, through a connection of its own (so that a busy writer never
     delays a renewal)."""
 
-    def __init__(self, connection: asyncpg.Connection, settings: LeaseSettings) -> None:
+    def __init__(self, connection: asyncpg.Connection, node_id: str, settings: LeaseSettings) -> None:
         self.connection = connection
+        self.node_id = node_id
         self.settings = settings
         self.epoch: int | None = None
         """The epoch of the lease held, None before joining."""
@@ -60,7 +60,7 @@ class NodeLease:
             f"VALUES ($1, 1, {NOW_MS} + $2, $3) ON CONFLICT (node_id) DO UPDATE "
             "SET epoch = cluster_nodes.epoch + 1, lease_expires_ms = EXCLUDED.lease_expires_ms, "
             "joined_at = EXCLUDED.joined_at RETURNING epoch",
-            self.settings.node_id,
+            self.node_id,
             self._expiry_ms,
             format_timestamp(datetime.now(UTC)),
         )
@@ -72,7 +72,7 @@ class NodeLease:
         renewed = await self.connection.fetchval(
             f"UPDATE cluster_nodes SET lease_expires_ms = {NOW_MS} + $3 "
             f"WHERE node_id = $1 AND epoch = $2 AND lease_expires_ms > {NOW_MS} RETURNING epoch",
-            self.settings.node_id,
+            self.node_id,
             self.epoch,
             self._expiry_ms,
         )
@@ -82,7 +82,7 @@ class NodeLease:
         """End the lease now (a clean stop): the other nodes may take this node's rooms at once."""
         await self.connection.execute(
             f"UPDATE cluster_nodes SET lease_expires_ms = {NOW_MS} WHERE node_id = $1 AND epoch = $2",
-            self.settings.node_id,
+            self.node_id,
             self.epoch,
         )
 

@@ -62,11 +62,14 @@ class RoomKeeper(Protocol):
 class Ownership:
     """This node's lease and rooms."""
 
-    def __init__(self, url: str, connection: asyncpg.Connection, settings: LeaseSettings, keeper: RoomKeeper) -> None:
+    def __init__(
+        self, url: str, connection: asyncpg.Connection, node_id: str, settings: LeaseSettings, keeper: RoomKeeper
+    ) -> None:
         self._url = url
+        self.node_id = node_id
         self._db = connection
         """A connection of the ownership's own: lease renewals and claims never wait behind the writer."""
-        self._lease = NodeLease(connection, settings)
+        self._lease = NodeLease(connection, node_id, settings)
         self._keeper = keeper
         self.settings = settings
         self.owned: dict[RoomId, int] = {}
@@ -78,11 +81,11 @@ class Ownership:
         self._dropping: set[asyncio.Task[None]] = set()
 
     @classmethod
-    async def join(cls, url: str, settings: LeaseSettings, keeper: RoomKeeper) -> Ownership:
-        """Take a new lease in the database at `url` (owning nothing yet). Then have the storage
-        fence its writes with `fence`, and `begin`."""
+    async def join(cls, url: str, node_id: str, settings: LeaseSettings, keeper: RoomKeeper) -> Ownership:
+        """Take a new lease as `node_id` in the database at `url` (owning nothing yet). Then have the
+        storage fence its writes with `fence`, and `begin`."""
         connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-        ownership = cls(url, connection, settings, keeper)
+        ownership = cls(url, connection, node_id, settings, keeper)
         await ownership._join()
         return ownership
 
@@ -92,10 +95,6 @@ class Ownership:
         claimed = await self._claim_unowned() | await self._claim_orphans()
         await self._keeper.restore(claimed)
         self._watch = asyncio.get_running_loop().create_task(self._keep_watch())
-
-    @property
-    def node_id(self) -> str:
-        return self.settings.node_id
 
     @property
     def epoch(self) -> int:

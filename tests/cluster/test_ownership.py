@@ -171,6 +171,6 @@ async def _start(url: str, name: str) -> Node:
     """A node as the server makes one: it joins, and its storage's writes are fenced."""
     storage = await Storage.open(url)
     keeper = Keeper()
-    ownership = await Ownership.join(url, LeaseSettings(name, **FAST), keeper)
+    ownership = await Ownership.join(url, name, LeaseSettings(**FAST), keeper)
     storage.fence_writes(ownership.fence)
     return Node(storage, ownership, keeper)
