@@ -151,11 +151,11 @@ class GameServer:
         )
         self.handlers = RequestHandlers(services)
         self.http = HttpApi(storage, self.metrics)
+        self.ownership: Ownership | None = None
+        """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
-        self.ownership: Ownership | None = None
-        """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._reporting: set[asyncio.Task[None]] = set()
         """Tasks telling rooms of connections that closed (see `_disconnect`)."""
         """Tasks that run for the server's whole life (lag probe, clock saving)."""
@@ -212,7 +212,8 @@ class GameServer:
         return app, server
 
     async def _join_the_cluster(self) -> None:
-        """Take this node's lease, fence every write with it, and bring rooms taken over here back."""
+        """Take this node's lease, fence every write with it, and look up through it the rooms not
+        served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.storage.fence_writes(self.ownership.fence)
         self.hub.find_elsewhere = self.ownership.find

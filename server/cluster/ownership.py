@@ -32,7 +32,7 @@ import asyncpg
 
 from server.cluster.leases import NOW_MS, LeaseSettings, NodeLease
 from server.domain import GameStarted, Refusal, RoomId, StoreRecord
-from server.storage.drivers import Queries
+from server.storage.drivers import Queries, StorageError
 from server.storage.writer import Fenced
 
 logger = logging.getLogger(__name__)
@@ -83,10 +83,14 @@ class Ownership:
     @classmethod
     async def join(cls, url: str, node_id: str, settings: LeaseSettings, keeper: RoomKeeper) -> Ownership:
         """Take a new lease as `node_id` in the database at `url` (owning nothing yet). Then have the
-        storage fence its writes with `fence`, and `begin`."""
-        connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-        ownership = cls(url, connection, node_id, settings, keeper)
-        await ownership._join()
+        storage fence its writes with `fence`, and `begin`. Raises StorageError if the database
+        cannot be reached."""
+        try:
+            connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+            ownership = cls(url, connection, node_id, settings, keeper)
+            await ownership._join()
+        except _UNREACHABLE as error:
+            raise StorageError(f"node {node_id} cannot take its lease: {error}") from error
         return ownership
 
     async def begin(self) -> None:
