@@ -31,7 +31,9 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
-from server.domain import ConnectionId, Refusal
+from server.cluster.leases import LeaseSettings, default_node_id
+from server.cluster.ownership import Ownership
+from server.domain import ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
@@ -44,7 +46,7 @@ from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
-from server.storage.database import Storage, StorageSettings, StorageUnavailable
+from server.storage.database import Storage, StorageSettings, StorageUnavailable, is_postgres
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
@@ -107,6 +109,10 @@ class ServerSettings:
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
     accounts: AccountSettings = field(default_factory=AccountSettings)
     """Wrong passwords allowed, and how long a deleted account's name waits (`server.accounts`)."""
+    node_id: str = field(default_factory=default_node_id)
+    """This node's name among several (`--node-id`; unused by a single node on SQLite)."""
+    lease: LeaseSettings = field(default_factory=LeaseSettings)
+    """How this node keeps its lease among several on one PostgreSQL (unused on SQLite)."""
 
 
 class GameServer:
@@ -152,6 +158,8 @@ class GameServer:
         )
         self.handlers = RequestHandlers(services, Accounts(storage, settings.accounts))
         self.http = HttpApi(storage, self.metrics)
+        self.ownership: Ownership | None = None
+        """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
@@ -186,8 +194,13 @@ class GameServer:
             outside = OutsideEngines(settings.engines, metrics) if settings.engines else None
             bots = BotPlayers(pool, analysis_pool, outside)
         app = cls(settings, storage, bots, metrics, roster)
+        if is_postgres(settings.db_path):
+            await app._join_the_cluster()
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
-        await app.restore_rooms()
+        if app.ownership is not None:
+            await app.ownership.begin()
+        else:
+            await app.restore_rooms()
         loop = asyncio.get_running_loop()
         app._chores = [
             loop.create_task(metrics.watch_event_loop()),
@@ -205,13 +218,36 @@ class GameServer:
         )
         return app, server
 
-    async def restore_rooms(self) -> None:
-        """Every unfinished game comes back as a playing room that its players can rejoin, and a
-        room whose game ended within `abandon_after_s` as a finished one, for a rematch; each
-        knows its seats' ratings as stored."""
+    async def _join_the_cluster(self) -> None:
+        """Take this node's lease, fence every write with it, and look up through it the rooms not
+        served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
+        self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
+        self.storage.fence_writes(self.ownership.fence)
+        self.hub.find_elsewhere = self.ownership.find
+
+    async def restore(self, rooms: set[RoomId]) -> None:
+        """Bring back rooms this node took over (`RoomKeeper`), as after a restart."""
+        await self.restore_rooms(rooms)
+
+    async def drop(self, rooms: set[RoomId]) -> None:
+        """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, and
+        a request about them is answered as for a room served elsewhere."""
+        for room_id in rooms:
+            actor = self.rooms.get(room_id)
+            if actor is not None:
+                await actor.close()
+                self.rooms.room_disposable(room_id)
+                logger.warning("dropped room %s: another node serves it now", room_id)
+
+    async def restore_rooms(self, rooms: set[RoomId] | None = None) -> None:
+        """Every unfinished game (of `rooms` only, if given) comes back as a playing room that its
+        players can rejoin, and a room whose game ended within `abandon_after_s` as a finished one,
+        for a rematch; each knows its seats' ratings as stored."""
         now = asyncio.get_running_loop().time()
         recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
-        for game in await self.storage.games_to_restore(recently):
+        for game in await self.storage.games_to_restore(recently, rooms):
+            if self.rooms.get(game.room_id) is not None:
+                continue
             try:
                 room = Room.restore(game, self.settings.room, now)
             except ValueError as error:
@@ -231,6 +267,8 @@ class GameServer:
         await self.handlers.close()
         if self.bots is not None:
             await self.bots.close()
+        if self.ownership is not None:
+            await self.ownership.close()
         await self.storage.close()
 
     async def _save_clocks_now_and_then(self) -> None:

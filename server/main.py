@@ -1,6 +1,6 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
-    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] [--engines FILE] ...
+    gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH|postgresql://...] [--bot-workers N] [--engines FILE] ...
 
 (`gomoku-server --help` lists every option: bots' time and pauses, how long
 a dropped player may stay away, and the limits per player and address.)
@@ -22,6 +22,7 @@ from engine import build_info
 from server.accounts.service import AccountSettings
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
+from server.cluster.leases import LeaseSettings, default_node_id
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
@@ -70,7 +71,12 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add = parser.add_argument
     add("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
     add("--port", type=_port, default=8765, help="port to listen on; 0 picks a free one (default 8765)")
-    add("--db", default=DEFAULT_DB, help=f"SQLite database file (default ./{DEFAULT_DB})")
+    add(
+        "--db",
+        default=DEFAULT_DB,
+        help=f"SQLite database file (default ./{DEFAULT_DB}), or a PostgreSQL database as "
+        "postgresql://USER@HOST:PORT/DB (needs the cluster extra: pip install '.[cluster]')",
+    )
     add("--bot-workers", type=_count, default=1, help="bot search processes; 0 disables bots (default 1)")
     add("--abandon-after-s", type=_positive_seconds, default=120.0, help="seconds a dropped player may stay away "
         "before the game is lost, and a finished room is kept for a rematch (default 120)")
@@ -117,7 +123,18 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         f"(default {accounts.failures_per_address})")
     add("--deleted-name-reserved-days", type=_seconds, default=accounts.name_reserved_days,
         help=f"days a deleted account's name waits before anyone may take it (default {accounts.name_reserved_days:g})")
+    lease = LeaseSettings()
+    add("--node-id", default=None, help="this node's name among several on one PostgreSQL "
+        "(default: host name and process id)")
+    add("--heartbeat-s", type=_positive_seconds, default=lease.heartbeat_s, help="how often a node on PostgreSQL "
+        f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
+    add("--lease-s", type=_positive_seconds, default=lease.expiry_s, help="how long a node's lease outlasts its "
+        f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})")
     arguments = parser.parse_args(argv)
+    try:
+        lease = LeaseSettings(arguments.heartbeat_s, arguments.lease_s)
+    except ValueError as error:
+        parser.error(str(error))
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
     except EngineConfigError as error:
@@ -138,6 +155,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         ),
         compression=arguments.compression,
         engines=engines,
+        node_id=arguments.node_id or default_node_id(),
+        lease=lease,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

@@ -18,6 +18,9 @@ from hypothesis import HealthCheck, settings
 
 from engine.build import pure_python_requested, stale_sources
 
+pytest_plugins = ("tests.cluster.services",)
+"""PostgreSQL for the tests that run on both databases (`database`) or on PostgreSQL alone."""
+
 settings.register_profile(
     "default",
     max_examples=60,

@@ -102,7 +102,7 @@ SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
     "moderation": 1,
-    **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
+    **dict.fromkeys(("rooms", "lobby", "players", "bots", "cluster"), 2),
     "accounts": 2,
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),

@@ -9,6 +9,7 @@ hub across processes would carry the same values over a stream.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
@@ -32,10 +33,16 @@ class Hub:
 
     def __init__(self, rooms: RoomRegistry) -> None:
         self._rooms = rooms
+        self.find_elsewhere: Callable[[RoomId], Awaitable[None]] | None = None
+        """Asked about a room not served here, when this is one of several nodes: it takes the room
+        over if its node is dead, or refuses (`unavailable`) if another node serves it."""
 
     async def command(self, command: RoomCommand) -> None:
         """Serve a command in its room (raising Refusal as the room does); `not_found` if no such room."""
         actor = self._actor(command.room_id)
+        if actor is None and self.find_elsewhere is not None:
+            await self.find_elsewhere(command.room_id)
+            actor = self._actor(command.room_id)
         if actor is None:
             raise Refusal("not_found", f"there is no room {command.room_id!r}")
         await actor.apply(command.caller, command.request, command.standings)

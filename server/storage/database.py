@@ -1,35 +1,36 @@
-"""Everything the server keeps on disk, in one SQLite file, through aiosqlite.
+"""Everything the server keeps, in one SQLite file (aiosqlite) or in PostgreSQL (asyncpg, `--db postgresql://...`).
 
 The schema comes from `migrations/NNNN_name.sql`, applied in order at start
 and recorded in `schema_migrations`, so an old database is brought up to
-date and a new one is created the same way. The journal is WAL with full
-sync: once `apply` returns, the change survives the process being killed.
+date and a new one is created the same way (PostgreSQL starts from its
+baseline, `migrations/postgresql/`). Once `apply` returns, the change
+survives the process being killed (SQLite: WAL with full sync).
+
+The SQL here and in the statement modules is written once for both
+databases, with `?` (or `:name`) placeholders: a driver
+(`server.storage.sqlite`, `server.storage.postgres`, behind
+`server.storage.drivers.Driver`) runs it and reads rows by column name.
 
 Changes arrive as records (`server.domain.StoreRecord`); `apply` commits
 one request's records, all or none, through the group-commit writer of
 `server.storage.writer`, and raises `StorageUnavailable` when the database cannot
-take them now. Reads go through a second connection, which sees only
+take them now. Reads go through read snapshots, which see only
 committed changes, and return the server's own values (`GameRecord`,
 `GameSummary`, `RestoredGame`), each read from its row by name by one
 function of `server.storage.rows`, never wire models: `server.rooms.views` renders
 those. Callers see this class through its ports in `server.domain`
 (`RecordStore` for writes, `RecordReader` for reads, `Records` for both),
-so that only the server's start knows it is SQLite.
+so that only the server's start knows which database it is.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import re
-import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from engine.opening_record import OpeningRecord
 from engine.openings import OpeningRule
@@ -60,12 +61,14 @@ from server.domain import (
 )
 from server.metrics import Metrics
 from server.storage import accounts, moderation
+from server.storage.drivers import Driver, Parameters, Queries, StorageError
 from server.storage.rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
     OPENING_STEP_COLUMNS,
     STANDING_COLUMNS,
     STORED_PLAYER_COLUMNS,
+    Row,
     game_record_from,
     game_summary_from,
     opening_rule_of,
@@ -76,16 +79,14 @@ from server.storage.rows import (
     standing_from,
     stored_player_from,
 )
-from server.storage.writer import RecordWriter, StorageUnavailable, unavailable_reason
+from server.storage.sqlite import SqliteDriver
+from server.storage.writer import Fence, RecordWriter, StorageUnavailable
 
-__all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
+__all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer", "is_postgres"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
-_MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
-
-
-class StorageError(Exception):
-    """The database cannot be used at all: it cannot be opened or created, or its migrations are wrong."""
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""A `--db` starting so names a PostgreSQL database; anything else is a SQLite file's path."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,139 +99,70 @@ class StorageSettings:
     """How long a write keeps trying a locked database before it gives up (`unavailable`)."""
 
 
-async def _connect(
-    path: str | Path, settings: StorageSettings, opened: list[aiosqlite.Connection]
-) -> aiosqlite.Connection:
-    """A connection to the database with the server's pragmas; added to `opened` so that a failure
-    later in opening closes it."""
-    connection = await aiosqlite.connect(str(path), isolation_level=None)
-    opened.append(connection)
-    connection.row_factory = sqlite3.Row
-    await connection.execute("PRAGMA foreign_keys=ON")
-    await connection.execute(f"PRAGMA busy_timeout={int(settings.busy_timeout_ms)}")
-    return connection
-
-
-def _check_place(path: Path) -> None:
-    """Refuse at once, with a clear reason, a path SQLite would only say it cannot open."""
-    if path.is_dir():
-        raise StorageError(f"cannot use the database {path}: it is a directory")
-    if not path.parent.is_dir():
-        raise StorageError(f"cannot use the database {path}: the folder {path.parent} does not exist")
-
-
-async def _migrate(connection: aiosqlite.Connection, directory: Path) -> None:
-    await connection.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations "
-        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    async with connection.execute("SELECT version FROM schema_migrations") as cursor:
-        applied = {row[0] for row in await cursor.fetchall()}
-    for version, name, path in _migrations(directory):
-        if version in applied:
-            continue
-        script = path.read_text(encoding="utf-8")
-        stamp = format_timestamp(datetime.now(UTC))
-        await connection.executescript(
-            f"BEGIN;\n{script}\n;INSERT INTO schema_migrations VALUES ({version}, '{name}', '{stamp}');\nCOMMIT;"
-        )
-
-
-def _migrations(directory: Path) -> list[tuple[int, str, Path]]:
-    """The migration files as (version, name, path), in order; names must be NNNN_words.sql."""
-    found = []
-    for path in directory.glob("*.sql"):
-        match = _MIGRATION_NAME.fullmatch(path.name)
-        if match is None:
-            raise StorageError(f"migration file {path.name!r} is not named NNNN_words.sql")
-        found.append((int(match.group(1)), path.name, path))
-    found.sort()
-    versions = [version for version, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise StorageError(f"two migration files share a number in {directory}")
-    return found
+def is_postgres(target: str | Path) -> bool:
+    """Whether `--db` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return str(target).startswith(POSTGRES_SCHEMES)
 
 
 class Storage:
     """The server's database: players, games, moves and results."""
 
-    def __init__(
-        self,
-        writes: aiosqlite.Connection,
-        reads: aiosqlite.Connection,
-        settings: StorageSettings,
-        metrics: Metrics | None = None,
-    ) -> None:
-        self._writes = writes
-        self._reads = reads
-        self._write_lock = asyncio.Lock()
-        """One transaction at a time on the writing connection."""
-        self._read_lock = asyncio.Lock()
-        """One read transaction at a time on the reading connection."""
-        self._writer = RecordWriter(writes, self._write_lock, settings.retry_s, metrics)
+    def __init__(self, driver: Driver, settings: StorageSettings, metrics: Metrics | None = None) -> None:
+        self._driver = driver
+        self._writer = RecordWriter(driver, settings.retry_s, metrics)
 
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        target: str | Path,
         migrations: Path = MIGRATIONS_DIR,
         settings: StorageSettings | None = None,
         metrics: Metrics | None = None,
     ) -> Storage:
-        """Open (creating if needed) the database at `path` and apply pending migrations.
+        """Open the database `target`, a SQLite file's path (created if needed) or a PostgreSQL URL
+        (`postgresql://USER@HOST:PORT/DB`, which needs the `cluster` extra), and apply pending migrations.
 
-        Raises StorageError with one sentence naming the path and what is
-        wrong with it.
+        Raises StorageError with one sentence naming the database and what is wrong with it.
         """
         settings = settings or StorageSettings()
-        _check_place(Path(path))
-        connections: list[aiosqlite.Connection] = []
-        try:
-            writes = await _connect(path, settings, connections)
-            await writes.execute("PRAGMA journal_mode=WAL")
-            await writes.execute("PRAGMA synchronous=FULL")
-            await _migrate(writes, migrations)
-            reads = await _connect(path, settings, connections)
-        except sqlite3.Error as error:
-            for connection in connections:
-                await connection.close()
-            reason = unavailable_reason(error) or str(error)
-            raise StorageError(f"cannot use the database {path}: {reason}") from error
-        except BaseException:
-            for connection in connections:
-                await connection.close()
-            raise
-        return cls(writes, reads, settings, metrics)
+        driver: Driver
+        if is_postgres(target):
+            try:
+                from server.storage.postgres import PostgresDriver
+            except ImportError as error:
+                raise StorageError(
+                    f"cannot use the database {target}: PostgreSQL needs asyncpg (pip install '.[cluster]')"
+                ) from error
+            driver = await PostgresDriver.open(str(target), migrations)
+        else:
+            driver = await SqliteDriver.open(Path(target), migrations, settings.busy_timeout_ms)
+        return cls(driver, settings, metrics)
 
     async def close(self) -> None:
-        """Finish pending writes and close the file."""
+        """Finish pending writes and close the database."""
         await self._writer.close()
-        await self._reads.close()
-        await self._writes.close()
+        await self._driver.close()
 
     async def limit_pages(self, pages: int | None) -> None:
-        """Cap the database at `pages` pages (SQLite's max_page_count; None: no cap). Past it, writes
-        fail as on a full disk: for an operator bounding disk use, and for tests standing in for one."""
-        await self._writes.execute(f"PRAGMA max_page_count = {2**32 - 2 if pages is None else int(pages)}")
+        """Cap a SQLite database at `pages` pages (None: no cap); past it, writes fail as on a full disk.
+        For an operator bounding disk use, and for tests standing in for one."""
+        await self._sqlite("page limits").limit_pages(pages)
 
     async def page_count(self) -> int:
-        """The database's size in pages."""
-        async with self._writes.execute("PRAGMA page_count") as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return int(row[0])
+        """A SQLite database's size in pages."""
+        return await self._sqlite("page counts").page_count()
+
+    def _sqlite(self, what: str) -> SqliteDriver:
+        if not isinstance(self._driver, SqliteDriver):
+            raise StorageError(f"{what} are SQLite's: this database is PostgreSQL")
+        return self._driver
 
     @contextlib.asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[_Snapshot]:
-        """The read connection to oneself, in one read transaction: every query inside sees the
-        same committed state, and the latest one (interleaved queries on one connection would
-        share an older snapshot: a player just created could look absent)."""
-        async with self._read_lock:
-            await self._reads.execute("BEGIN")
-            try:
-                yield _Snapshot(self._reads)
-            finally:
-                await self._reads.execute("COMMIT")
+        """Queries in one read transaction: every query inside sees the same committed state, and
+        the latest one."""
+        async with self._driver.snapshot() as queries:
+            yield _Snapshot(queries)
 
     async def applied_migrations(self) -> list[int]:
         """The versions recorded in `schema_migrations`, in order."""
@@ -266,7 +198,7 @@ class Storage:
         only humans or only bots if `kind` says so."""
         async with self._snapshot() as read:
             rows = await read.rows(
-                f"SELECT {STANDING_COLUMNS} FROM players WHERE (? IS NULL OR kind = ?) "
+                f"SELECT {STANDING_COLUMNS} FROM players WHERE (CAST(? AS TEXT) IS NULL OR kind = ?) "
                 "AND name NOT IN (SELECT placeholder FROM deleted_accounts) "
                 "ORDER BY rd > ?, rating DESC, name LIMIT ?",
                 (kind, kind, PROVISIONAL_RD, limit),
@@ -291,8 +223,9 @@ class Storage:
         assert page is not None, "no `before` game to miss"
         async with self._snapshot() as read:
             rated = await read.one(
-                "SELECT SUM(r.winner = s.side) AS wins, SUM(r.winner <> s.side) AS losses, "
-                "SUM(r.winner IS NULL) AS draws FROM (SELECT c.game_id, "
+                "SELECT SUM(CASE WHEN r.winner = s.side THEN 1 ELSE 0 END) AS wins, "
+                "SUM(CASE WHEN r.winner <> s.side THEN 1 ELSE 0 END) AS losses, "
+                "SUM(CASE WHEN r.winner IS NULL THEN 1 ELSE 0 END) AS draws FROM (SELECT c.game_id, "
                 "CASE WHEN g.black_name = c.player COLLATE NOCASE THEN 'black' ELSE 'white' END AS side "
                 "FROM rating_changes c JOIN games g USING (game_id) WHERE c.player = :name) s "
                 "JOIN results r USING (game_id)",
@@ -354,6 +287,11 @@ class Storage:
 
     # -------------------------------------------------------------- games
 
+    def fence_writes(self, fence: Fence) -> None:
+        """Run `fence` first in every write transaction, with the records it writes: it refuses the
+        whole group (raising Fenced) when this node may no longer write them."""
+        self._writer.fence = fence
+
     def watch_ratings(self, watcher: Callable[[RatingsChanged], None]) -> None:
         """Tell `watcher` of each rating change once it is committed (before `apply` returns it)."""
         self._writer.rating_watchers.append(watcher)
@@ -365,10 +303,13 @@ class Storage:
         when the database cannot take them now."""
         return await self._writer.write(records)
 
-    async def games_to_restore(self, finished_since: datetime) -> list[RestoredGame]:
+    async def games_to_restore(
+        self, finished_since: datetime, rooms: Collection[str] | None = None
+    ) -> list[RestoredGame]:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
         unfinished game, and each room's latest game if it finished at or after `finished_since`
-        (its players may come back for a rematch)."""
+        (its players may come back for a rematch); only those of `rooms` if given (a node taking
+        over some rooms)."""
         async with self._snapshot() as read:
             rows = await read.rows(
                 f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
@@ -378,6 +319,8 @@ class Storage:
             )
             restored = []
             for row in rows:
+                if rooms is not None and row["room_id"] not in rooms:
+                    continue
                 moves = tuple(move.point for move in await read.moves(row["game_id"]))
                 restored.append(restored_game_from(row, moves, await read.opening(row)))
         return restored
@@ -502,27 +445,25 @@ public game to anyone, a private one to its players and its creator only."""
 
 
 class _Snapshot:
-    """Queries inside one read transaction (see `Storage._snapshot`)."""
+    """Queries inside one read transaction (see `Storage._snapshot`), with `?` or `:name` placeholders,
+    on either database; rows are read by column name."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
+    def __init__(self, queries: Queries) -> None:
+        self._queries = queries
 
-    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, parameters) as cursor:
-            return list(await cursor.fetchall())
+    async def rows(self, sql: str, parameters: Parameters = ()) -> list[Row]:
+        return await self._queries.rows(sql, parameters)
 
-    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row | None:
-        async with self._db.execute(sql, parameters) as cursor:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
+    async def row(self, sql: str, parameters: Parameters = ()) -> Row | None:
+        return await self._queries.row(sql, parameters)
 
-    async def one(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row:
+    async def one(self, sql: str, parameters: Parameters = ()) -> Row:
         """The row of a query that always has one (an aggregate)."""
         row = await self.row(sql, parameters)
         assert row is not None, "an aggregate query has one row"
         return row
 
-    async def opening(self, game: sqlite3.Row) -> OpeningRecord | None:
+    async def opening(self, game: Row) -> OpeningRecord | None:
         """The opening rule and steps of a game (a row of GAME_COLUMNS); None for a game without one."""
         rule = opening_rule_of(game)
         if rule is OpeningRule.NONE:

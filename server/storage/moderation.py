@@ -7,7 +7,6 @@ thin methods of the `ModerationReader` port (`server.domain`).
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, Protocol
 
 from engine.record import PlayerInfo, parse_timestamp
@@ -23,14 +22,15 @@ from server.domain import (
     RoomId,
 )
 from server.storage.moderation_statements import name_key
+from server.storage.rows import Row
 
 
 class Snapshot(Protocol):
     """The queries of one read transaction (`server.storage.database._Snapshot`)."""
 
-    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]: ...
+    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[Row]: ...
 
-    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row | None: ...
+    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> Row | None: ...
 
 
 _REPORT_COLUMNS = (
@@ -78,7 +78,7 @@ async def renamed_to(snapshot: Snapshot, name: str) -> str | None:
 
 async def audit_log(snapshot: Snapshot, limit: int, target: str | None) -> list[AuditEntry]:
     rows = await snapshot.rows(
-        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE (? IS NULL OR lower(target) = ?) "
+        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE (CAST(? AS TEXT) IS NULL OR lower(target) = ?) "
         "ORDER BY at_us DESC, entry_id LIMIT ?",
         (target, None if target is None else name_key(target), limit),
     )
@@ -149,7 +149,7 @@ def _role(text: str) -> Role:
     raise ValueError(f"unknown role {text!r} stored")
 
 
-def _report(row: sqlite3.Row) -> Report:
+def _report(row: Row) -> Report:
     closed_at = row["closed_at"]
     return Report(
         report_id=row["report_id"],

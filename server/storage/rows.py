@@ -1,5 +1,5 @@
 """How stored rows become the server's values: one function per domain value, reading the
-row's columns by name (the connections return `sqlite3.Row`).
+row's columns by name (`Row`: SQLite's `sqlite3.Row` and PostgreSQL's `asyncpg.Record` alike).
 
 `server.storage.database` (its reads) and `server.storage.writer` (the ratings it reads
 inside a rated game's transaction) both read rows through these, so that
@@ -10,8 +10,8 @@ constant is the select list its function reads.
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime
+from typing import Any, Protocol
 
 from engine.glicko2 import Rating
 from engine.opening_record import OpeningRecord, OpeningStepRecord, step_from_dict
@@ -19,6 +19,13 @@ from engine.openings import OpeningRule, Player
 from engine.record import ClockSetting, GameRecord, PlayerInfo, RecordedMove, parse_timestamp
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.domain import GameId, GameSummary, RatingPoint, RestoredGame, RoomId, Standing, StoredPlayer
+
+
+class Row(Protocol):
+    """A row as both databases' drivers return it: its columns by name (or by position)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
 
 STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
 """The columns of `players` that `standing_from` reads."""
@@ -41,18 +48,18 @@ OPENING_STEP_COLUMNS = "player, side, step"
 """The columns of `opening_steps` that `opening_step_from` reads."""
 
 
-def standing_from(row: sqlite3.Row) -> Standing:
+def standing_from(row: Row) -> Standing:
     """A player's standing from a row of STANDING_COLUMNS."""
     rating = Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"]))
     return Standing(row["name"], row["kind"], rating, int(row["games"]))
 
 
-def stored_player_from(row: sqlite3.Row) -> StoredPlayer:
+def stored_player_from(row: Row) -> StoredPlayer:
     """A player as stored, for signing in, from a row of STORED_PLAYER_COLUMNS."""
     return StoredPlayer(row["name"], bytes(row["token_hash"]), row["kind"])
 
 
-def rating_point_from(row: sqlite3.Row) -> RatingPoint:
+def rating_point_from(row: Row) -> RatingPoint:
     """A point of a rating history from a row of `game_id` (NULL when it may not be named), `at`
     and the rating after the game (`rating_after`, `rd_after`, `volatility_after`)."""
     game_id = None if row["game_id"] is None else GameId(row["game_id"])
@@ -60,17 +67,17 @@ def rating_point_from(row: sqlite3.Row) -> RatingPoint:
     return RatingPoint(game_id, parse_timestamp(row["at"]), rating)
 
 
-def recorded_move_from(row: sqlite3.Row) -> RecordedMove:
+def recorded_move_from(row: Row) -> RecordedMove:
     """A stone of a game record from a row of MOVE_COLUMNS."""
     return RecordedMove(Point(row["x"], row["y"]), Color.parse(row["color"]), row["time_ms"])
 
 
-def opening_step_from(row: sqlite3.Row) -> OpeningStepRecord:
+def opening_step_from(row: Row) -> OpeningStepRecord:
     """A step of a game's opening from a row of OPENING_STEP_COLUMNS."""
     return OpeningStepRecord(row["player"], Player(row["side"]), step_from_dict(json.loads(row["step"])))
 
 
-def restored_game_from(row: sqlite3.Row, moves: tuple[Point, ...], opening: OpeningRecord | None) -> RestoredGame:
+def restored_game_from(row: Row, moves: tuple[Point, ...], opening: OpeningRecord | None) -> RestoredGame:
     """A game whose room comes back after a restart, from a row of GAME_COLUMNS, its stones and
     its opening."""
     clock_ms = None if row["black_ms"] is None else (row["black_ms"], row["white_ms"])
@@ -93,7 +100,7 @@ def restored_game_from(row: sqlite3.Row, moves: tuple[Point, ...], opening: Open
     )
 
 
-def game_record_from(row: sqlite3.Row, moves: tuple[RecordedMove, ...], opening: OpeningRecord | None) -> GameRecord:
+def game_record_from(row: Row, moves: tuple[RecordedMove, ...], opening: OpeningRecord | None) -> GameRecord:
     """A game's whole record from a row of GAME_COLUMNS, its moves and its opening."""
     return GameRecord(
         rule=Rule(row["rule"]),
@@ -110,7 +117,7 @@ def game_record_from(row: sqlite3.Row, moves: tuple[RecordedMove, ...], opening:
     )
 
 
-def game_summary_from(row: sqlite3.Row) -> GameSummary:
+def game_summary_from(row: Row) -> GameSummary:
     """A game's summary from a row of GAME_COLUMNS with `move_count` and `ratings_changed`; a
     finished game is `rated` when its result changed ratings (an abort did not)."""
     result = _result(row)
@@ -130,21 +137,21 @@ def game_summary_from(row: sqlite3.Row) -> GameSummary:
     )
 
 
-def opening_rule_of(row: sqlite3.Row) -> OpeningRule:
+def opening_rule_of(row: Row) -> OpeningRule:
     """The opening rule of a game, from a row of GAME_COLUMNS."""
     return OpeningRule(row["opening"])
 
 
-def _seat(row: sqlite3.Row, color: str) -> PlayerInfo:
+def _seat(row: Row, color: str) -> PlayerInfo:
     return PlayerInfo(row[f"{color}_name"], row[f"{color}_kind"], row[f"{color}_level"])
 
 
-def _clock(row: sqlite3.Row) -> ClockSetting | None:
+def _clock(row: Row) -> ClockSetting | None:
     initial = row["clock_initial_ms"]
     return None if initial is None else ClockSetting(initial, row["clock_increment_ms"])
 
 
-def _result(row: sqlite3.Row) -> GameResult | None:
+def _result(row: Row) -> GameResult | None:
     if row["reason"] is None:
         return None
     line = None if row["line"] is None else tuple(Point(x, y) for x, y in json.loads(row["line"]))
@@ -152,5 +159,5 @@ def _result(row: sqlite3.Row) -> GameResult | None:
     return GameResult(winner, EndReason(row["reason"]), line, row["detail"])
 
 
-def _ended_at(row: sqlite3.Row) -> datetime | None:
+def _ended_at(row: Row) -> datetime | None:
     return None if row["ended_at"] is None else parse_timestamp(row["ended_at"])

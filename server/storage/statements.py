@@ -35,6 +35,9 @@ from server.domain import (
 from server.storage.accounts_statements import account_rows
 from server.storage.moderation_statements import moderation_rows
 
+NO_TOKEN = b""
+"""A bot's token hash: no token hashes to it, so no one can sign in as a bot."""
+
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
 
@@ -50,7 +53,7 @@ _UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
 _INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
-    "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
+    "VALUES (?, ?, ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
 )
 _INSERT_OPENING_STEP = "INSERT INTO opening_steps (game_id, idx, player, side, step) VALUES (?, ?, ?, ?, ?)"
 _UPDATE_SEATS = (
@@ -108,7 +111,7 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return moderation_rows(record)
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
-        return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]
+        return [(_ENROL_BOT, (bot.name, NO_TOKEN, now, *_rating_values(bot))) for bot in record.bots]
     if isinstance(record, AccountRecord):
         return account_rows(record)
     return [_result_row(record)]

@@ -10,17 +10,20 @@ moves.
 
 A rated game's result is rated in its transaction: when the records finish
 a rated game, the writer writes what came before, reads both players'
-rows as they now stand (this transaction holds SQLite's write lock, so no
-other writer, in this process or another, can change them meanwhile; a
-database with row locks would read them FOR UPDATE), works out the change
+rows as they now stand, locked until the transaction ends (SQLite: this
+transaction holds the database's write lock; PostgreSQL: it reads them FOR
+UPDATE), so that no other writer, in this process or another node, can
+change them meanwhile, works out the change
 (`server.players.ratings.rating_change`) and writes it after the result. Rated
 games of one player finishing in one group are so rated one after the
 other. `write` returns the changes, once committed, to the room that
 finished the game.
 
-A database locked by another process, or busy, is retried with growing
-pauses for `retry_s`; then the writer gives up with `StorageUnavailable`,
-as it does at once for a full disk, an I/O error or a read-only file.
+A database locked by another process, or busy (on PostgreSQL: a deadlock
+or a serialization failure), is retried with growing pauses for `retry_s`;
+then the writer gives up with `StorageUnavailable`, as it does at once for
+a full disk, an I/O error, a read-only file or an unreachable server (the
+driver says which errors are which).
 Nothing of a change that failed is written. A change that fails for any
 other reason (a bug) fails alone: the group is written again one change
 per transaction.
@@ -29,16 +32,14 @@ per transaction.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-
-import aiosqlite
 
 from engine.record import PlayerKind
 from server.domain import GameFinished, MovePlayed, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
 from server.players.ratings import newcomer, rating_change
+from server.storage.drivers import Driver, Queries
 from server.storage.rows import STANDING_COLUMNS, standing_from
 from server.storage.statements import statements
 
@@ -48,36 +49,20 @@ FIRST_RETRY_S = 0.01
 """The pause before the first retry of a locked database; it doubles up to LONGEST_RETRY_S."""
 LONGEST_RETRY_S = 0.5
 
-_TRANSIENT = ("SQLITE_BUSY", "SQLITE_LOCKED")
-"""Error names (and their extended forms) that say: another connection holds the database; try again."""
-_UNAVAILABLE = {
-    "SQLITE_FULL": "the disk is full",
-    "SQLITE_IOERR": "the disk failed to read or write",
-    "SQLITE_READONLY": "the database file is read-only",
-    "SQLITE_CANTOPEN": "the database file cannot be opened",
-    "SQLITE_BUSY": "the database is locked by another program",
-    "SQLITE_LOCKED": "the database is locked by another program",
-}
-"""Errors of the database or the disk rather than of the change, and how to say them."""
-
 
 class StorageUnavailable(Exception):
-    """The database cannot take a change now (locked, full, failing, read-only, closed); nothing of it
-    was written. Trying again later may succeed."""
+    """The database cannot take a change now (locked, full, failing, read-only, closed, unreachable);
+    nothing of it was written. Trying again later may succeed."""
 
 
-def is_transient(error: BaseException) -> bool:
-    """Whether the error says another connection holds the database, so that trying again may work."""
-    return isinstance(error, sqlite3.Error) and str(getattr(error, "sqlite_errorname", "")).startswith(_TRANSIENT)
+class Fenced(StorageUnavailable):
+    """A group of changes refused whole by its fence: this node no longer holds its lease, or a room
+    it writes to is another node's now (see `server.cluster.ownership`). Nothing of it was written."""
 
 
-def unavailable_reason(error: BaseException) -> str | None:
-    """What is wrong with the database or the disk, if that is what the error says; None for other errors."""
-    name = str(getattr(error, "sqlite_errorname", ""))
-    for prefix, reason in _UNAVAILABLE.items():
-        if name.startswith(prefix):
-            return reason
-    return None
+Fence = Callable[[Queries, list[StoreRecord]], Awaitable[None]]
+"""A check run first in each group's transaction, given the group's records; it raises Fenced to
+refuse the group."""
 
 
 @dataclass(slots=True)
@@ -93,18 +78,16 @@ class _Change:
 class RecordWriter:
     """A queue of changes and the task that commits them in groups on one connection."""
 
-    def __init__(
-        self, connection: aiosqlite.Connection, write_lock: asyncio.Lock, retry_s: float, metrics: Metrics | None = None
-    ) -> None:
-        """Write through `connection`, holding `write_lock` (shared with the storage's other writes)
-        for each transaction; give up on a locked database after `retry_s`; report to `metrics`."""
-        self._db = connection
+    def __init__(self, driver: Driver, retry_s: float, metrics: Metrics | None = None) -> None:
+        """Write in `driver`'s transactions; give up on a locked database after `retry_s`; report to `metrics`."""
+        self._driver = driver
         self._metrics = metrics
         self.rating_watchers: list[Callable[[RatingsChanged], None]] = []
         """Told of each rating change once it is committed, before its writer hears (the rating
         book, which keeps the standings of the players online)."""
-        self._lock = write_lock
         self._retry_s = retry_s
+        self.fence: Fence | None = None
+        """Checked first in every transaction (several nodes on one database: `server.cluster`)."""
         self._queue: list[_Change] = []
         self._wake = asyncio.Event()
         self._closed = False
@@ -159,13 +142,18 @@ class RecordWriter:
             try:
                 rated = await self._transaction(group)
             except Exception as error:
-                if is_transient(error) and loop.time() + pause < give_up_at:
+                if self._driver.is_transient(error) and loop.time() + pause < give_up_at:
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, LONGEST_RETRY_S)
                     continue
-                reason = unavailable_reason(error)
-                if reason is not None or isinstance(error, ValueError):  # aiosqlite: a closed connection
-                    _settle(group, StorageUnavailable(reason or str(error)))
+                if isinstance(error, StorageUnavailable):
+                    _settle(group, error)
+                    return
+                reason = self._driver.unavailable_reason(error)
+                if reason is None and self._driver.is_transient(error):
+                    reason = f"the database stayed busy ({error})"
+                if reason is not None:
+                    _settle(group, StorageUnavailable(reason))
                 elif len(group) > 1:
                     for change in group:
                         await self._commit([change])
@@ -192,54 +180,48 @@ class RecordWriter:
         `executemany` for many rooms' moves); a rated finish ends a run, so
         that its players' rows are read with everything before it written.
         """
-        async with self._lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                rated = []
-                unwritten: list[StoreRecord] = []
-                for change in group:
-                    changed = []
-                    for record in change.records:
-                        unwritten.append(record)
-                        if isinstance(record, GameFinished) and record.rated:
-                            await self._execute(unwritten)
-                            rating = await self._rate(record)
-                            unwritten = [rating]
-                            changed.append(rating)
-                    rated.append(tuple(changed))
-                await self._execute(unwritten)
-                await self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.execute("ROLLBACK")
-                raise
+        async with self._driver.transaction() as transaction:
+            if self.fence is not None:
+                await self.fence(transaction, [record for change in group for record in change.records])
+            rated = []
+            unwritten: list[StoreRecord] = []
+            for change in group:
+                changed = []
+                for record in change.records:
+                    unwritten.append(record)
+                    if isinstance(record, GameFinished) and record.rated:
+                        await _execute(transaction, unwritten)
+                        rating = await self._rate(transaction, record)
+                        unwritten = [rating]
+                        changed.append(rating)
+                rated.append(tuple(changed))
+            await _execute(transaction, unwritten)
         return rated
 
-    async def _execute(self, records: list[StoreRecord]) -> None:
-        for sql, rows in statements(records):
-            await self._db.executemany(sql, rows)
-
-    async def _rate(self, finish: GameFinished) -> RatingsChanged:
+    async def _rate(self, transaction: Queries, finish: GameFinished) -> RatingsChanged:
         """The rating change of a rated game just finished, from its players' rows as stored now
-        (in the transaction, after every record before it)."""
-        async with self._db.execute(
+        (in the transaction, after every record before it), locked until it commits."""
+        seats = await transaction.row(
             "SELECT black_name, black_kind, white_name, white_kind FROM games WHERE game_id = ?", (finish.game_id,)
-        ) as cursor:
-            seats = await cursor.fetchone()
-        if seats is None:  # a bug: not ValueError, which `_commit` reads as a closed connection
+        )
+        if seats is None:  # a bug: not ValueError, which aiosqlite raises for a closed connection
             raise LookupError(f"game {finish.game_id} is not stored: its result cannot be rated")
-        black = await self._standing(seats["black_name"], seats["black_kind"])
-        white = await self._standing(seats["white_name"], seats["white_kind"])
+        black = await self._standing(transaction, seats["black_name"], seats["black_kind"])
+        white = await self._standing(transaction, seats["white_name"], seats["white_kind"])
         return rating_change(finish, black, white)
 
-    async def _standing(self, name: str, kind: PlayerKind) -> Standing:
-        """A seated player's standing as stored now; a newcomer's for a name with no row (every
-        player signs in, and every bot is enrolled, before it can take a seat)."""
-        async with self._db.execute(
-            f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE", (name,)
-        ) as cursor:
-            row = await cursor.fetchone()
+    async def _standing(self, transaction: Queries, name: str, kind: PlayerKind) -> Standing:
+        """A seated player's standing as stored now, its row locked; a newcomer's for a name with no
+        row (every player signs in, and every bot is enrolled, before it can take a seat)."""
+        row = await transaction.row(
+            f"SELECT {STANDING_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE{self._driver.for_update}", (name,)
+        )
         return newcomer(name, kind) if row is None else standing_from(row)
+
+
+async def _execute(transaction: Queries, records: list[StoreRecord]) -> None:
+    for sql, rows in statements(records):
+        await transaction.executemany(sql, rows)
 
 
 def _settle(group: list[_Change], error: BaseException) -> None:

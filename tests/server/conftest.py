@@ -31,7 +31,10 @@ async def start_server(db_path: Path) -> AsyncIterator[ServerFactory]:
         room_fields = {field.name for field in fields(RoomSettings)}
         room = {"bot_move_pause_s": 0.0, **{key: value for key, value in overrides.items() if key in room_fields}}
         rest = {key: value for key, value in overrides.items() if key not in room_fields}
-        settings = ServerSettings(port=0, db_path=str(db_path), bot_workers=0, room=RoomSettings(**room))
+        node_id = f"test-node-{len(running) + 1}"  # on PostgreSQL each server is a node of its own
+        settings = ServerSettings(
+            port=0, db_path=str(db_path), bot_workers=0, room=RoomSettings(**room), node_id=node_id
+        )
         settings = replace(settings, **rest)
         app, server = await GameServer.start(settings)
         port = server.sockets[0].getsockname()[1]

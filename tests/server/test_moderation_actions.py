@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -42,8 +41,9 @@ class Clock:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "gomoku.sqlite3")
+async def storage(database: str) -> AsyncIterator[Storage]:
+    """A new database with three players and a bot, on SQLite and on PostgreSQL."""
+    opened = await Storage.open(database)
     for name in ("alice", "bob", "carol"):
         await opened.add_player(name, name.encode())
     await opened.add_player("easy", b"", "bot")  # a bot level: a bot without a token

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
+import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory
 
 from engine.record import PlayerInfo
@@ -16,11 +16,17 @@ from server.hub.services import Limits
 from server.storage.database import Storage
 from wire.messages import MAX_FRAME_BYTES
 
+
+@pytest.fixture
+def db_path(database: str) -> str:
+    """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
+    return database
+
 MANY_ROOMS = 1_200
 """Enough rooms that one list of them all (about 190 bytes each) would be over 200 KB."""
 
 
-async def store_games(db_path: Path, count: int, black: str = "alice") -> list[str]:
+async def store_games(db_path: str, count: int, black: str = "alice") -> list[str]:
     """`count` unfinished games with long player names, oldest first; their ids."""
     storage = await Storage.open(db_path)
     ids = []
@@ -75,7 +81,7 @@ async def test_a_room_page_is_as_long_as_asked_and_a_limit_over_100_is_refused(c
 
 
 async def test_the_game_list_comes_in_pages_each_within_a_frame(
-    db_path: Path, start_server: ServerFactory, client: ClientFactory
+    db_path: str, start_server: ServerFactory, client: ClientFactory
 ) -> None:
     stored = await store_games(db_path, 250)
     server = await start_server()
@@ -96,7 +102,7 @@ async def test_the_game_list_comes_in_pages_each_within_a_frame(
 
 
 async def test_http_pages_games_with_before_and_refuses_a_limit_over_100(
-    db_path: Path, start_server: ServerFactory
+    db_path: str, start_server: ServerFactory
 ) -> None:
     stored = await store_games(db_path, 30)
     server: RunningServer = await start_server()

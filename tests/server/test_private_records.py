@@ -8,7 +8,14 @@ import asyncio
 import json
 import urllib.request
 
+import pytest
 from server_harness import RECEIVE_TIMEOUT_S, ClientFactory, RunningServer, WireClient
+
+
+@pytest.fixture
+def db_path(database: str) -> str:
+    """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
+    return database
 
 RECORD_PATHS = ("/api/games/{}", "/api/games/{}.sgf", "/api/games/{}.psq")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from typing import Any
 
@@ -176,8 +177,8 @@ class FailingOnce:
         return await self.storage.apply(records)
 
 
-async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(tmp_path: Any) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(database: str) -> None:
+    storage = await Storage.open(database)
     for name in ("alice", "bob"):
         await storage.add_player(name, name.encode())
     book = RatingBook(storage)
@@ -225,8 +226,8 @@ def black_won(game_id: GameId) -> GameFinished:
     return GameFinished(game_id, GameResult(Color.BLACK, EndReason.RESIGN), utc_now(), None, rated=True)
 
 
-async def test_rated_games_of_one_player_finishing_at_once_are_rated_one_after_the_other(tmp_path: Any) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_rated_games_of_one_player_finishing_at_once_are_rated_one_after_the_other(database: str) -> None:
+    storage = await Storage.open(database)
     opponents = [f"opponent{number}" for number in range(4)]
     for name in ["alice", *opponents]:
         await storage.add_player(name, name.encode())
@@ -243,9 +244,9 @@ async def test_rated_games_of_one_player_finishing_at_once_are_rated_one_after_t
     await storage.close()
 
 
-async def test_two_writers_on_one_database_rate_from_each_others_results(tmp_path: Any) -> None:
-    first = await Storage.open(tmp_path / "db.sqlite3")
-    second = await Storage.open(tmp_path / "db.sqlite3")
+async def test_two_writers_on_one_database_rate_from_each_others_results(database: str) -> None:
+    first = await Storage.open(database)
+    second = await Storage.open(database)
     for name in ("alice", "bob", "carol"):
         await first.add_player(name, name.encode())
     await second.standing("alice")  # the second writer has read alice's rating before the first game ends
@@ -261,8 +262,28 @@ async def test_two_writers_on_one_database_rate_from_each_others_results(tmp_pat
     await second.close()
 
 
-async def test_a_casual_result_changes_no_rating(tmp_path: Any) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_two_nodes_finishing_games_of_one_player_at_once_lose_no_rating_change(database: str) -> None:
+    nodes = [await Storage.open(database) for _ in range(2)]
+    opponents = [f"opponent{number}" for number in range(6)]
+    for name in ["alice", *opponents]:
+        await nodes[0].add_player(name, name.encode())
+    games = [await started_rated_game(nodes[0], "alice", opponent) for opponent in opponents]
+
+    changes = await asyncio.gather(
+        *(nodes[number % 2].apply([black_won(game_id)]) for number, game_id in enumerate(games))
+    )
+
+    chain = sorted((change for (change,) in changes), key=lambda change: change.before[0].games)
+    assert [change.before[0].games for change in chain] == list(range(len(games)))
+    for earlier, later in itertools.pairwise(chain):
+        assert later.before[0] == earlier.after[0]
+    assert await nodes[1].standing("alice") == chain[-1].after[0]
+    for node in nodes:
+        await node.close()
+
+
+async def test_a_casual_result_changes_no_rating(database: str) -> None:
+    storage = await Storage.open(database)
     for name in ("alice", "bob"):
         await storage.add_player(name, name.encode())
     game_id = await started_rated_game(storage, "alice", "bob")

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from server_harness import ClientFactory, RunningServer
 
 from engine.psq import read_psq
 from engine.sgf import read_sgf
 from engine.types import Color, Point
+
+
+@pytest.fixture
+def db_path(database: str) -> str:
+    """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
+    return database
 
 MOVES = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 

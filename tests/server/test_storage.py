@@ -1,4 +1,5 @@
-"""The SQLite store: migrations, players, and games written as rooms hand them over."""
+"""The store: migrations, players, and games written as rooms hand them over (on SQLite, and on
+PostgreSQL where a test takes `database`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from engine.record import ClockSetting, PlayerInfo
@@ -84,8 +86,8 @@ async def test_only_the_hash_of_a_token_is_kept(tmp_path: Path) -> None:
     assert token_matches(token, hash_token(token)) and not token_matches(token + "x", hash_token(token))
 
 
-async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_moves_undo_and_result_make_up_the_record(database: str) -> None:
+    storage = await Storage.open(database)
     game_id, room_id = new_game_id(), new_room_id()
     await storage.apply(
         [
@@ -119,12 +121,12 @@ async def test_moves_undo_and_result_make_up_the_record(tmp_path: Path) -> None:
     await storage.close()
 
 
-async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_a_failed_write_leaves_nothing_behind(database: str) -> None:
+    storage = await Storage.open(database)
     game_id = new_game_id()
     await storage.apply([started(game_id, new_room_id())])
     duplicate = MovePlayed(game_id, 1, Point(1, 1), Color.BLACK, 10, None)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
         await storage.apply([MovePlayed(game_id, 1, Point(0, 0), Color.BLACK, 10, None), duplicate])
     record = await storage.game_record(game_id, None)
     assert record is not None and record.moves == ()

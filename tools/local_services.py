@@ -1,0 +1,232 @@
+"""Throw-away services on this machine, on loopback only: a PostgreSQL and server nodes, for tests and `./dev cluster`.
+
+`LocalPostgres.start()` makes a new database cluster in a temporary folder with
+Debian's `initdb` (as the `postgres` user when run as root, which PostgreSQL
+requires), starts it on 127.0.0.1 on a free port with fsync on, and gives
+its address; `stop()` ends it by its pid, waiting until it has exited, and
+`remove()` deletes its folder too. `ServerNode.start` runs one `gomoku-server`
+node on it, stopped by its pid.
+Nothing here downloads anything: where PostgreSQL is not installed,
+`postgres_missing()` says which `apt-get install` line brings it.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+POSTGRES_VERSIONS = ("17", "16", "15")
+"""Debian's PostgreSQL server packages looked for, newest first."""
+START_TIMEOUT_S = 30.0
+"""How long a starting or stopping PostgreSQL may take before it is given up on."""
+SUPERUSER = "postgres"
+
+
+def postgres_bin() -> Path | None:
+    """The folder of PostgreSQL's server programs (initdb, postgres), or None when it is not installed."""
+    for version in POSTGRES_VERSIONS:
+        folder = Path(f"/usr/lib/postgresql/{version}/bin")
+        if (folder / "initdb").is_file() and (folder / "postgres").is_file():
+            return folder
+    initdb = shutil.which("initdb")
+    return Path(initdb).resolve().parent if initdb else None
+
+
+def postgres_missing() -> str | None:
+    """Why a local PostgreSQL cannot be started here (with the line that installs it), or None."""
+    if postgres_bin() is None:
+        return "PostgreSQL is not installed (apt-get install postgresql)"
+    if os.geteuid() == 0 and not _user_exists(SUPERUSER):
+        return "PostgreSQL's `postgres` user is missing (apt-get install postgresql)"
+    return None
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class LocalPostgres:
+    """A PostgreSQL server this process started, in its own folder, on loopback."""
+
+    folder: Path
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls) -> LocalPostgres:
+        """Create a database cluster in a new folder under the system's temporary folder (which the
+        `postgres` user can reach, unlike a root-only pytest folder) and start it.
+
+        Raises RuntimeError, with PostgreSQL's own words, if it cannot.
+        """
+        programs = postgres_bin()
+        if programs is None:
+            raise RuntimeError(postgres_missing())
+        folder = Path(tempfile.mkdtemp(prefix="gomoku-postgres-"))
+        as_user = _drop_to_postgres(folder)
+        initdb = [str(programs / "initdb"), "-D", str(folder / "data"), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8"]
+        done = subprocess.run(initdb, capture_output=True, user=as_user, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"initdb failed: {done.stderr.decode(errors='replace')}")
+        port = free_port()
+        settings = {
+            "listen_addresses": "127.0.0.1",
+            "port": str(port),
+            "unix_socket_directories": str(folder),
+            "fsync": "on",
+            "max_connections": "200",
+            "log_min_messages": "warning",
+        }
+        command = [str(programs / "postgres"), "-D", str(folder / "data")]
+        command += [f"--{name.replace('_', '-')}={value}" for name, value in settings.items()]
+        server = cls(folder, port, _launch(folder, command))
+        server._wait_until_accepting()
+        return server
+
+    @property
+    def url(self) -> str:
+        """The address of its `postgres` database as the superuser."""
+        return self.database_url(SUPERUSER)
+
+    def database_url(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def stop(self) -> None:
+        """Stop it by its pid (a fast shutdown: open sessions are ended) and wait until it has exited."""
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(START_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                os.kill(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+    def remove(self) -> None:
+        """Stop it and delete its folder, data and all."""
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def start_again(self) -> None:
+        """Start it again after `stop`, on the same port and data (a database server restarted)."""
+        self.process = _launch(self.folder, [str(arg) for arg in self.process.args])  # type: ignore[union-attr]
+        self._wait_until_accepting()
+
+    def _wait_until_accepting(self) -> None:
+        give_up_at = time.monotonic() + START_TIMEOUT_S
+        while not _accepts(self.port):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"PostgreSQL exited at start: {self.log_tail()}")
+            if time.monotonic() > give_up_at:
+                self.stop()
+                raise RuntimeError(f"PostgreSQL did not start within {START_TIMEOUT_S} s: {self.log_tail()}")
+            time.sleep(0.05)
+        ready = self.folder / "data" / "postmaster.pid"
+        while "ready" not in ready.read_text(errors="replace"):
+            if time.monotonic() > give_up_at:
+                self.stop()
+                raise RuntimeError(f"PostgreSQL did not get ready within {START_TIMEOUT_S} s: {self.log_tail()}")
+            time.sleep(0.05)
+
+    def log_tail(self) -> str:
+        return (self.folder / "postgres.log").read_text(errors="replace")[-2000:]
+
+
+@dataclass
+class ServerNode:
+    """A `gomoku-server` process this process started (one node of several on one PostgreSQL)."""
+
+    process: subprocess.Popen[str]
+    url: str
+    """Its websocket endpoint, `ws://127.0.0.1:PORT/ws`."""
+
+    @classmethod
+    def start(cls, database: str, node_id: str, log: Path, arguments: Sequence[str] = ()) -> ServerNode:
+        """Start a node on 127.0.0.1 and a free port, on `database`, its stderr to `log`; return once
+        it listens. Raises RuntimeError, with its log, if it stops or stays silent instead."""
+        command = [sys.executable, "-m", "server.main", "--port", "0", "--db", database, "--node-id", node_id]
+        with log.open("a") as stderr:
+            process = subprocess.Popen(
+                [*command, *arguments],
+                cwd=Path(__file__).resolve().parents[1],
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        assert process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            line = process.stdout.readline() if selector.select(START_TIMEOUT_S) else ""
+        if not line.startswith("listening on "):
+            _end(process)
+            raise RuntimeError(f"node {node_id} did not start: {line!r} {log.read_text()[-2000:]}")
+        return cls(process, line.removeprefix("listening on ").strip())
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        """Stop it by its pid (SIGTERM: a clean stop; SIGKILL if it does not end) and wait for it."""
+        _end(self.process)
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        os.kill(process.pid, signal.SIGCONT)  # a paused node must be able to stop
+        os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(START_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
+
+
+def _launch(folder: Path, command: list[str]) -> subprocess.Popen[bytes]:
+    """Start the server program, as `postgres` when run as root, its output appended to the folder's log."""
+    with (folder / "postgres.log").open("ab") as log:
+        return subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, user=_drop_to_postgres(folder), start_new_session=True
+        )
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _drop_to_postgres(folder: Path) -> str | None:
+    """As root, hand `folder` to the `postgres` user and return that user's name (PostgreSQL refuses
+    to run as root); otherwise None: it runs as oneself."""
+    if os.geteuid() != 0:
+        return None
+    entry = pwd.getpwnam(SUPERUSER)
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, entry.pw_uid, entry.pw_gid)
+    return SUPERUSER
