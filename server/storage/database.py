@@ -48,6 +48,7 @@ from server.domain import (
     RestoredGame,
     Standing,
     StoredPlayer,
+    StoredTournament,
     StoreRecord,
 )
 from server.metrics import Metrics
@@ -67,6 +68,7 @@ from server.storage.rows import (
     standing_from,
     stored_player_from,
 )
+from server.storage.tournaments import read_tournament, read_tournaments
 from server.storage.writer import RecordWriter, StorageUnavailable, unavailable_reason
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer"]
@@ -400,6 +402,23 @@ class Storage:
         games = tuple(game_summary_from(row) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
+
+    # -------------------------------------------------------- tournaments
+
+    async def tournament(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its entrants and pairings, or None."""
+        async with self._snapshot() as read:
+            return await read_tournament(read, tournament_id)
+
+    async def tournaments(self, limit: int) -> list[StoredTournament]:
+        """The listed tournaments, newest first."""
+        async with self._snapshot() as read:
+            return await read_tournaments(read, "listed = 1", (), limit)
+
+    async def unfinished_tournaments(self) -> list[StoredTournament]:
+        """Every tournament not yet over, listed or not (its director takes it up again after a restart)."""
+        async with self._snapshot() as read:
+            return await read_tournaments(read, "status <> 'finished'", (), 1_000_000)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

@@ -29,7 +29,9 @@ from server.domain import (
     SeatsDecided,
     Standing,
     StoreRecord,
+    TournamentRecord,
 )
+from server.storage.tournaments_statements import tournament_rows
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
@@ -43,9 +45,7 @@ _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
 _INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
-_INSERT_PLAYER = (
-    "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
-)
+_INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 _ENROL_BOT = (
     "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
     "VALUES (?, x'', ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
@@ -102,6 +102,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
         black, white = record.black, record.white
         seats = (black.name, black.kind, black.level, white.name, white.kind, white.level, record.game_id)
         return [(_UPDATE_SEATS, seats)]
+    if isinstance(record, TournamentRecord):
+        return tournament_rows(record)
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
         return [(_ENROL_BOT, (bot.name, now, *_rating_values(bot))) for bot in record.bots]

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.types import Color
-from server.tournaments.pairings import Pairing, colour_balance, colour_histories, numbered
+from server.domain import Pairing
+from server.tournaments.pairings import colour_balance, colour_histories, numbered
 
 
 def last_opponents(history: Sequence[Pairing]) -> dict[str, str]:

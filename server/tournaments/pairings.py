@@ -1,62 +1,21 @@
-"""The values every format's pairing rules share: a pairing, and what the games so far say of colours.
+"""What every format's pairing rules share: byes, what the games so far say of colours and opponents.
 
-A `Pairing` is one board of one round: black against white, or a bye when
-there is no white (the player scores a win's points without playing). Its
-`score` is black's score once the game has ended (1, 0.5 or 0; a bye's is 1).
-Arena waves are rounds too: each wave pairs whoever was free then.
+A pairing (`server.domain.Pairing`) is one board of one round: black against
+white, or a bye when there is no white (the player scores a win's points
+without playing). Arena waves are rounds too: each wave pairs whoever was
+free then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from engine.types import Color
+from server.domain import Pairing
 
 WIN = 1.0
 DRAW = 0.5
 LOSS = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Pairing:
-    """One board of one round."""
-
-    round: int
-    """1 for the first round (an arena's first wave)."""
-    board: int
-    """1 for the first board of the round."""
-    black: str
-    white: str | None
-    """None for a bye: black scores a win without playing."""
-    game_id: str | None = None
-    """The game once it has been opened (never for a bye)."""
-    room_id: str | None = None
-    score: float | None = None
-    """Black's score once the game has ended (white's is 1 - score); a bye's is WIN at once."""
-
-    @property
-    def is_bye(self) -> bool:
-        return self.white is None
-
-    @property
-    def finished(self) -> bool:
-        """Whether the board has its result (a bye always has)."""
-        return self.score is not None
-
-    def players(self) -> tuple[str, ...]:
-        return (self.black,) if self.white is None else (self.black, self.white)
-
-    def score_of(self, name: str) -> float | None:
-        """The player's score on this board (None while unplayed, or if the player is not on it)."""
-        if self.score is None:
-            return None
-        if name == self.black:
-            return self.score
-        return LOSS + WIN - self.score if name == self.white else None
-
-    def opponent_of(self, name: str) -> str | None:
-        return self.white if name == self.black else self.black if name == self.white else None
 
 
 def bye(round_number: int, board: int, player: str) -> Pairing:

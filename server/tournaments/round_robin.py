@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.tournaments.pairings import Pairing, numbered
+from server.domain import Pairing
+from server.tournaments.pairings import numbered
 
 
 def rounds_in(entrants: int, cycles: int) -> int:

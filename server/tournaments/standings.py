@@ -21,24 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
-from server.tournaments.pairings import DRAW, WIN, Pairing
+from server.domain import Entrant, Pairing, TournamentFormat
+from server.tournaments.pairings import DRAW, WIN
 
-Format = Literal["round_robin", "swiss", "arena"]
 PERFORMANCE_SPREAD = 400
-
-
-@dataclass(frozen=True, slots=True)
-class Entrant:
-    """One player of a tournament: a person, a bot account or a bot level."""
-
-    name: str
-    seed: int
-    """1 for the first seed."""
-    rating: float
-    """The rating as the player entered (what performance is measured against)."""
-    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +46,7 @@ class StandingRow:
     withdrawn: bool
 
 
-TIE_BREAKS: dict[Format, tuple[str, ...]] = {
+TIE_BREAKS: dict[TournamentFormat, tuple[str, ...]] = {
     "round_robin": ("sonneborn_berger",),
     "swiss": ("buchholz", "median_buchholz"),
     "arena": ("performance",),
@@ -78,7 +65,7 @@ def points(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> dict[str
     return totals
 
 
-def standings(format_: Format, entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> list[StandingRow]:
+def standings(format_: TournamentFormat, entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> list[StandingRow]:
     """The entrants ranked: points, the format's tie-breaks, then seed. Players equal on all of
     these but seed share a rank."""
     totals = points(entrants, pairings)
@@ -121,7 +108,7 @@ def standings(format_: Format, entrants: Sequence[Entrant], pairings: Sequence[P
 
 
 def _tie_breaks(
-    format_: Format, played: list[tuple[str | None, float]], totals: dict[str, float], performance: int | None
+    format_: TournamentFormat, played: list[tuple[str | None, float]], totals: dict[str, float], performance: int | None
 ) -> tuple[float, ...]:
     opponent_points = [totals.get(opponent or "", 0.0) for opponent, _ in played]
     if format_ == "round_robin":

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.types import Color
-from server.tournaments.pairings import Pairing, colour_balance, colour_histories, numbered, opponents
+from server.domain import Pairing
+from server.tournaments.pairings import colour_balance, colour_histories, numbered, opponents
 
 SEARCH_BUDGET = 20_000
 """The most pairings tried at one strictness before the next, looser one is tried instead."""

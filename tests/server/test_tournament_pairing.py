@@ -10,11 +10,13 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.record import PlayerInfo
 from engine.types import Color
+from server.domain import Entrant, Pairing
 from server.tournaments.arena import pair_arena
-from server.tournaments.pairings import Pairing, colour_balance, colour_histories, opponents
+from server.tournaments.pairings import colour_balance, colour_histories, opponents
 from server.tournaments.round_robin import berger_round, rounds_in
-from server.tournaments.standings import Entrant, standings
+from server.tournaments.standings import standings
 from server.tournaments.swiss import MOST_AHEAD, MOST_IN_A_ROW, bye_order, pair_swiss
 
 names = st.integers(min_value=2, max_value=14).map(lambda count: [f"p{index}" for index in range(count)])
@@ -94,7 +96,7 @@ def test_swiss_rounds_avoid_repeats_keep_colours_and_rotate_the_bye(
     players: list[str], luck: random.Random, rounds: int
 ) -> None:
     """Each rule holds whenever some round (found by brute force) could keep it."""
-    entrants = [Entrant(name, seed, 1500.0) for seed, name in enumerate(players, 1)]
+    entrants = [Entrant(PlayerInfo(name), seed, 1500.0) for seed, name in enumerate(players, 1)]
     history: list[Pairing] = []
     for number in range(1, rounds + 1):
         ranked = [row.name for row in standings("swiss", entrants, history)]
