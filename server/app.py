@@ -44,6 +44,8 @@ from server.players.ratings import RatingBook
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
 from server.storage.database import Storage, StorageSettings, StorageUnavailable
+from server.tournaments.director import Director, TournamentSettings
+from server.tournaments.requests import TournamentRequests
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
@@ -101,6 +103,7 @@ class ServerSettings:
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
     engines: tuple[EngineSpec, ...] = ()
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
+    tournaments: TournamentSettings = field(default_factory=TournamentSettings)
 
 
 class GameServer:
@@ -143,8 +146,9 @@ class GameServer:
             self.edge,
             self.roster,
         )
-        self.handlers = RequestHandlers(services)
-        self.http = HttpApi(storage, self.metrics)
+        self.director = Director(services, storage, settings.tournaments)
+        self.handlers = RequestHandlers(services, TournamentRequests(services, storage, self.director))
+        self.http = HttpApi(storage, self.metrics, storage)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
@@ -181,6 +185,7 @@ class GameServer:
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
+        await app.director.restore()
         loop = asyncio.get_running_loop()
         app._chores = [
             loop.create_task(metrics.watch_event_loop()),
@@ -220,6 +225,7 @@ class GameServer:
         for chore in self._chores:
             chore.cancel()
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
+        await self.director.close()
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -239,6 +245,7 @@ class GameServer:
             await asyncio.sleep(LOBBY_TICK_S)
             try:
                 await self.handlers.lobby.tick()
+                self.director.tick()
             except Exception:  # a pairing whose room could not be stored; the next tick goes on
                 logger.exception("the lobby's tick failed")
 

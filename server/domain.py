@@ -524,6 +524,8 @@ class RoomFacts:
     """The room's current game."""
     opening: OpeningRule = OpeningRule.NONE
     """The opening rule of the room's games."""
+    result: GameResult | None = None
+    """How the room's game ended, once it has."""
 
     @property
     def bots_only(self) -> bool:
@@ -717,6 +719,19 @@ class RecordReader(Protocol):
         self, player: str | None, limit: int, before: str | None, viewer: str | None = None
     ) -> GamePage | None:
         """A page of game summaries, newest first; None when `before` names no game `viewer` may see."""
+
+
+class TournamentReader(Protocol):
+    """Tournaments as storage reads them back (the server's Storage)."""
+
+    async def tournament(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its entrants and pairings, or None."""
+
+    async def tournaments(self, limit: int) -> list[StoredTournament]:
+        """The listed tournaments, newest first."""
+
+    async def unfinished_tournaments(self) -> list[StoredTournament]:
+        """Every tournament not yet over."""
 
 
 class Records(RecordReader, RecordStore, Protocol):

@@ -24,6 +24,7 @@ from server.bots.engine_config import EngineConfigError, read_engines
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
+from server.tournaments.director import TournamentSettings
 
 DEFAULT_DB = "gomoku.sqlite3"
 
@@ -107,6 +108,13 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--new-player-chat-lines", type=_count, default=limits.new_player_chat_lines,
         help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
         f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
+    tournaments = TournamentSettings()
+    add("--tournament-round-pause-s", type=_seconds, default=tournaments.round_pause_s,
+        help=f"seconds between a tournament's rounds (default {tournaments.round_pause_s:g})")
+    add("--arena-wave-s", type=_seconds, default=tournaments.arena_wave_s,
+        help=f"seconds an arena gathers free players before pairing them (default {tournaments.arena_wave_s:g})")
+    add("--max-tournaments-per-player", type=_positive_int, default=tournaments.open_per_player,
+        help=f"tournaments not yet over one player may organise (default {tournaments.open_per_player})")
     arguments = parser.parse_args(argv)
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
@@ -137,6 +145,11 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             quick_seeks_per_address=arguments.max_quick_seeks_per_address,
             new_names_per_address_per_hour=arguments.max_new_names_per_address_per_hour,
             new_player_chat_lines=arguments.new_player_chat_lines,
+        ),
+        tournaments=TournamentSettings(
+            round_pause_s=arguments.tournament_round_pause_s,
+            arena_wave_s=arguments.arena_wave_s,
+            open_per_player=arguments.max_tournaments_per_player,
         ),
     )
 

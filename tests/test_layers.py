@@ -101,6 +101,7 @@ def test_analysis_knows_nothing_of_the_connection_layer() -> None:
 SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
+    "tournaments": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
@@ -111,6 +112,7 @@ import any of them."""
 IMPORTS_UP = {
     ("hub", "server.edge.connections"),
     ("hub", "server.edge.subscriptions"),
+    ("tournaments", "server.edge.connections"),
     ("storage", "server.players.ratings"),
 }
 """The imports that still go up, each named in its package's docstring: the hub's handlers are handed

@@ -7,3 +7,5 @@ holds every message of both directions, `wire.ids` the ids rooms and games
 go by, `wire.errors` the error codes and the refusal that carries one, and
 `wire.schema` writes the JSON Schema that docs/ publishes.
 """
+
+import wire.messages  # noqa: E402, F401 (first: `wire.tournaments` stands on its parts, and it imports that module)

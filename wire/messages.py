@@ -42,7 +42,17 @@ MAX_FRAME_BYTES = 65_536
 PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches"]
+Feature = Literal[
+    "paging",
+    "ratings",
+    "lobby",
+    "chat",
+    "claims",
+    "analysis_at_ply",
+    "openings",
+    "lobby_batches",
+    "tournaments",
+]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
@@ -445,6 +455,10 @@ class ClientMessage(Message):
     """A request from a client; `id` comes back in the reply."""
 
 
+class ServerMessage(Message):
+    """A message from the server; `id` is that of the request that caused it, as seen by its sender."""
+
+
 class BotSeatSpec(WireModel):
     """A seat taken by a bot of the named level."""
 
@@ -697,6 +711,8 @@ class ClaimWin(ClientMessage):
     room_id: RoomId
 
 
+from wire.tournaments import TournamentEvent, TournamentRequest  # noqa: E402 (they stand on the parts above)
+
 ClientRequest = Annotated[
     Hello
     | CreateRoom
@@ -724,7 +740,8 @@ ClientRequest = Annotated[
     | WhoIsOnline
     | ChatRequest
     | ClaimWin
-    | OpeningStep,
+    | OpeningStep
+    | TournamentRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -801,10 +818,6 @@ def parse_client_message(text: str) -> ClientRequest:
 
 
 # ------------------------------------------------------------ server -> client
-
-
-class ServerMessage(Message):
-    """A message from the server; `id` is that of the request that caused it, as seen by its sender."""
 
 
 class Welcome(ServerMessage):
@@ -1067,7 +1080,8 @@ ServerEvent = Annotated[
     | ChatMessage
     | OpponentAway
     | OpponentBack
-    | OpeningStepped,
+    | OpeningStepped
+    | TournamentEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

@@ -21,12 +21,14 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server.domain import RecordReader
+from server.domain import RecordReader, TournamentReader
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.players.sessions import hash_token
 from server.rooms import views
+from server.tournaments import views as tournament_views
+from server.tournaments.tournament import Tournament
 from wire.messages import PAGE_LIMIT
 
 WEBSOCKET_PATH = "/ws"
@@ -41,6 +43,7 @@ DEFAULT_PAGE = 50
 TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
 SGF = "application/x-go-sgf"
+CSV = "text/csv; charset=utf-8"
 
 BEARER = "Bearer"
 """The scheme of an `Authorization` header that says who sends a request: `Bearer TOKEN`."""
@@ -54,9 +57,10 @@ Endpoint = Callable[..., Awaitable[Response]]
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: RecordReader, metrics: Metrics) -> None:
+    def __init__(self, storage: RecordReader, metrics: Metrics, tournaments: TournamentReader) -> None:
         self._storage = storage
         self._metrics = metrics
+        self._tournaments = tournaments
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -66,6 +70,9 @@ class HttpApi:
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
                 Rule("/api/players", endpoint=self._leaderboard),
                 Rule("/api/players/<name>", endpoint=self._profile),
+                Rule("/api/tournaments", endpoint=self._list_tournaments),
+                Rule("/api/tournaments/<tournament_id>", endpoint=self._tournament_json),
+                Rule("/api/tournaments/<tournament_id>.csv", endpoint=self._crosstable_csv),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -165,6 +172,35 @@ class HttpApi:
         if format == "sgf":
             return respond(connection, HTTPStatus.OK, str(views.render_record(record, "sgf")), SGF)
         return respond(connection, HTTPStatus.OK, str(views.render_record(record, "psq")), TEXT)
+
+    async def _list_tournaments(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
+        limit = _page_limit(_last(query, "limit"))
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        listed = [Tournament.from_stored(stored) for stored in await self._tournaments.tournaments(limit)]
+        body = json.dumps([tournament_views.summary(tournament).model_dump(mode="json") for tournament in listed])
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _tournament_json(
+        self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
+    ) -> Response:
+        stored = await self._tournaments.tournament(tournament_id)
+        if stored is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
+        body = json.dumps(tournament_views.detail_json(Tournament.from_stored(stored)))
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _crosstable_csv(
+        self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
+    ) -> Response:
+        stored = await self._tournaments.tournament(tournament_id)
+        if stored is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
+        response = respond(
+            connection, HTTPStatus.OK, tournament_views.crosstable_csv(Tournament.from_stored(stored)), CSV
+        )
+        response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.csv"'
+        return response
 
 
 def _last(query: Query, name: str) -> str | None:

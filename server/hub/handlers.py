@@ -28,6 +28,7 @@ from server.hub.services import Services, caller_of, hold_new_room, signed_in
 from server.players.sessions import NewNames, sign_in
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
+from server.tournaments.requests import TournamentRequests
 from wire.messages import (
     AcceptSeek,
     Analyze,
@@ -68,6 +69,7 @@ from wire.messages import (
     Welcome,
     WhoIsOnline,
 )
+from wire.tournaments import TournamentRequest
 
 FEATURES: tuple[Feature, ...] = (
     "paging",
@@ -78,6 +80,7 @@ FEATURES: tuple[Feature, ...] = (
     "analysis_at_ply",
     "openings",
     "lobby_batches",
+    "tournaments",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -85,8 +88,9 @@ FEATURES: tuple[Feature, ...] = (
 class RequestHandlers:
     """Serves the requests of every connection of one server."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, tournaments: TournamentRequests) -> None:
         self._services = services
+        self.tournaments = tournaments
         self.lobby = LobbyRequests(services)
         self.analysis = AnalysisRequests(
             services.storage,
@@ -107,6 +111,9 @@ class RequestHandlers:
 
     async def handle(self, connection: Connection, request: ClientRequest) -> None:
         """Serve one request; raise Refusal to answer it with an error."""
+        if isinstance(request, TournamentRequest):
+            await self.tournaments.handle(connection, request)
+            return
         match request:
             case Hello():
                 await self._hello(connection, request)
@@ -163,6 +170,7 @@ class RequestHandlers:
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""
         self.lobby.connection_closed(connection)
+        self.tournaments.connection_closed(connection)
 
     async def close(self) -> None:
         """Stop the analyses still running."""

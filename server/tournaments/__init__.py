@@ -10,6 +10,9 @@ a `Room`. `director.py` is the asyncio side: it stores each change, opens
 the games through the rooms' registry, hears their results and tells the
 watchers (`watchers.py`, batched like the lobby).
 
-It may import the rooms, lobby, players and bots parts and what they stand
-on (storage, the domain, the wire); never the hub or the edge.
+It stands beside the hub, as a part of it: it serves its own requests
+(`requests.py`) and opens games through the hub's `Services` as the lobby
+does. It may import the hub and what the hub stands on (rooms, lobby,
+players, bots, storage, the domain); of the edge only the `Connection` a
+request came on, as the hub's handlers do.
 """
