@@ -146,7 +146,7 @@ class GameServer:
             self.edge,
             self.roster,
         )
-        self.director = Director(services, storage, settings.tournaments)
+        self.director = Director(services, storage, settings.tournaments, self.metrics)
         self.handlers = RequestHandlers(services, TournamentRequests(services, storage, self.director))
         self.http = HttpApi(storage, self.metrics, storage)
         self._ids = itertools.count(1)

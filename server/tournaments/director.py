@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -51,6 +52,7 @@ from server.domain import (
     utc_now,
 )
 from server.hub.services import Services, hold_new_room
+from server.metrics import Metrics
 from server.rooms.room import Outcome, Room
 from server.storage.writer import StorageUnavailable
 from server.tournaments.tournament import Tournament
@@ -87,10 +89,13 @@ def new_tournament_id() -> str:
 class Director:
     """Runs the tournaments of one server."""
 
-    def __init__(self, services: Services, storage: TournamentReader, settings: TournamentSettings) -> None:
+    def __init__(
+        self, services: Services, storage: TournamentReader, settings: TournamentSettings, metrics: Metrics
+    ) -> None:
         """A director whose tournaments open games through `services` and are read back from `storage`."""
         self._services = services
         self._storage = storage
+        self._metrics = metrics
         self.settings = settings
         self._tournaments: dict[str, Tournament] = {}
         """Every tournament not yet over (and one over whose games are still going on)."""
@@ -98,6 +103,8 @@ class Director:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._next_round_at: dict[str, datetime] = {}
         self._tournament_of_game: dict[GameId, str] = {}
+        self._over: set[str] = set()
+        """Tournaments over with no game left, let go of once their watchers have the last batch."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.watchers = TournamentWatchers()
         services.rooms.watch_results(self._game_ended)
@@ -154,8 +161,12 @@ class Director:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def tick(self) -> None:
-        """Send the watchers their batches."""
+        """Send the watchers their batches; then let go of the tournaments over whose last batch
+        this was."""
         self._services.deliver(self.watchers.batches(self._tournaments.get, self.next_round_at))
+        for tournament_id in self._over:
+            self._forget(tournament_id)
+        self._over.clear()
 
     # ------------------------------------------------------------ changes
 
@@ -219,7 +230,7 @@ class Director:
             self._next_round_at[tournament_id] = moment
             self._at(tournament_id, moment, self._pair_round, keep=True)
         if tournament.status == "finished" and not tournament.unfinished():
-            self._forget(tournament_id)
+            self._over.add(tournament_id)
 
     async def _start_on_time(self, tournament_id: str) -> None:
         """Start at the time set; with too few players the tournament ends unplayed."""
@@ -240,7 +251,9 @@ class Director:
         paired: list[Pairing] = []
 
         def pair(tournament: Tournament, now: datetime) -> list[StoreRecord]:
+            began = time.perf_counter()
             boards, records = tournament.pair_next(now)
+            self._metrics.tournament_pairing.observe(time.perf_counter() - began)
             paired.extend(boards)
             return records
 
