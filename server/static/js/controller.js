@@ -24,6 +24,7 @@
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
+import { tournamentIntents } from './tournamentrequests.js';
 import { watchLobbyRequest } from './lobbystate.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 import { shownTheme } from './theme.js';
@@ -140,6 +141,7 @@ export function createController({ store, connection, storage, sound, location, 
     acceptSeek: (seekId) => send({ type: 'accept_seek', seek_id: seekId }),
     say: (roomId, text) => send({ type: 'chat', room_id: roomId, text }),
     showGames: (player) => navigate({ name: 'games', player }),
+    ...tournamentIntents(send, () => state().route),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
   };
@@ -166,6 +168,10 @@ export function createController({ store, connection, storage, sound, location, 
       send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
     } else if (route.name === 'profile') {
       loadProfile(route.player);
+    } else if (route.name === 'tournaments') {
+      send({ type: 'list_tournaments' });
+    } else if (route.name === 'tournament') {
+      send({ type: 'watch_tournament', tournament_id: route.tournamentId });
     }
   }
 
@@ -232,7 +238,11 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
+    if (routeChanged && previous.route.name === 'tournament' && ready) send({ type: 'unwatch_tournament', tournament_id: previous.route.tournamentId });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
+    if (ready && next.tournaments.rewatch !== null && next.tournaments.rewatch !== previous.tournaments.rewatch) {
+      send({ type: 'watch_tournament', tournament_id: next.tournaments.rewatch });
+    }
     if (ready && next.lobby.rewatch === 'needed') {
       send(watchLobbyRequest(next.features));
       store.dispatch({ type: 'lobby_rewatched' });

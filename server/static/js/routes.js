@@ -9,6 +9,7 @@
 //   #game/GAME_ID      the replay of one stored game
 //   #players           the leaderboard; #players/human or #players/bot one kind only
 //   #player/NAME       a player's profile (rating, record, history, recent games)
+//   #tournaments       the tournaments; #tournament/ID one tournament (standings, games, controls)
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -45,6 +46,8 @@ export function parseHash(hash) {
   if (head === 'game' && ID.test(argument)) return { name: 'replay', gameId: argument };
   if (head === 'players' && (rest === '' || KINDS.includes(argument))) return { name: 'players', kind: rest === '' ? null : argument };
   if (head === 'player' && NAME.test(argument)) return { name: 'profile', player: argument };
+  if (head === 'tournaments' && rest === '') return { name: 'tournaments' };
+  if (head === 'tournament' && ID.test(argument)) return { name: 'tournament', tournamentId: argument };
   return LOBBY;
 }
 
@@ -80,6 +83,10 @@ export function formatRoute(route) {
       return route.kind === null ? '#players' : `#players/${route.kind}`;
     case 'profile':
       return `#player/${encodeURIComponent(route.player)}`;
+    case 'tournaments':
+      return '#tournaments';
+    case 'tournament':
+      return `#tournament/${encodeURIComponent(route.tournamentId)}`;
     default:
       return '#lobby';
   }
