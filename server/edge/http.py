@@ -184,23 +184,25 @@ class HttpApi:
     async def _tournament_json(
         self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
     ) -> Response:
-        stored = await self._tournaments.tournament(tournament_id)
-        if stored is None:
+        tournament = await self._tournament(tournament_id)
+        if tournament is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
-        body = json.dumps(tournament_views.detail_json(Tournament.from_stored(stored)))
+        body = json.dumps(tournament_views.detail_json(tournament))
         return respond(connection, HTTPStatus.OK, body, JSON)
 
     async def _crosstable_csv(
         self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
     ) -> Response:
-        stored = await self._tournaments.tournament(tournament_id)
-        if stored is None:
+        tournament = await self._tournament(tournament_id)
+        if tournament is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
-        response = respond(
-            connection, HTTPStatus.OK, tournament_views.crosstable_csv(Tournament.from_stored(stored)), CSV
-        )
+        response = respond(connection, HTTPStatus.OK, tournament_views.crosstable_csv(tournament), CSV)
         response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.csv"'
         return response
+
+    async def _tournament(self, tournament_id: str) -> Tournament | None:
+        stored = await self._tournaments.tournament(tournament_id)
+        return None if stored is None else Tournament.from_stored(stored)
 
 
 def _last(query: Query, name: str) -> str | None:

@@ -224,11 +224,11 @@ class Director:
                 self._at(tournament_id + "/end", tournament.ends_at, self._advance)
             pause = timedelta(seconds=self.settings.arena_wave_s)
             self._at(tournament_id, now + pause, self._pair_round, keep=True)
-        elif due == "round":
+        elif due == "round" and tournament_id not in self._timers:
             first = tournament.round == 0
             moment = now if first else now + timedelta(seconds=self.settings.round_pause_s)
             self._next_round_at[tournament_id] = moment
-            self._at(tournament_id, moment, self._pair_round, keep=True)
+            self._at(tournament_id, moment, self._pair_round)
         if tournament.status == "finished" and not tournament.unfinished():
             self._over.add(tournament_id)
 

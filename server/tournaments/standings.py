@@ -70,16 +70,12 @@ def standings(format_: TournamentFormat, entrants: Sequence[Entrant], pairings: 
     these but seed share a rank."""
     totals = points(entrants, pairings)
     ratings = {entrant.name: entrant.rating for entrant in entrants}
+    games_of = _games_of(pairings)
     unranked = []
     for entrant in entrants:
-        games = [
-            (pairing, score)
-            for pairing in pairings
-            if not pairing.is_bye and (score := pairing.score_of(entrant.name)) is not None
-        ]
-        results = [score for _, score in games]
-        played = [(pairing.opponent_of(entrant.name), score) for pairing, score in games]
-        performance = _performance(results, [ratings.get(opponent or "", 0.0) for opponent, _ in played])
+        played = games_of.get(entrant.name, [])
+        results = [score for _, score in played]
+        performance = _performance(results, [ratings.get(opponent, 0.0) for opponent, _ in played])
         tie_breaks = _tie_breaks(format_, played, totals, performance)
         unranked.append(
             (
@@ -107,12 +103,23 @@ def standings(format_: TournamentFormat, entrants: Sequence[Entrant], pairings: 
     return ranked
 
 
+def _games_of(pairings: Sequence[Pairing]) -> dict[str, list[tuple[str, float]]]:
+    """Each player's finished games, as (opponent, score), in one pass over the boards (byes left out)."""
+    games: dict[str, list[tuple[str, float]]] = {}
+    for pairing in pairings:
+        if pairing.white is None or pairing.score is None:
+            continue
+        games.setdefault(pairing.black, []).append((pairing.white, pairing.score))
+        games.setdefault(pairing.white, []).append((pairing.black, WIN - pairing.score))
+    return games
+
+
 def _tie_breaks(
-    format_: TournamentFormat, played: list[tuple[str | None, float]], totals: dict[str, float], performance: int | None
+    format_: TournamentFormat, played: list[tuple[str, float]], totals: dict[str, float], performance: int | None
 ) -> tuple[float, ...]:
-    opponent_points = [totals.get(opponent or "", 0.0) for opponent, _ in played]
+    opponent_points = [totals.get(opponent, 0.0) for opponent, _ in played]
     if format_ == "round_robin":
-        return (sum(totals.get(opponent or "", 0.0) * score for opponent, score in played),)
+        return (sum(totals.get(opponent, 0.0) * score for opponent, score in played),)
     if format_ == "swiss":
         median = sorted(opponent_points)[1:-1] if len(opponent_points) >= 3 else opponent_points
         return (sum(opponent_points), sum(median))

@@ -162,3 +162,27 @@ async def test_people_play_a_swiss_with_one_who_withdraws_and_one_who_never_come
     status, _, body = await server.get(f"/api/tournaments/{tournament_id}")
     boards = [(b["round"], b["black"], b["white"], b["score"]) for b in json.loads(body)["pairings"]]
     assert boards == [(1, "bob", "cal", 1.0), (1, "dee", "eve", 1.0), (2, "dee", "bob", 0.0), (2, "eve", None, 1.0)]
+
+
+async def test_http_lists_the_listed_tournaments_and_not_the_private_ones(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server()
+    ann = await client("ann", server)
+    listed = await ann.request(type="create_tournament", name="Open", format="arena", duration_s=600, clock=CLOCK)
+    private = await ann.request(
+        type="create_tournament", name="Class", format="round_robin", cycles=2, clock=CLOCK, listed=False
+    )
+    status, _, body = await server.get("/api/tournaments")
+    assert status == 200
+    assert [t["tournament_id"] for t in json.loads(body)] == [listed["tournament"]["tournament_id"]]
+    private_id = private["tournament"]["tournament_id"]
+    status, _, body = await server.get(f"/api/tournaments/{private_id}")
+    assert status == 200 and json.loads(body)["name"] == "Class", "a private tournament is found by its link"
+    assert (await server.get("/api/tournaments/t-none"))[0] == 404
+    assert (await server.get("/api/tournaments/t-none.csv"))[0] == 404
+    too_many = await ann.request(type="create_tournament", name="Third", format="swiss", rounds=3, clock=CLOCK)
+    fourth = await ann.request(type="create_tournament", name="Fourth", format="swiss", rounds=3, clock=CLOCK)
+    assert too_many["type"] == "tournament" and fourth["type"] == "error" and fourth["code"] == "limit_reached"
+    no_rounds = await ann.request(type="create_tournament", name="Swiss", format="swiss", clock=CLOCK)
+    assert no_rounds["type"] == "error" and no_rounds["code"] == "bad_request"
