@@ -140,9 +140,9 @@ class Director:
             self._hold(tournament)
             for pairing in tournament.unfinished():
                 actor = None if pairing.room_id is None else self._services.rooms.get(pairing.room_id)
-                if actor is None:
+                facts = None if pairing.room_id is None else self._services.rooms.facts(pairing.room_id)
+                if actor is None or facts is None:
                     continue
-                facts = actor.room.facts()
                 if facts.result is not None and facts.game_id is not None:
                     tournament.game_ended(facts.game_id, facts.result, facts.seats)
                 else:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -266,8 +265,3 @@ class Tournament:
         return TournamentProgress(
             self.tournament_id, self.status, self.round, self.started_at, self.ends_at, self.ended_at
         )
-
-
-def pairings_of(tournament: Tournament, name: str) -> Sequence[Pairing]:
-    """The boards a player has been paired on, in order."""
-    return [p for p in sorted(tournament.pairings.values(), key=lambda p: (p.round, p.board)) if name in p.players()]
