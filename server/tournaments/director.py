@@ -317,10 +317,14 @@ class Director:
 
         await actor.run(open_game)
         await hold_new_room(services, actor)
-        opened = tournament.game_opened(pairing, room.game_id, room.room_id)
+        # The board learns its game on the tournament as it is now: a change that failed meanwhile
+        # may have put back the copy taken before it.
+        async with self._lock(tournament.tournament_id):
+            current = self._tournaments[tournament.tournament_id]
+            opened = current.game_opened(pairing, room.game_id, room.room_id)
         self._tournament_of_game[room.game_id] = tournament.tournament_id
         self.watchers.changed(tournament.tournament_id, [opened])
-        self._tell_players(tournament, opened)
+        self._tell_players(current, opened)
 
     def _seat(self, tournament: Tournament, name: str) -> PlayerInfo:
         entrant = tournament.entrant(name)
