@@ -46,6 +46,7 @@ CREATE TABLE tournament_pairings (
     board          INTEGER NOT NULL,
     black_name     TEXT NOT NULL,
     white_name     TEXT,               -- NULL: a bye for black
+    bye_score      DOUBLE PRECISION,   -- a bye's points (a game's come from its result)
     game_id        TEXT REFERENCES games (game_id),
     room_id        TEXT,
     PRIMARY KEY (tournament_id, round, board)

@@ -345,7 +345,8 @@ class Pairing:
     """The game once it has been opened (never for a bye)."""
     room_id: RoomId | None = None
     score: float | None = None
-    """Black's score once the game has ended (1, 0.5 or 0; white's is 1 - score); a bye's is 1 at once."""
+    """Black's score once the game has ended (1, 0.5 or 0; white's is 1 - score); a bye's at once (1 in
+    a Swiss, 0 for a round robin's rest)."""
 
     @property
     def is_bye(self) -> bool:

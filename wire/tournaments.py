@@ -193,7 +193,7 @@ class PairingModel(WireModel):
     game_id: GameId | None
     """Its record, to replay it."""
     score: float | None
-    """Black's score once it has ended (1, 0.5, 0); a bye's is 1."""
+    """Black's score once it has ended (1, 0.5, 0); a bye's is 1 in a Swiss, 0 for a round robin's rest."""
 
 
 class TournamentModel(TournamentSummaryModel):

@@ -27,7 +27,8 @@ _ENTRANTS = (
     "ORDER BY seed"
 )
 _PAIRINGS = (
-    "SELECT p.round, p.board, p.black_name, p.white_name, p.game_id, p.room_id, g.black_name AS game_black, "
+    "SELECT p.round, p.board, p.black_name, p.white_name, p.bye_score, p.game_id, p.room_id, "
+    "g.black_name AS game_black, "
     "r.reason, r.winner FROM tournament_pairings p LEFT JOIN games g ON g.game_id = p.game_id "
     "LEFT JOIN results r ON r.game_id = p.game_id WHERE p.tournament_id = ? ORDER BY p.round, p.board"
 )
@@ -112,9 +113,9 @@ def _pairing(row: sqlite3.Row) -> Pairing:
 
 
 def _black_score(row: sqlite3.Row) -> float | None:
-    """The pairing's black's score: a bye's win, the game's result by name, or None while unplayed."""
+    """The pairing's black's score: a bye's as stored, the game's result by name, or None while unplayed."""
     if row["white_name"] is None:
-        return 1.0
+        return float(row["bye_score"])
     if row["reason"] is None:
         return None
     if row["winner"] is None:

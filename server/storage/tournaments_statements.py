@@ -34,7 +34,8 @@ _UPDATE_PROGRESS = (
     "UPDATE tournaments SET status = ?, round = ?, started_at = ?, ends_at = ?, ended_at = ? WHERE tournament_id = ?"
 )
 _INSERT_PAIRING = (
-    "INSERT INTO tournament_pairings (tournament_id, round, board, black_name, white_name) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO tournament_pairings (tournament_id, round, board, black_name, white_name, bye_score) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
 )
 _SET_PAIRING_GAME = (
     "UPDATE tournament_pairings SET game_id = ?, room_id = ? WHERE tournament_id = ? AND round = ? AND board = ?"
@@ -84,7 +85,17 @@ def tournament_rows(record: TournamentRecord) -> list[Statement]:
             return [(_UPDATE_PROGRESS, (status, round_number, *times, tournament_id))]
         case RoundPaired(tournament_id, pairings):
             return [
-                (_INSERT_PAIRING, (tournament_id, pairing.round, pairing.board, pairing.black, pairing.white))
+                (
+                    _INSERT_PAIRING,
+                    (
+                        tournament_id,
+                        pairing.round,
+                        pairing.board,
+                        pairing.black,
+                        pairing.white,
+                        pairing.score if pairing.is_bye else None,
+                    ),
+                )
                 for pairing in pairings
             ]
         case TournamentGameOpened(tournament_id, round_number, board, game_id, room_id):

@@ -18,9 +18,9 @@ DRAW = 0.5
 LOSS = 0.0
 
 
-def bye(round_number: int, board: int, player: str) -> Pairing:
-    """A bye: a win's points for the player, no game."""
-    return Pairing(round_number, board, player, None, score=WIN)
+def bye(round_number: int, board: int, player: str, score: float = WIN) -> Pairing:
+    """A bye: no game, and `score` for the player (a Swiss bye is a win; a round robin's rest, nothing)."""
+    return Pairing(round_number, board, player, None, score=score)
 
 
 def colour_histories(history: Iterable[Pairing]) -> dict[str, list[Color]]:
@@ -48,7 +48,10 @@ def colour_balance(colours: Sequence[Color]) -> int:
     return sum(1 if colour is Color.BLACK else -1 for colour in colours)
 
 
-def numbered(round_number: int, games: Sequence[tuple[str, str]], byes: Sequence[str] = ()) -> list[Pairing]:
+def numbered(
+    round_number: int, games: Sequence[tuple[str, str]], byes: Sequence[str] = (), bye_score: float = WIN
+) -> list[Pairing]:
     """A round's pairings, boards numbered in order: the games (black, white), then the byes."""
     pairings = [Pairing(round_number, board, black, white) for board, (black, white) in enumerate(games, 1)]
-    return pairings + [bye(round_number, len(games) + index, player) for index, player in enumerate(byes, 1)]
+    rest = [bye(round_number, len(games) + index, player, bye_score) for index, player in enumerate(byes, 1)]
+    return pairings + rest

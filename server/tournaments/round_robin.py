@@ -2,7 +2,8 @@
 
 The circle method: the last entrant stays put and the others turn one
 place a round; with an odd number of entrants a phantom takes the fixed
-place and whoever meets it has a bye. Black and white alternate by board
+place and whoever meets it rests that round (a bye that scores nothing:
+everyone rests once a cycle). Black and white alternate by board
 and by round, so that over a cycle each player's colours differ by at most
 one and no one has the same colour more than twice in a row. In a double
 round robin the second cycle repeats the first with colours reversed.
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from server.domain import Pairing
-from server.tournaments.pairings import numbered
+from server.tournaments.pairings import LOSS, numbered
 
 
 def rounds_in(entrants: int, cycles: int) -> int:
@@ -42,4 +43,4 @@ def berger_round(seeds: Sequence[str], round_number: int) -> list[Pairing]:
         boards = [(white, black) for black, white in boards]
     games = [(black, white) for black, white in boards if black is not None and white is not None]
     byes = [player for board in boards if None in board for player in board if player is not None]
-    return numbered(round_number, games, byes)
+    return numbered(round_number, games, byes, bye_score=LOSS)

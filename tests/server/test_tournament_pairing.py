@@ -51,6 +51,9 @@ def test_a_round_robin_cycle_meets_everyone_once_with_colours_balanced(players: 
         assert longest_run(colours) <= 2, name
     for name, colours in colour_histories(schedule).items():
         assert abs(colour_balance(colours)) <= 1, name
+    rests = [pairing for pairing in schedule if pairing.is_bye]
+    assert all(pairing.score == 0.0 for pairing in rests), "a round robin's rest scores nothing"
+    assert len(rests) == (len(players) % 2) * len(players) * cycles, "everyone rests once a cycle when odd"
     if cycles == 2:
         first = {(p.black, p.white) for p in schedule[: len(schedule) // 2] if p.white}
         second = {(p.white, p.black) for p in schedule[len(schedule) // 2 :] if p.white}

@@ -63,9 +63,9 @@ async def test_a_tournament_reads_back_as_stored_with_scores_from_its_games(tmp_
         await storage.apply([TournamentCreated("t1", TERMS, AT), *(EntrantAdded("t1", e, AT) for e in entrants)])
         await storage.apply([EntrantLeft("t1", "e")])
         await storage.apply([TournamentProgress("t1", "running", 1, AT, None, None)])
-        round_one = (Pairing(1, 1, "a", "b"), Pairing(1, 2, "c", "d"))
+        round_one = (Pairing(1, 1, "a", "b"), Pairing(1, 2, "c", "d"), Pairing(1, 3, "x", None, score=0.0))
         await storage.apply([RoundPaired("t1", round_one)])
-        for pairing, game_id in zip(round_one, ("g1", "g2"), strict=True):
+        for pairing, game_id in zip(round_one[:2], ("g1", "g2"), strict=True):
             assert pairing.white is not None
             opened = TournamentGameOpened("t1", 1, pairing.board, GameId(game_id), RoomId(f"r-{game_id}"))
             await storage.apply([game(game_id, pairing.black, pairing.white), opened])
@@ -86,6 +86,7 @@ async def test_a_tournament_reads_back_as_stored_with_scores_from_its_games(tmp_
         assert [(p.black, p.white, p.game_id, p.score) for p in stored.pairings] == [
             ("a", "b", "g1", None),
             ("c", "d", "g2", 0.0),
+            ("x", None, None, 0.0),
         ]
         assert [t.tournament_id for t in await storage.unfinished_tournaments()] == ["t1"]
         assert await storage.tournament("nope") is None

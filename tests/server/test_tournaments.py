@@ -186,3 +186,39 @@ async def test_http_lists_the_listed_tournaments_and_not_the_private_ones(
     assert too_many["type"] == "tournament" and fourth["type"] == "error" and fourth["code"] == "limit_reached"
     no_rounds = await ann.request(type="create_tournament", name="Swiss", format="swiss", clock=CLOCK)
     assert no_rounds["type"] == "error" and no_rounds["code"] == "bad_request"
+
+
+async def test_a_round_robin_of_three_plays_everyone_once_and_each_rests_once(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=QUICK)
+    ann = await client("ann", server)
+    players = {name: await client(name, server) for name in ("bob", "cal", "dee")}
+    created = await ann.request(type="create_tournament", name="Class", format="round_robin", clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in players.values():
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    late = await client("eve", server)
+    await ann.request(type="watch_tournament", tournament_id=tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    refused = await late.request(type="join_tournament", tournament_id=tournament_id)
+    assert refused["type"] == "error" and refused["code"] == "not_allowed", "a round robin under way takes nobody"
+    refused = await players["bob"].request(type="withdraw_tournament", tournament_id=tournament_id)
+    assert refused["type"] == "error" and refused["code"] == "not_allowed"
+
+    resigned: set[str] = set()
+    batch: dict[str, Any] = {"status": "running"}
+    while batch["status"] != "finished":
+        batch = await next_batch(ann)
+        for board in batch["pairings"]:
+            if board["room_id"] and board["score"] is None and board["room_id"] not in resigned:
+                resigned.add(board["room_id"])
+                await players[board["black"]].request(type="resign", room_id=board["room_id"])
+    status, _, body = await server.get(f"/api/tournaments/{tournament_id}")
+    detail = json.loads(body)
+    games = {frozenset((b["black"], b["white"])) for b in detail["pairings"] if b["white"]}
+    assert games == {frozenset(pair) for pair in (("bob", "cal"), ("bob", "dee"), ("cal", "dee"))}
+    rests = sorted((b["black"], b["score"]) for b in detail["pairings"] if b["white"] is None)
+    assert rests == [("bob", 0.0), ("cal", 0.0), ("dee", 0.0)]
+    assert sum(row["points"] for row in detail["standings"]) == 3.0
+    assert detail["round"] == 3 and detail["rounds"] == 3
