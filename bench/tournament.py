@@ -185,7 +185,7 @@ async def create_arena(url: str, duration_s: int) -> tuple[BenchClient, str]:
             "format": "arena",
             "duration_s": duration_s,
             "clock": CLOCK,
-            "max_players": 1000,
+            "max_players": 256,
         },
         expect="tournament",
     )

@@ -31,7 +31,8 @@ TournamentStatusName = Literal["open", "running", "paused", "finished"]
 TournamentId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 STANDINGS_SHOWN = 100
 """The most standings rows a message carries (the best): a message fits in a frame. HTTP has them all."""
-MAX_PLAYERS = 1000
+MAX_PLAYERS = 256
+"""The most players a tournament takes: a round's boards and the standings shown fit in one frame."""
 MAX_ROUNDS = 30
 LONGEST_ARENA_S = 24 * 3600
 
