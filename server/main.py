@@ -115,6 +115,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         help=f"seconds an arena gathers free players before pairing them (default {tournaments.arena_wave_s:g})")
     add("--max-tournaments-per-player", type=_positive_int, default=tournaments.open_per_player,
         help=f"tournaments not yet over one player may organise (default {tournaments.open_per_player})")
+    add("--tournament-organisers", metavar="NAME,...", default="", type=lambda text: text.replace(" ", ""),
+        help="only these players may create tournaments (default: anyone signed in)")
     arguments = parser.parse_args(argv)
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
@@ -150,6 +152,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             round_pause_s=arguments.tournament_round_pause_s,
             arena_wave_s=arguments.arena_wave_s,
             open_per_player=arguments.max_tournaments_per_player,
+            organisers=frozenset(name.lower() for name in arguments.tournament_organisers.split(",") if name),
         ),
     )
 

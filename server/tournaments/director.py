@@ -80,6 +80,11 @@ class TournamentSettings:
     (`--arena-wave-s`)."""
     open_per_player: int = 3
     """Tournaments not yet over one player may organise (`--max-tournaments-per-player`)."""
+    organisers: frozenset[str] = frozenset()
+    """Who may create tournaments, names in lower case (`--tournament-organisers`); empty: anyone."""
+
+    def may_organise(self, name: str) -> bool:
+        return not self.organisers or name.lower() in self.organisers
 
 
 def new_tournament_id() -> str:

@@ -109,7 +109,10 @@ class TournamentRequests:
         return PlayerInfo(level, "bot", level)
 
     def _terms(self, organiser: str, request: CreateTournament) -> TournamentTerms:
-        most = self.director.settings.open_per_player
+        settings = self.director.settings
+        if not settings.may_organise(organiser):
+            raise Refusal("not_allowed", "on this server only its organisers create tournaments")
+        most = settings.open_per_player
         if self.director.organised_by(organiser) >= most:
             raise Refusal("limit_reached", f"you organise {most} tournaments not yet over, the most per player")
         return TournamentTerms(

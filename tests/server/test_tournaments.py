@@ -222,3 +222,16 @@ async def test_a_round_robin_of_three_plays_everyone_once_and_each_rests_once(
     assert rests == [("bob", 0.0), ("cal", 0.0), ("dee", 0.0)]
     assert sum(row["points"] for row in detail["standings"]) == 3.0
     assert detail["round"] == 3 and detail["rounds"] == 3
+
+
+async def test_a_server_may_let_only_its_organisers_create_tournaments(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=TournamentSettings(organisers=frozenset({"ann"})))
+    ann, bob = await client("Ann", server), await client("bob", server)
+    allowed = await ann.request(type="create_tournament", name="Club", format="swiss", rounds=3, clock=CLOCK)
+    refused = await bob.request(type="create_tournament", name="Mine", format="swiss", rounds=3, clock=CLOCK)
+    assert allowed["type"] == "tournament"
+    assert refused["type"] == "error" and refused["code"] == "not_allowed"
+    joined = await bob.request(type="join_tournament", tournament_id=allowed["tournament"]["tournament_id"])
+    assert joined["type"] == "tournament", "anyone may still play"
