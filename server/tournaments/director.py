@@ -218,7 +218,7 @@ class Director:
         if tournament.status == "open" and tournament.terms.starts_at is not None:
             self._at(tournament_id, tournament.terms.starts_at, self._start_on_time)
             return
-        if tournament.games_to_open():
+        if tournament.status != "finished" and tournament.games_to_open():
             await self._open_games(tournament_id)
         due = tournament.due(now)
         if due == "finish":
@@ -234,8 +234,8 @@ class Director:
             moment = now if first else now + timedelta(seconds=self.settings.round_pause_s)
             self._next_round_at[tournament_id] = moment
             self._at(tournament_id, moment, self._pair_round)
-        if tournament.status == "finished" and not tournament.unfinished():
-            self._over.add(tournament_id)
+        if tournament.status == "finished" and all(board.game_id is None for board in tournament.unfinished()):
+            self._over.add(tournament_id)  # no game left going on (boards paired but not opened never will be)
 
     async def _start_on_time(self, tournament_id: str) -> None:
         """Start at the time set; with too few players the tournament ends unplayed."""

@@ -139,7 +139,7 @@ class Tournament:
     # ------------------------------------------------------------- play
 
     def start(self, now: datetime) -> list[StoreRecord]:
-        """Start playing (the first round is paired by `next_pairings`). Raises Refusal if it may not."""
+        """Start playing (the first round is paired by `pair_next`). Raises Refusal if it may not."""
         if self.status != "open":
             raise Refusal("not_allowed", "this tournament has already started")
         if len(self.active) < MIN_PLAYERS:
