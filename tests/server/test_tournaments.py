@@ -235,3 +235,29 @@ async def test_a_server_may_let_only_its_organisers_create_tournaments(
     assert refused["type"] == "error" and refused["code"] == "not_allowed"
     joined = await bob.request(type="join_tournament", tournament_id=allowed["tournament"]["tournament_id"])
     assert joined["type"] == "tournament", "anyone may still play"
+
+
+async def test_ended_early_a_tournament_pairs_nobody_more_and_its_game_going_on_still_counts(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=QUICK)
+    ann, bob, cal = [await client(name, server) for name in ("ann", "bob", "cal")]
+    created = await ann.request(type="create_tournament", name="Short", format="swiss", rounds=5, clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in (bob, cal):
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    game = await game_notice(bob, tournament_id)
+    paused = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="pause")
+    assert paused["tournament"]["status"] == "paused"
+    ended = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="end")
+    assert ended["tournament"]["status"] == "finished"
+    await ann.request(type="watch_tournament", tournament_id=tournament_id)
+    await bob.request(type="resign", room_id=game["room_id"])
+    batch = await next_batch(ann)
+    assert [(b["round"], b["score"]) for b in batch["pairings"]] == [(1, 0.0 if game["color"] == "black" else 1.0)]
+    assert {row["name"]: row["points"] for row in batch["standings"]} == {"bob": 0.0, "cal": 1.0}
+    status, _, body = await server.get(f"/api/tournaments/{tournament_id}")
+    assert [(b["round"], b["black"]) for b in json.loads(body)["pairings"]] == [(1, "bob")]
+    again = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="resume")
+    assert again["type"] == "error" and again["code"] == "not_allowed"
