@@ -227,9 +227,10 @@ class Room:
         self.standings: dict[str, Standing] = {}
         """The standings (ratings) of the players it has seen, for its snapshots."""
         self.created_by: str | None = None
-        self.plays_unwatched = False
-        """Whether a game between two bots goes on while nobody watches it (a tournament's game:
-        the server scheduled it), instead of pausing and ending drawn when left idle."""
+        self.scheduled = False
+        """Whether the server scheduled the game (a tournament's): between two bots it goes on while
+        nobody watches it (instead of pausing, and ending drawn when left idle), and a player who is
+        away loses once the claim time has passed (nobody needs to claim it), not the abandon time."""
         """The player who opened the room (None for a room restored from before this was kept)."""
         self.presence = Presence()
         """Who is in the room, who is away."""
@@ -287,14 +288,14 @@ class Room:
         opener: str,
         now: float,
         answering: Caller | None = None,
-        plays_unwatched: bool = False,
+        scheduled: bool = False,
     ) -> Outcome:
         """Seat two players and start the game: each of the seated players' connections in `present`
         enters the room and gets it. A seat whose player has none here (a tournament's pairing of
-        someone offline) is away from the start, and loses as an absent player does. A game the
-        server scheduled `plays_unwatched`, between two bots too."""
+        someone offline) is away from the start, and loses as an absent player does (in a game the
+        server `scheduled`, once the claim time has passed)."""
         self.created_by = opener
-        self.plays_unwatched = plays_unwatched
+        self.scheduled = scheduled
         outcome = Outcome()
         self.seats[Color.BLACK], self.seats[Color.WHITE] = black, white
         for caller in present:
@@ -752,7 +753,7 @@ class Room:
                 moments.append(flag)
             for color, since in presence.away_since.items():
                 if self.seat_connected(color.other):
-                    moments.append(since + self.settings.abandon_after_s)
+                    moments.append(since + self._away_limit_s())
             if self._pauses_unwatched() and presence.empty_since is not None and presence.empty:
                 moments.append(presence.empty_since + self.settings.bot_game_idle_s)
         elif presence.empty_since is not None and presence.empty:
@@ -771,7 +772,7 @@ class Room:
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
             return outcome
         for color, since in sorted(self.presence.away_since.items()):
-            if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
+            if self.seat_connected(color.other) and now >= since + self._away_limit_s():
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 return outcome
         if self._pauses_unwatched() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
@@ -1108,12 +1109,16 @@ class Room:
 
     def _pauses_unwatched(self) -> bool:
         """Whether the game pauses while nobody watches it: one between two bots, unless scheduled."""
-        return self._bots_only() and not self.plays_unwatched
+        return self._bots_only() and not self.scheduled
 
-    def play_unwatched(self, now: float) -> Outcome:
-        """From now on the game goes on while nobody watches it (a tournament's game, taken up again
-        after a restart): nothing to tell, but its timer and its bot start again."""
-        self.plays_unwatched = True
+    def _away_limit_s(self) -> float:
+        """How long a seat's player may be away, the opponent here, before the game is lost."""
+        return self.settings.claim_after_s if self.scheduled else self.settings.abandon_after_s
+
+    def take_up_scheduled(self, now: float) -> Outcome:
+        """The game is one the server scheduled (a tournament's, taken up again after a restart):
+        nothing to tell, but its timer and its bot start again under that rule."""
+        self.scheduled = True
         return Outcome()
 
     def _both_seated(self) -> bool:

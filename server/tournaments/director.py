@@ -151,7 +151,7 @@ class Director:
                 if facts.result is not None and facts.game_id is not None:
                     tournament.game_ended(facts.game_id, facts.result, facts.seats)
                 else:
-                    await actor.run(lambda room, now: room.play_unwatched(now))
+                    await actor.run(lambda room, now: room.take_up_scheduled(now))
             logger.info(
                 "took up tournament %s (%s, round %d)", tournament.tournament_id, tournament.status, tournament.round
             )
@@ -313,7 +313,7 @@ class Director:
                 for connection in sorted(services.lobby.connections_of(seat.name))
             ]
             room.know(standings)
-            outcome = room.open_scheduled(black, white, present, terms.organiser, now, plays_unwatched=True)
+            outcome = room.open_scheduled(black, white, present, terms.organiser, now, scheduled=True)
             opened = TournamentGameOpened(
                 tournament.tournament_id, pairing.round, pairing.board, room.game_id, room.room_id
             )

@@ -118,7 +118,7 @@ async def game_notice(player: WireClient, tournament_id: str) -> dict[str, Any]:
 async def test_people_play_a_swiss_with_one_who_withdraws_and_one_who_never_comes(
     start_server: ServerFactory, client: ClientFactory
 ) -> None:
-    server = await start_server(tournaments=QUICK, abandon_after_s=0.2)
+    server = await start_server(tournaments=QUICK, claim_after_s=0.2)
     ann, bob, cal, dee = [await client(name, server) for name in ("ann", "bob", "cal", "dee")]
     eve = await client("eve", server)
     created = await ann.request(type="create_tournament", name="Club", format="swiss", rounds=2, clock=CLOCK)
