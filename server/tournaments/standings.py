@@ -13,8 +13,10 @@ counts nothing yet. The tie-breaks, in the order they separate players:
 Byes count for points only. Performance is the linear estimate, the
 opponents' average rating (as they entered) plus 400 times wins minus
 losses over games, None before the first finished game. Players still
-level after all of that are ordered by seed (the order they entered,
-strongest first when seeded by rating).
+level after all of that are listed by rating as they entered, highest
+first, then in the order they entered (so a Swiss's first round pairs the
+strongest together as its score groups do, and the players level on
+points and tie-breaks share a rank).
 """
 
 from __future__ import annotations
@@ -66,8 +68,8 @@ def points(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> dict[str
 
 
 def standings(format_: TournamentFormat, entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> list[StandingRow]:
-    """The entrants ranked: points, the format's tie-breaks, then seed. Players equal on all of
-    these but seed share a rank."""
+    """The entrants ranked: points, the format's tie-breaks, then rating and seed. Players equal on
+    points and tie-breaks share a rank."""
     totals = points(entrants, pairings)
     ratings = {entrant.name: entrant.rating for entrant in entrants}
     games_of = _games_of(pairings)
@@ -94,7 +96,9 @@ def standings(format_: TournamentFormat, entrants: Sequence[Entrant], pairings: 
                 ),
             )
         )
-    unranked.sort(key=lambda item: (-item[1].points, *(-value for value in item[1].tie_breaks), item[0].seed))
+    unranked.sort(
+        key=lambda item: (-item[1].points, *(-value for value in item[1].tie_breaks), -item[0].rating, item[0].seed)
+    )
     ranked: list[StandingRow] = []
     for index, (_, row) in enumerate(unranked):
         previous = ranked[-1] if ranked else None

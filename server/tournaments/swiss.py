@@ -1,6 +1,6 @@
 """Swiss pairing: score groups, no repeat while one is avoidable, colours balanced, byes rotating.
 
-The active players come ranked (points, then tie-breaks, then seed); each
+The active players come ranked (points, tie-breaks, rating, entry); each
 in turn, from the top, is paired with the nearest player below it in that
 order that the rules allow, so players meet their own score group first
 and the next group down when their group runs out. A depth-first search

@@ -1,4 +1,4 @@
-"""A tournament in the browser: the organiser creates it, adds a bot, plays, and reads the standings."""
+"""A tournament in the browser: the organiser creates it, adds a bot, plays, and everyone reads the standings."""
 
 from __future__ import annotations
 
@@ -35,19 +35,24 @@ def test_an_organiser_runs_a_swiss_with_a_person_and_a_bot_in_the_browser(
     bob.wait_text(".tournament-screen .summary", "Players: 3")
     assert not bob.visible(".organiser"), "only the organiser has the controls"
 
-    ann.click("Start")  # greedy and ann play; bob, the lowest ranked, has the bye
-    ann.wait(lambda: "#room/" in ann.driver.current_url, "ann's game to open")
-    ann.wait_text(".room-screen", "greedy")
+    ann.click("Start")  # ann and bob play; greedy, rated lowest, has the bye
+    for page in (ann, bob):  # each is taken to the game
+        page.wait(lambda page=page: "#room/" in page.driver.current_url, "the game to open")
+        page.wait_text(".room-screen", "ann")
     ann.click("Resign")
     ann.click("Yes, resign")
+    bob.wait_text(".room-status", "ann resigned: you won.")
+    bob.open("#" + tournament_url.split("#", 1)[1])
     bob.wait_text(".tournament-screen .summary", "finished")
-    bob.wait_text(".standings tbody tr:first-child", "greedy")
     assert [row.text.split()[:3] for row in bob.visible(".standings tbody tr")] == [
-        ["1", "greedy", "1"],
         ["1", "bob", "1"],
+        ["1", "greedy", "1"],
         ["3", "ann", "0"],
     ]
-    assert "bye" in bob.text_of(".tournament-games")
-    link = bob.visible("a.crosstable")[0]
+    assert "greedy (bye)" in bob.text_of(".tournament-games")
+    bob.follow("replay", within=".tournament-games")
+    bob.wait(lambda: "#game/" in bob.driver.current_url, "the game's replay")
+    bob.open("#" + tournament_url.split("#", 1)[1])
+    link = bob.wait(lambda: next(iter(bob.visible("a.crosstable")), None), "the crosstable link")
     assert link.get_attribute("href").endswith(".csv")
     bob.screenshot("desktop-tournament-finished")
