@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from client import account_commands, player_commands, subcommands, values
+from client import account_commands, player_commands, subcommands, tournament_commands, values
 from client import commands as cmd
 from client.connection import Connection, ScriptError
 from client.core import ClientCore
@@ -111,7 +111,16 @@ def _parser() -> argparse.ArgumentParser:
         "--json prints the whole profile, recent games and rating history included.",
     )
     profile.add_argument("player", nargs="?", type=_player_name, help="whose profile (default: yours)")
-    for listing in (bots, rooms, games, top, online, seeks, profile):
+    tournaments = subcommand(
+        "tournaments", "list the listed tournaments, newest first", columns(tournament_commands.TOURNAMENT_COLUMNS)
+    )
+    standing_columns = columns(tournament_commands.STANDING_COLUMNS)
+    standings = subcommand("standings", "show a tournament's standings", standing_columns)
+    join = subcommand("join", "enter a tournament, then show its standings", standing_columns)
+    withdraw = subcommand("withdraw", "leave a tournament, then show its standings", standing_columns)
+    for with_id in (standings, join, withdraw):
+        with_id.add_argument("tournament_id", metavar="TOURNAMENT_ID")
+    for listing in (bots, rooms, games, top, online, seeks, profile, tournaments, standings, join, withdraw):
         listing.add_argument("--json", action="store_true", help="one JSON object per line, as the server sent it")
     export = subcommand(
         "export",
@@ -283,6 +292,14 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
             await subcommands.export_game(connection, GameId(arguments.game_id), record_format, out, arguments.output)
         case "delete":
             await subcommands.delete_games(connection, out, [GameId(game_id) for game_id in arguments.game_ids])
+        case "tournaments":
+            await tournament_commands.list_tournaments(connection, out, arguments.json)
+        case "standings":
+            await tournament_commands.standings(connection, out, arguments.tournament_id, arguments.json)
+        case "join":
+            await tournament_commands.join(connection, out, arguments.tournament_id, arguments.json)
+        case "withdraw":
+            await tournament_commands.withdraw(connection, out, arguments.tournament_id, arguments.json)
         case "play":
             settings = PlaySettings(
                 bot=arguments.bot,

@@ -47,6 +47,8 @@ from server.players.ratings import RatingBook
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
 from server.storage.database import Storage, StorageSettings, StorageUnavailable, is_postgres
+from server.tournaments.director import Director, TournamentSettings
+from server.tournaments.requests import TournamentRequests
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
@@ -113,6 +115,7 @@ class ServerSettings:
     """This node's name among several (`--node-id`; unused by a single node on SQLite)."""
     lease: LeaseSettings = field(default_factory=LeaseSettings)
     """How this node keeps its lease among several on one PostgreSQL (unused on SQLite)."""
+    tournaments: TournamentSettings = field(default_factory=TournamentSettings)
 
 
 class GameServer:
@@ -156,8 +159,11 @@ class GameServer:
             self.disconnect,
             self.roster,
         )
-        self.handlers = RequestHandlers(services, Accounts(storage, settings.accounts))
-        self.http = HttpApi(storage, self.metrics)
+        self.director = Director(services, storage, settings.tournaments, self.metrics)
+        self.handlers = RequestHandlers(
+            services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
+        )
+        self.http = HttpApi(storage, self.metrics, storage)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
@@ -201,6 +207,7 @@ class GameServer:
             await app.ownership.begin()
         else:
             await app.restore_rooms()
+        await app.director.restore()
         loop = asyncio.get_running_loop()
         app._chores = [
             loop.create_task(metrics.watch_event_loop()),
@@ -263,6 +270,7 @@ class GameServer:
         for chore in self._chores:
             chore.cancel()
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
+        await self.director.close()
         await self.rooms.close()
         await self.handlers.close()
         if self.bots is not None:
@@ -284,6 +292,7 @@ class GameServer:
             await asyncio.sleep(LOBBY_TICK_S)
             try:
                 await self.handlers.lobby.tick()
+                self.director.tick()
             except Exception:  # a pairing whose room could not be stored; the next tick goes on
                 logger.exception("the lobby's tick failed")
 

@@ -482,6 +482,186 @@ ModerationRecord = (
 )
 """The records of moderation (`server.storage.moderation_statements` writes them)."""
 
+# ------------------------------------------------------------- tournaments
+
+TournamentFormat = Literal["round_robin", "swiss", "arena"]
+TournamentStatus = Literal["open", "running", "paused", "finished"]
+"""Open for entries, playing, paused by its organiser (no new pairings), or over."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTerms:
+    """What a tournament's organiser chose when creating it."""
+
+    name: str
+    format: TournamentFormat
+    organiser: str
+    rule: Rule
+    size: int
+    clock: ClockSetting
+    opening: OpeningRule
+    rated: bool
+    cycles: int = 1
+    """A round robin's cycles: 1 (single) or 2 (double)."""
+    rounds: int = 0
+    """A Swiss tournament's rounds."""
+    duration_s: int = 0
+    """How long an arena pairs players."""
+    starts_at: datetime | None = None
+    """When it starts by itself; None: when its organiser starts it."""
+    max_players: int = 64
+    listed: bool = True
+    """Listed for everyone; if not, found only by its id (a link to join)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A tournament's player: a person, a bot account, or a bot level the organiser added."""
+
+    player: PlayerInfo
+    seed: int
+    """1 for the first to enter (the order ties are broken in)."""
+    rating: float
+    """The rating as the player entered: what its performance is measured against."""
+    withdrawn: bool = False
+    """Withdrawn during play: paired no more, its games stand."""
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """One board of one round of a tournament (an arena's waves are its rounds)."""
+
+    round: int
+    """1 for the first round."""
+    board: int
+    """1 for the first board of the round."""
+    black: str
+    white: str | None
+    """None for a bye: black scores a win without playing."""
+    game_id: GameId | None = None
+    """The game once it has been opened (never for a bye)."""
+    room_id: RoomId | None = None
+    score: float | None = None
+    """Black's score once the game has ended (1, 0.5 or 0; white's is 1 - score); a bye's at once (1 in
+    a Swiss, 0 for a round robin's rest)."""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.white is None
+
+    def players(self) -> tuple[str, ...]:
+        return (self.black,) if self.white is None else (self.black, self.white)
+
+    def score_of(self, name: str) -> float | None:
+        """The player's score on this board: None while unplayed, or if the player is not on it."""
+        if self.score is None:
+            return None
+        if name == self.black:
+            return self.score
+        return 1.0 - self.score if name == self.white else None
+
+    def opponent_of(self, name: str) -> str | None:
+        return self.white if name == self.black else self.black if name == self.white else None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated:
+    """Store a new tournament, open for entries."""
+
+    tournament_id: str
+    terms: TournamentTerms
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantAdded:
+    """Store a player entering a tournament."""
+
+    tournament_id: str
+    entrant: Entrant
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantLeft:
+    """Forget an entrant who withdrew (or was removed) before the start."""
+
+    tournament_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantWithdrawn:
+    """Mark an entrant withdrawn during play: paired no more, its games stand."""
+
+    tournament_id: str
+    name: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentProgress:
+    """Store where a tournament stands: its status, its current round and its times."""
+
+    tournament_id: str
+    status: TournamentStatus
+    round: int
+    started_at: datetime | None
+    ends_at: datetime | None
+    """When an arena stops pairing."""
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPaired:
+    """Store a round's pairings (byes with their score), before any of its games opens."""
+
+    tournament_id: str
+    pairings: tuple[Pairing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGameOpened:
+    """Store which game a pairing is played in, in the transaction that stores the game."""
+
+    tournament_id: str
+    round: int
+    board: int
+    game_id: GameId
+    room_id: RoomId
+
+
+TournamentRecord = (
+    TournamentCreated
+    | EntrantAdded
+    | EntrantLeft
+    | EntrantWithdrawn
+    | TournamentProgress
+    | RoundPaired
+    | TournamentGameOpened
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament read back: its terms, where it stands, its entrants and its pairings (each game's
+    score read from the game's stored result)."""
+
+    tournament_id: str
+    terms: TournamentTerms
+    created_at: datetime
+    status: TournamentStatus
+    round: int
+    started_at: datetime | None
+    ends_at: datetime | None
+    ended_at: datetime | None
+    entrants: tuple[Entrant, ...]
+    pairings: tuple[Pairing, ...]
+
 
 StoreRecord = (
     GameStarted
@@ -496,6 +676,7 @@ StoreRecord = (
     | SeatsDecided
     | AccountRecord
     | ModerationRecord
+    | TournamentRecord
 )
 
 
@@ -547,6 +728,8 @@ class RoomFacts:
     """The room's current game."""
     opening: OpeningRule = OpeningRule.NONE
     """The opening rule of the room's games."""
+    result: GameResult | None = None
+    """How the room's game ended, once it has."""
 
     @property
     def bots_only(self) -> bool:
@@ -764,6 +947,8 @@ class GameToDelete:
     white: PlayerInfo
     rated: bool
     finished: bool
+    tournament_id: str | None = None
+    """The tournament the game was played in, whose standings count it (None for most games)."""
 
 
 class ModerationReader(Protocol):
@@ -798,6 +983,19 @@ class ModerationReader(Protocol):
 
     async def unfinished_games_of(self, name: str) -> int:
         """How many stored games without a result `name` (ignoring case) holds a seat in."""
+
+
+class TournamentReader(Protocol):
+    """Tournaments as storage reads them back (the server's Storage)."""
+
+    async def tournament(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its entrants and pairings, or None."""
+
+    async def tournaments(self, limit: int) -> list[StoredTournament]:
+        """The listed tournaments, newest first."""
+
+    async def unfinished_tournaments(self) -> list[StoredTournament]:
+        """Every tournament not yet over."""
 
 
 class Records(RecordReader, RecordStore, ModerationReader, Protocol):

@@ -26,6 +26,7 @@ from server.cluster.leases import LeaseSettings, default_node_id
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
+from server.tournaments.director import TournamentSettings
 
 DEFAULT_DB = "gomoku.sqlite3"
 
@@ -130,6 +131,15 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
     add("--lease-s", type=_positive_seconds, default=lease.expiry_s, help="how long a node's lease outlasts its "
         f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})")
+    tournaments = TournamentSettings()
+    add("--tournament-round-pause-s", type=_seconds, default=tournaments.round_pause_s,
+        help=f"seconds between a tournament's rounds (default {tournaments.round_pause_s:g})")
+    add("--arena-wave-s", type=_seconds, default=tournaments.arena_wave_s,
+        help=f"seconds an arena gathers free players before pairing them (default {tournaments.arena_wave_s:g})")
+    add("--max-tournaments-per-player", type=_positive_int, default=tournaments.open_per_player,
+        help=f"tournaments not yet over one player may organise (default {tournaments.open_per_player})")
+    add("--tournament-organisers", metavar="NAME,...", default="", type=lambda text: text.replace(" ", ""),
+        help="only these players may create tournaments (default: anyone signed in)")
     arguments = parser.parse_args(argv)
     try:
         lease = LeaseSettings(arguments.heartbeat_s, arguments.lease_s)
@@ -171,6 +181,12 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             failures_per_name=arguments.max_password_failures_per_name,
             failures_per_address=arguments.max_password_failures_per_address,
             name_reserved_days=arguments.deleted_name_reserved_days,
+        ),
+        tournaments=TournamentSettings(
+            round_pause_s=arguments.tournament_round_pause_s,
+            arena_wave_s=arguments.arena_wave_s,
+            open_per_player=arguments.max_tournaments_per_player,
+            organisers=frozenset(name.lower() for name in arguments.tournament_organisers.split(",") if name),
         ),
     )
 

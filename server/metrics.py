@@ -56,6 +56,12 @@ class Metrics:
             ["engine"],
             registry=registry,
         )
+        self.tournament_pairing = Histogram(
+            "gomoku_tournament_pairing_seconds",
+            "Time to pair one round of a tournament (an arena's wave), its storing not included.",
+            buckets=_FAST,
+            registry=registry,
+        )
         self.loop_lag = Histogram(
             "gomoku_event_loop_lag_seconds",
             f"How late the event loop woke a sleep (probed every {LAG_PROBE_EVERY_S} s).",

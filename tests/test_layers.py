@@ -102,6 +102,7 @@ SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
     "moderation": 1,
+    "tournaments": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots", "cluster"), 2),
     "accounts": 2,
     "storage": 3,
@@ -114,6 +115,7 @@ IMPORTS_UP = {
     ("hub", "server.edge.connections"),
     ("hub", "server.edge.subscriptions"),
     ("moderation", "server.edge.connections"),
+    ("tournaments", "server.edge.connections"),
     ("storage", "server.players.ratings"),
 }
 """The imports that still go up, each named in its package's docstring: the hub's handlers (and

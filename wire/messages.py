@@ -53,6 +53,7 @@ Feature = Literal[
     "lobby_batches",
     "accounts",
     "moderation",
+    "tournaments",
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
@@ -456,6 +457,10 @@ class ClientMessage(Message):
     """A request from a client; `id` comes back in the reply."""
 
 
+class ServerMessage(Message):
+    """A message from the server; `id` is that of the request that caused it, as seen by its sender."""
+
+
 class BotSeatSpec(WireModel):
     """A seat taken by a bot of the named level."""
 
@@ -719,6 +724,7 @@ class ClaimWin(ClientMessage):
 
 from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
 from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
+from wire.tournaments import TournamentEvent, TournamentRequest  # noqa: E402 (they stand on the parts above)
 
 ClientRequest = Annotated[
     Hello
@@ -752,7 +758,8 @@ ClientRequest = Annotated[
     | ListDevices
     | SignOut
     | DeleteAccount
-    | ModerationRequest,
+    | ModerationRequest
+    | TournamentRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -829,10 +836,6 @@ def parse_client_message(text: str) -> ClientRequest:
 
 
 # ------------------------------------------------------------ server -> client
-
-
-class ServerMessage(Message):
-    """A message from the server; `id` is that of the request that caused it, as seen by its sender."""
 
 
 class Welcome(ServerMessage):
@@ -1114,7 +1117,8 @@ ServerEvent = Annotated[
     | Devices
     | SignedOut
     | AccountDeletedMessage
-    | ModerationEvent,
+    | ModerationEvent
+    | TournamentEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

@@ -22,13 +22,15 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server.domain import ModerationReader, RecordReader
+from server.domain import ModerationReader, RecordReader, TournamentReader
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.moderation.views import audit_entry_model
 from server.players.sessions import hash_token
 from server.rooms import views
+from server.tournaments import views as tournament_views
+from server.tournaments.tournament import Tournament
 from wire.messages import PAGE_LIMIT
 
 WEBSOCKET_PATH = "/ws"
@@ -43,6 +45,7 @@ DEFAULT_PAGE = 50
 TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
 SGF = "application/x-go-sgf"
+CSV = "text/csv; charset=utf-8"
 
 BEARER = "Bearer"
 """The scheme of an `Authorization` header that says who sends a request: `Bearer TOKEN`."""
@@ -60,9 +63,10 @@ class HttpReader(RecordReader, ModerationReader, Protocol):
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: HttpReader, metrics: Metrics) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics, tournaments: TournamentReader) -> None:
         self._storage = storage
         self._metrics = metrics
+        self._tournaments = tournaments
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -73,6 +77,9 @@ class HttpApi:
                 Rule("/api/players", endpoint=self._leaderboard),
                 Rule("/api/players/<name>", endpoint=self._profile),
                 Rule("/api/audit", endpoint=self._audit_log),
+                Rule("/api/tournaments", endpoint=self._list_tournaments),
+                Rule("/api/tournaments/<tournament_id>", endpoint=self._tournament_json),
+                Rule("/api/tournaments/<tournament_id>.csv", endpoint=self._crosstable_csv),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -188,6 +195,37 @@ class HttpApi:
         if format == "sgf":
             return respond(connection, HTTPStatus.OK, str(views.render_record(record, "sgf")), SGF)
         return respond(connection, HTTPStatus.OK, str(views.render_record(record, "psq")), TEXT)
+
+    async def _list_tournaments(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
+        limit = _page_limit(_last(query, "limit"))
+        if limit is None:
+            return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
+        listed = [Tournament.from_stored(stored) for stored in await self._tournaments.tournaments(limit)]
+        body = json.dumps([tournament_views.summary(tournament).model_dump(mode="json") for tournament in listed])
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _tournament_json(
+        self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
+    ) -> Response:
+        tournament = await self._tournament(tournament_id)
+        if tournament is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
+        body = json.dumps(tournament_views.detail_json(tournament))
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _crosstable_csv(
+        self, connection: ServerConnection, query: Query, viewer: Viewer, tournament_id: str
+    ) -> Response:
+        tournament = await self._tournament(tournament_id)
+        if tournament is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
+        response = respond(connection, HTTPStatus.OK, tournament_views.crosstable_csv(tournament), CSV)
+        response.headers["Content-Disposition"] = f'attachment; filename="{tournament_id}.csv"'
+        return response
+
+    async def _tournament(self, tournament_id: str) -> Tournament | None:
+        stored = await self._tournaments.tournament(tournament_id)
+        return None if stored is None else Tournament.from_stored(stored)
 
 
 def _last(query: Query, name: str) -> str | None:

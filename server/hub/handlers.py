@@ -31,6 +31,7 @@ from server.moderation.requests import ModerationRequests
 from server.players.sessions import NewNames
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
+from server.tournaments.requests import TournamentRequests
 from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
 from wire.messages import (
     AcceptSeek,
@@ -86,6 +87,7 @@ from wire.moderation import (
     Unban,
     Unmute,
 )
+from wire.tournaments import TournamentRequest
 
 FEATURES: tuple[Feature, ...] = (
     "paging",
@@ -98,6 +100,7 @@ FEATURES: tuple[Feature, ...] = (
     "lobby_batches",
     "accounts",
     "moderation",
+    "tournaments",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -105,9 +108,10 @@ FEATURES: tuple[Feature, ...] = (
 class RequestHandlers:
     """Serves the requests of every connection of one server."""
 
-    def __init__(self, services: Services, accounts: Accounts) -> None:
+    def __init__(self, services: Services, accounts: Accounts, tournaments: TournamentRequests) -> None:
         self._services = services
         self.accounts = AccountRequests(services, accounts)
+        self.tournaments = tournaments
         self.lobby = LobbyRequests(services)
         self.moderation = ModerationRequests(services)
         self.analysis = AnalysisRequests(
@@ -129,6 +133,9 @@ class RequestHandlers:
 
     async def handle(self, connection: Connection, request: ClientRequest) -> None:
         """Serve one request; raise Refusal to answer it with an error."""
+        if isinstance(request, TournamentRequest):
+            await self.tournaments.handle(connection, request)
+            return
         match request:
             case Hello():
                 await self._hello(connection, request)
@@ -209,6 +216,7 @@ class RequestHandlers:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""
         self.lobby.connection_closed(connection)
         self.accounts.connection_closed(connection)
+        self.tournaments.connection_closed(connection)
 
     async def close(self) -> None:
         """Stop the analyses still running."""

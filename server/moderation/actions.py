@@ -239,6 +239,10 @@ def _check_deletable(game: GameToDelete, actor: str, any_game: bool) -> None:
     may delete only their own unrated games against the server's bots."""
     if not game.finished:
         raise Refusal("not_allowed", f"game {game.game_id!r} is not over: finish it first")
+    if game.tournament_id is not None:
+        raise Refusal(
+            "not_allowed", f"game {game.game_id!r} counts in tournament {game.tournament_id!r}'s standings: it stays"
+        )
     if any_game:
         return
     if game.rated:

@@ -380,6 +380,7 @@ class RoomRegistry:
         self._roster = roster or BotRoster()
         self._actors: dict[RoomId, RoomActor] = {}
         self._facts: dict[RoomId, RoomFacts] = {}
+        self._result_watchers: list[Callable[[RoomFacts], None]] = []
 
     def actor_for(self, room: Room) -> RoomActor:
         """An actor for a new or restored room, not yet held (see `add`)."""
@@ -458,10 +459,19 @@ class RoomRegistry:
     def __iter__(self) -> Iterator[RoomActor]:
         return iter(list(self._actors.values()))
 
+    def watch_results(self, watcher: Callable[[RoomFacts], None]) -> None:
+        """Tell `watcher` of each game that ends (the room's facts, once its result is stored)."""
+        self._result_watchers.append(watcher)
+
     def room_changed(self, facts: RoomFacts) -> None:
-        """Keep a room's facts up to date."""
+        """Keep a room's facts up to date; tell the result watchers of a game that has just ended."""
         if facts.room_id in self._actors:
+            before = self._facts.get(facts.room_id)
             self._facts[facts.room_id] = facts
+            just_ended = before is None or before.game_id != facts.game_id or before.result is None
+            if facts.result is not None and just_ended:
+                for watcher in self._result_watchers:
+                    watcher(facts)
 
     def room_disposable(self, room_id: RoomId) -> None:
         """Forget a room nobody needs; its timers stop."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, assert_never
@@ -227,6 +227,10 @@ class Room:
         self.standings: dict[str, Standing] = {}
         """The standings (ratings) of the players it has seen, for its snapshots."""
         self.created_by: str | None = None
+        self.scheduled = False
+        """Whether the server scheduled the game (a tournament's): between two bots it goes on while
+        nobody watches it (instead of pausing, and ending drawn when left idle), and a player who is
+        away loses once the claim time has passed (nobody needs to claim it), not the abandon time."""
         """The player who opened the room (None for a room restored from before this was kept)."""
         self.presence = Presence()
         """Who is in the room, who is away."""
@@ -274,13 +278,30 @@ class Room:
         """Seat two players who agreed to play (an accepted seek, a quick pairing) and start the game:
         each gets the room on the connection it asked from (the snapshot answering the request
         goes to `answering`). `opener` is whoever offered the game."""
+        return self.open_scheduled(black.seat, white.seat, (black, white), opener, now, answering)
+
+    def open_scheduled(
+        self,
+        black: PlayerInfo,
+        white: PlayerInfo,
+        present: Sequence[Caller],
+        opener: str,
+        now: float,
+        answering: Caller | None = None,
+        scheduled: bool = False,
+    ) -> Outcome:
+        """Seat two players and start the game: each of the seated players' connections in `present`
+        enters the room and gets it. A seat whose player has none here (a tournament's pairing of
+        someone offline) is away from the start, and loses as an absent player does (in a game the
+        server `scheduled`, once the claim time has passed)."""
         self.created_by = opener
+        self.scheduled = scheduled
         outcome = Outcome()
-        for color, caller in ((Color.BLACK, black), (Color.WHITE, white)):
-            self.seats[color] = caller.seat
+        self.seats[Color.BLACK], self.seats[Color.WHITE] = black, white
+        for caller in present:
             self._attach(caller, now, outcome)
         self._start(now, outcome)
-        for caller in (black, white):
+        for caller in present:
             self._snapshot(OneCaller(caller.ref), now, outcome, answers=caller.ref if caller == answering else None)
         return outcome
 
@@ -658,7 +679,7 @@ class Room:
         A game between two bots pauses while nobody watches it (so that it
         costs nothing), and goes on when someone comes to watch.
         """
-        if not self.in_game or (self._bots_only() and self.presence.empty):
+        if not self.in_game or (self._pauses_unwatched() and self.presence.empty):
             return None
         color = self._color_to_act()
         seat = self.seats[color]
@@ -741,8 +762,8 @@ class Room:
                 moments.append(flag)
             for color, since in presence.away_since.items():
                 if self.seat_connected(color.other):
-                    moments.append(since + self.settings.abandon_after_s)
-            if self._bots_only() and presence.empty_since is not None and presence.empty:
+                    moments.append(since + self._away_limit_s())
+            if self._pauses_unwatched() and presence.empty_since is not None and presence.empty:
                 moments.append(presence.empty_since + self.settings.bot_game_idle_s)
         elif presence.empty_since is not None and presence.empty:
             moments.append(presence.empty_since + self.settings.abandon_after_s)
@@ -760,10 +781,10 @@ class Room:
             self._end(GameResult(self.clock.running.other, EndReason.TIMEOUT), now, outcome, None)
             return outcome
         for color, since in sorted(self.presence.away_since.items()):
-            if self.seat_connected(color.other) and now >= since + self.settings.abandon_after_s:
+            if self.seat_connected(color.other) and now >= since + self._away_limit_s():
                 self._end(GameResult(color.other, EndReason.ABANDONED), now, outcome, None)
                 return outcome
-        if self._bots_only() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
+        if self._pauses_unwatched() and self.presence.empty_for(self.settings.bot_game_idle_s, now):
             self._end(GameResult(None, EndReason.DRAW_AGREED), now, outcome, None, rateable=False)
         return outcome
 
@@ -842,6 +863,7 @@ class Room:
             rated=self.rated,
             game_id=self.game_id,
             opening=self.opening_rule,
+            result=self.result if self.status == "finished" else None,
         )
 
     # ------------------------------------------------------------- helpers
@@ -1093,6 +1115,20 @@ class Room:
 
     def _bots_only(self) -> bool:
         return self._is_bot(Color.BLACK) and self._is_bot(Color.WHITE)
+
+    def _pauses_unwatched(self) -> bool:
+        """Whether the game pauses while nobody watches it: one between two bots, unless scheduled."""
+        return self._bots_only() and not self.scheduled
+
+    def _away_limit_s(self) -> float:
+        """How long a seat's player may be away, the opponent here, before the game is lost."""
+        return self.settings.claim_after_s if self.scheduled else self.settings.abandon_after_s
+
+    def take_up_scheduled(self, now: float) -> Outcome:
+        """The game is one the server scheduled (a tournament's, taken up again after a restart):
+        nothing to tell, but its timer and its bot start again under that rule."""
+        self.scheduled = True
+        return Outcome()
 
     def _both_seated(self) -> bool:
         return all(seat is not None for seat in self.seats.values())

@@ -7,33 +7,26 @@ records are written by `server.storage.accounts_statements`.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from engine.record import parse_timestamp
 from server.domain import SignedInDevice
+from server.storage.drivers import Reads
 
 _DEVICE_COLUMNS = "device_id, player, label, signed_in_at"
-
-
-class Snapshot(Protocol):
-    """The queries of one read transaction (`server.storage.database._Snapshot`)."""
-
-    async def rows(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]: ...
-
-    async def row(self, sql: str, parameters: tuple[Any, ...] = ()) -> Any | None: ...
 
 
 def _device_from(row: Any) -> SignedInDevice:
     return SignedInDevice(row["device_id"], row["player"], row["label"], parse_timestamp(row["signed_in_at"]))
 
 
-async def password_hash(snapshot: Snapshot, player: str) -> str | None:
+async def password_hash(snapshot: Reads, player: str) -> str | None:
     """The encoded password hash of the player (its name as stored), or None if it has none."""
     row = await snapshot.row("SELECT password_hash FROM account_passwords WHERE player = ?", (player,))
     return None if row is None else str(row["password_hash"])
 
 
-async def devices(snapshot: Snapshot, player: str) -> list[SignedInDevice]:
+async def devices(snapshot: Reads, player: str) -> list[SignedInDevice]:
     """The devices signed in to the player's account, the first signed in first."""
     rows = await snapshot.rows(
         f"SELECT {_DEVICE_COLUMNS} FROM account_devices WHERE player = ? ORDER BY signed_in_at, device_id", (player,)
@@ -41,13 +34,13 @@ async def devices(snapshot: Snapshot, player: str) -> list[SignedInDevice]:
     return [_device_from(row) for row in rows]
 
 
-async def device_with_token(snapshot: Snapshot, token_hash: str) -> SignedInDevice | None:
+async def device_with_token(snapshot: Reads, token_hash: str) -> SignedInDevice | None:
     """The signed-in device whose token has this SHA-256 (hex), or None."""
     row = await snapshot.row(f"SELECT {_DEVICE_COLUMNS} FROM account_devices WHERE token_hash = ?", (token_hash,))
     return None if row is None else _device_from(row)
 
 
-async def name_reserved_until(snapshot: Snapshot, name: str, now: datetime) -> datetime | None:
+async def name_reserved_until(snapshot: Reads, name: str, now: datetime) -> datetime | None:
     """Until when a deleted account's name stays reserved, if it still is at `now` (ignoring case)."""
     rows = await snapshot.rows("SELECT name_free_at FROM deleted_accounts WHERE name_key = ?", (name.lower(),))
     until = [moment for row in rows if (moment := parse_timestamp(row["name_free_at"])) > now]

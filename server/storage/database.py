@@ -57,6 +57,7 @@ from server.domain import (
     SignedInDevice,
     Standing,
     StoredPlayer,
+    StoredTournament,
     StoreRecord,
 )
 from server.metrics import Metrics
@@ -80,6 +81,7 @@ from server.storage.rows import (
     stored_player_from,
 )
 from server.storage.sqlite import SqliteDriver
+from server.storage.tournaments import read_tournament, read_tournaments
 from server.storage.writer import Fence, RecordWriter, StorageUnavailable
 
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer", "is_postgres"]
@@ -431,6 +433,22 @@ class Storage:
         """How many stored games without a result `name` (ignoring case) holds a seat in."""
         async with self._snapshot() as read:
             return await moderation.unfinished_games_of(read, name)
+    # -------------------------------------------------------- tournaments
+
+    async def tournament(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its entrants and pairings, or None."""
+        async with self._snapshot() as read:
+            return await read_tournament(read, tournament_id)
+
+    async def tournaments(self, limit: int) -> list[StoredTournament]:
+        """The listed tournaments, newest first."""
+        async with self._snapshot() as read:
+            return await read_tournaments(read, "listed = 1", (), limit)
+
+    async def unfinished_tournaments(self) -> list[StoredTournament]:
+        """Every tournament not yet over, listed or not (its director takes it up again after a restart)."""
+        async with self._snapshot() as read:
+            return await read_tournaments(read, "status <> 'finished'", (), 1_000_000)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

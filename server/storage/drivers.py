@@ -28,6 +28,15 @@ class StorageError(Exception):
     """The database cannot be used at all: it cannot be opened or created, or its migrations are wrong."""
 
 
+class Reads(Protocol):
+    """The queries of one read snapshot (`Storage._snapshot`): what a feature's read functions
+    (`accounts.py`, `moderation.py`, `tournaments.py`) take."""
+
+    async def rows(self, sql: str, parameters: Parameters = ()) -> list[Row]: ...
+
+    async def row(self, sql: str, parameters: Parameters = ()) -> Row | None: ...
+
+
 class Queries(Protocol):
     """Queries on one connection, inside a read snapshot or a write transaction."""
 

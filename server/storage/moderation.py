@@ -7,8 +7,6 @@ thin methods of the `ModerationReader` port (`server.domain`).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from engine.record import PlayerInfo, parse_timestamp
 from server.domain import (
     AuditEntry,
@@ -21,17 +19,9 @@ from server.domain import (
     RoleGranted,
     RoomId,
 )
+from server.storage.drivers import Reads
 from server.storage.moderation_statements import name_key
 from server.storage.rows import Row
-
-
-class Snapshot(Protocol):
-    """The queries of one read transaction (`server.storage.database._Snapshot`)."""
-
-    async def rows(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> list[Row]: ...
-
-    async def row(self, sql: str, parameters: tuple[Any, ...] | dict[str, Any] = ()) -> Row | None: ...
-
 
 _REPORT_COLUMNS = (
     "report_id, reporter, target, room_id, chat_id, chat_text, reason, filed_at, closed_by, closed_at, resolution"
@@ -39,12 +29,12 @@ _REPORT_COLUMNS = (
 _AUDIT_COLUMNS = "entry_id, at, actor, action, target, reason, detail"
 
 
-async def role_of(snapshot: Snapshot, name: str) -> Role | None:
+async def role_of(snapshot: Reads, name: str) -> Role | None:
     row = await snapshot.row("SELECT role FROM moderation_roles WHERE name_key = ?", (name_key(name),))
     return None if row is None else _role(row["role"])
 
 
-async def roles(snapshot: Snapshot) -> list[RoleGranted]:
+async def roles(snapshot: Reads) -> list[RoleGranted]:
     rows = await snapshot.rows("SELECT name, role, granted_by, granted_at FROM moderation_roles ORDER BY name_key")
     return [
         RoleGranted(row["name"], _role(row["role"]), row["granted_by"], parse_timestamp(row["granted_at"]))
@@ -52,7 +42,7 @@ async def roles(snapshot: Snapshot) -> list[RoleGranted]:
     ]
 
 
-async def ban_of(snapshot: Snapshot, name: str) -> PlayerBanned | None:
+async def ban_of(snapshot: Reads, name: str) -> PlayerBanned | None:
     row = await snapshot.row(
         "SELECT name, reason, banned_by, banned_at FROM bans WHERE name_key = ?", (name_key(name),)
     )
@@ -61,7 +51,7 @@ async def ban_of(snapshot: Snapshot, name: str) -> PlayerBanned | None:
     return PlayerBanned(row["name"], row["reason"], row["banned_by"], parse_timestamp(row["banned_at"]))
 
 
-async def mute_of(snapshot: Snapshot, name: str) -> PlayerMuted | None:
+async def mute_of(snapshot: Reads, name: str) -> PlayerMuted | None:
     row = await snapshot.row(
         "SELECT name, until, reason, muted_by, muted_at FROM mutes WHERE name_key = ?", (name_key(name),)
     )
@@ -71,12 +61,12 @@ async def mute_of(snapshot: Snapshot, name: str) -> PlayerMuted | None:
     return PlayerMuted(row["name"], until, row["reason"], row["muted_by"], at)
 
 
-async def renamed_to(snapshot: Snapshot, name: str) -> str | None:
+async def renamed_to(snapshot: Reads, name: str) -> str | None:
     row = await snapshot.row("SELECT new_name FROM retired_names WHERE old_key = ?", (name_key(name),))
     return None if row is None else str(row["new_name"])
 
 
-async def audit_log(snapshot: Snapshot, limit: int, target: str | None) -> list[AuditEntry]:
+async def audit_log(snapshot: Reads, limit: int, target: str | None) -> list[AuditEntry]:
     rows = await snapshot.rows(
         f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE (CAST(? AS TEXT) IS NULL OR lower(target) = ?) "
         "ORDER BY at_us DESC, entry_id LIMIT ?",
@@ -96,7 +86,7 @@ async def audit_log(snapshot: Snapshot, limit: int, target: str | None) -> list[
     ]
 
 
-async def open_reports(snapshot: Snapshot, limit: int) -> list[Report]:
+async def open_reports(snapshot: Reads, limit: int) -> list[Report]:
     rows = await snapshot.rows(
         f"SELECT {_REPORT_COLUMNS} FROM reports WHERE closed_at IS NULL ORDER BY filed_us, report_id LIMIT ?",
         (limit,),
@@ -104,18 +94,18 @@ async def open_reports(snapshot: Snapshot, limit: int) -> list[Report]:
     return [_report(row) for row in rows]
 
 
-async def report(snapshot: Snapshot, report_id: str) -> Report | None:
+async def report(snapshot: Reads, report_id: str) -> Report | None:
     row = await snapshot.row(f"SELECT {_REPORT_COLUMNS} FROM reports WHERE report_id = ?", (report_id,))
     return None if row is None else _report(row)
 
 
-async def games_to_delete(snapshot: Snapshot, game_ids: list[str]) -> list[GameToDelete]:
+async def games_to_delete(snapshot: Reads, game_ids: list[str]) -> list[GameToDelete]:
     if not game_ids:
         return []
     marks = ", ".join("?" for _ in game_ids)
     rows = await snapshot.rows(
         "SELECT g.game_id, g.black_name, g.black_kind, g.black_level, g.white_name, g.white_kind, g.white_level, "
-        "g.rated, r.game_id IS NOT NULL AS finished "
+        "g.rated, r.game_id IS NOT NULL AS finished, g.tournament_id "
         f"FROM games g LEFT JOIN results r ON r.game_id = g.game_id WHERE g.game_id IN ({marks})",
         tuple(game_ids),
     )
@@ -126,12 +116,13 @@ async def games_to_delete(snapshot: Snapshot, game_ids: list[str]) -> list[GameT
             PlayerInfo(row["white_name"], row["white_kind"], row["white_level"]),
             bool(row["rated"]),
             bool(row["finished"]),
+            row["tournament_id"],
         )
         for row in rows
     ]
 
 
-async def unfinished_games_of(snapshot: Snapshot, name: str) -> int:
+async def unfinished_games_of(snapshot: Reads, name: str) -> int:
     key = name_key(name)
     row = await snapshot.row(
         "SELECT COUNT(*) AS unfinished FROM games g LEFT JOIN results r ON r.game_id = g.game_id "

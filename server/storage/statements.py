@@ -31,9 +31,11 @@ from server.domain import (
     SeatsDecided,
     Standing,
     StoreRecord,
+    TournamentRecord,
 )
 from server.storage.accounts_statements import account_rows
 from server.storage.moderation_statements import moderation_rows
+from server.storage.tournaments_statements import tournament_rows
 
 NO_TOKEN = b""
 """A bot's token hash: no token hashes to it, so no one can sign in as a bot."""
@@ -109,6 +111,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return [(_UPDATE_SEATS, seats)]
     if isinstance(record, ModerationRecord):
         return moderation_rows(record)
+    if isinstance(record, TournamentRecord):
+        return tournament_rows(record)
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
         return [(_ENROL_BOT, (bot.name, NO_TOKEN, now, *_rating_values(bot))) for bot in record.bots]

@@ -42,7 +42,8 @@ class ServerProcess:
         return wire
 
 
-async def launch(db_path: Path) -> ServerProcess:
+async def launch(db_path: Path, *options: str) -> ServerProcess:
+    """A server process on the database, with these command-line options besides."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -53,6 +54,7 @@ async def launch(db_path: Path) -> ServerProcess:
         str(db_path),
         "--bot-workers",
         "0",
+        *options,
         cwd=REPO,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,

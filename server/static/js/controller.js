@@ -25,6 +25,7 @@ import { browserDeviceLabel, endsMySession } from './accountstate.js';
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
+import { tournamentIntents } from './tournamentrequests.js';
 import { watchLobbyRequest } from './lobbystate.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
 import { shownTheme } from './theme.js';
@@ -179,6 +180,7 @@ export function createController({ store, connection, storage, sound, location, 
     showGames: (player) => navigate({ name: 'games', player }),
     moderate: (request) => send(request),
     deleteGames: (gameIds) => send({ type: 'delete_games', game_ids: gameIds }),
+    ...tournamentIntents(send, () => state().route),
     seek: (ply) => store.dispatch({ type: 'replay_seek', ply }),
     autoplay: (playing) => store.dispatch({ type: 'replay_play', playing }),
   };
@@ -209,6 +211,10 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'list_devices' });
     } else if (route.name === 'moderation') {
       loadModeration(next);
+    } else if (route.name === 'tournaments') {
+      send({ type: 'list_tournaments' });
+    } else if (route.name === 'tournament') {
+      send({ type: 'watch_tournament', tournament_id: route.tournamentId });
     }
   }
 
@@ -282,8 +288,12 @@ export function createController({ store, connection, storage, sound, location, 
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });
     if (ready && previous.session !== 'ready') send({ type: 'list_bots' });
+    if (routeChanged && previous.route.name === 'tournament' && ready) send({ type: 'unwatch_tournament', tournament_id: previous.route.tournamentId });
     if (ready && (previous.session !== 'ready' || routeChanged)) load(next);
     if (ready && next.route.name === 'moderation' && next.moderation.done !== previous.moderation.done) loadModeration(next);
+    if (ready && next.tournaments.rewatch !== null && next.tournaments.rewatch !== previous.tournaments.rewatch) {
+      send({ type: 'watch_tournament', tournament_id: next.tournaments.rewatch });
+    }
     if (ready && next.lobby.rewatch === 'needed') {
       send(watchLobbyRequest(next.features));
       store.dispatch({ type: 'lobby_rewatched' });

@@ -10,6 +10,8 @@
 // It stays one module past 500 lines because it is a table, not logic: the
 // two dictionaries side by side are what a translator reads and changes.
 
+import { TOURNAMENT_EN, TOURNAMENT_ZH } from './tournament_i18n.js';
+
 export const LANGUAGES = { en: 'English', zh: '简体中文' };
 
 const en = {
@@ -839,7 +841,7 @@ const zh = {
   'error.renamed': '管理员给你改了名字：{fallback}。',
 };
 
-export const STRINGS = { en, zh };
+export const STRINGS = { en: { ...en, ...TOURNAMENT_EN }, zh: { ...zh, ...TOURNAMENT_ZH } };
 
 /** The language to show: the one saved if any, else the browser's first that we have, else English. */
 export function chooseLanguage(saved, browserLanguages = []) {
@@ -853,7 +855,7 @@ export function chooseLanguage(saved, browserLanguages = []) {
 
 /** The sentence for `key` in `language`, with `{placeholders}` filled from `params`. */
 export function translate(language, key, params = {}) {
-  const entry = STRINGS[language]?.[key] ?? en[key];
+  const entry = STRINGS[language]?.[key] ?? STRINGS.en[key];
   if (entry === undefined) return params.fallback ?? key;
   if (typeof entry === 'function') return entry(params);
   return entry.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));

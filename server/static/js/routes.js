@@ -11,6 +11,7 @@
 //   #player/NAME       a player's profile (rating, record, history, recent games)
 //   #account           my account: a password for my name, the devices signed in, deleting it
 //   #moderation        the moderators' page (mute, ban, rename; reports; the audit log for admins)
+//   #tournaments       the tournaments; #tournament/ID one tournament (standings, games, controls)
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -49,6 +50,8 @@ export function parseHash(hash) {
   if (head === 'player' && NAME.test(argument)) return { name: 'profile', player: argument };
   if (head === 'account' && rest === '') return { name: 'account' };
   if (head === 'moderation' && rest === '') return { name: 'moderation' };
+  if (head === 'tournaments' && rest === '') return { name: 'tournaments' };
+  if (head === 'tournament' && ID.test(argument)) return { name: 'tournament', tournamentId: argument };
   return LOBBY;
 }
 
@@ -88,6 +91,10 @@ export function formatRoute(route) {
       return '#account';
     case 'moderation':
       return '#moderation';
+    case 'tournaments':
+      return '#tournaments';
+    case 'tournament':
+      return `#tournament/${encodeURIComponent(route.tournamentId)}`;
     default:
       return '#lobby';
   }

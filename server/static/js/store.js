@@ -22,6 +22,7 @@ import { initialModeration, moderationReceived } from './moderationstate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
 import { LOBBY } from './routes.js';
+import { initialTournaments, tournamentsReceived } from './tournamentstate.js';
 
 /**
  * A minimal observable holder for the state. An action dispatched by a
@@ -79,6 +80,7 @@ export function initialState(prefs, route = LOBBY) {
     account: initialAccount(), // a password kept for the name, the devices signed in: see accountstate.js
     role: null, // my moderation role from `welcome`: null | 'moderator' | 'admin'
     moderation: initialModeration(), // the moderation page's reports, audit log and last action: see moderationstate.js
+    tournaments: initialTournaments(), // the list, and the tournament shown: see tournamentstate.js
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -153,6 +155,9 @@ function navigated(state, route) {
   // A list or a profile shown again stays on screen until the fresh one replaces it.
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
   if (route.name === 'profile' && state.profile?.name !== route.player) next.profile = { name: route.player, data: null, error: null };
+  if (route.name === 'tournament' && state.tournaments.shown?.tournament_id !== route.tournamentId) {
+    next.tournaments = { ...state.tournaments, shown: null, rewatch: null };
+  }
   return next;
 }
 
@@ -193,6 +198,12 @@ function fromServer(state, message, request, at) {
     case 'opponent_away':
     case 'opponent_back':
       return awayReceived(state, message, at);
+    case 'tournaments':
+    case 'tournament':
+    case 'tournament_changes':
+      return tournamentReceived(state, message, request);
+    case 'tournament_game':
+      return tournamentGameStarted(state, message);
     case 'moved':
     case 'game_over':
     case 'draw_offered':
@@ -204,6 +215,23 @@ function fromServer(state, message, request, at) {
     default:
       return moderationReceived(state, message, notice) ?? state;
   }
+}
+
+/** A tournament's news; the answer to `create_tournament` goes to the new tournament's page. */
+function tournamentReceived(state, message, request) {
+  let next = state;
+  if (message.type === 'tournament' && request?.type === 'create_tournament') {
+    next = navigated(state, { name: 'tournament', tournamentId: message.tournament.tournament_id });
+  }
+  return { ...next, tournaments: tournamentsReceived(next.tournaments, message, next.route) };
+}
+
+/** My next tournament game has started: from a page of tournaments (or the lobby) the page goes to
+ * it; anywhere else the notice says so. */
+function tournamentGameStarted(state, message) {
+  const told = { ...state, notice: notice(state, { code: 'tournament_game', message: `${message.opponent}` }, null) };
+  if (!['tournament', 'tournaments', 'lobby'].includes(state.route.name)) return told;
+  return navigated(told, { name: 'room', roomId: message.room_id, as: 'player' });
 }
 
 /**

@@ -13,6 +13,7 @@ import { createProfileView } from './profile.js';
 import { createReplayView } from './replay.js';
 import { createRoomView } from './room.js';
 import { createSignInView } from './signin.js';
+import { createTournamentsView, createTournamentView } from './tournaments.js';
 
 /** Which screen a state shows. */
 function screenOf(state) {
@@ -32,6 +33,8 @@ export function createApp(root, intents) {
     profile: createProfileView(intents),
     account: createAccountView(intents),
     moderation: createModerationView(intents),
+    tournaments: createTournamentsView(intents),
+    tournament: createTournamentView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

@@ -15,7 +15,8 @@ export function createHeader(intents) {
   const players = h('a', { href: '#players' });
   const account = h('a', { href: '#account' });
   const moderation = h('a', { href: '#moderation' });
-  const nav = h('nav', {}, lobby, games, players, account, moderation);
+  const tournaments = h('a', { href: '#tournaments' });
+  const nav = h('nav', {}, lobby, games, players, tournaments, account, moderation);
   const keepName = h('a', { href: '#account', class: 'keep-name' });
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
@@ -62,6 +63,9 @@ export function createHeader(intents) {
       setText(moderation, t('nav.moderation'));
       show(moderation, state.role !== null);
       moderation.toggleAttribute('aria-current', route === 'moderation');
+      setText(tournaments, t('nav.tournaments'));
+      show(tournaments, state.features.includes('tournaments'));
+      tournaments.toggleAttribute('aria-current', route === 'tournaments' || route === 'tournament');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;
