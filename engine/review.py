@@ -188,7 +188,7 @@ def review_from_verdicts(moves: Sequence[Point], verdicts: Sequence[PositionVerd
     """
     if len(verdicts) != len(moves) + 1:
         raise ValueError(f"a game of {len(moves)} moves has {len(moves) + 1} positions, not {len(verdicts)}")
-    evaluations = tuple(_evaluation(ply, verdict) for ply, verdict in enumerate(verdicts))
+    evaluations = tuple(_evaluation(ply, verdicts) for ply in range(len(verdicts)))
     marks: list[Mark] = []
     for ply, move in enumerate(moves):
         marks.extend(_marks_of_move(ply, move, verdicts))
@@ -213,12 +213,19 @@ def _side(ply: int) -> Color:
     return Color.BLACK if ply % 2 == 0 else Color.WHITE
 
 
-def _evaluation(ply: int, verdict: PositionVerdict) -> PlyEvaluation:
-    """The verdict seen from black's side."""
+def _evaluation(ply: int, verdicts: Sequence[PositionVerdict]) -> PlyEvaluation:
+    """The verdict on the position at `ply` seen from black's side. A side to move with no win,
+    whose opponent had a forced win before and still has one after the move, is lost: the
+    opponent's win counts here too (in the moves it has left), so that a graph does not swing
+    back to even at every other ply of a won game."""
+    verdict = verdicts[ply]
     sign = 1 if _side(ply) is Color.BLACK else -1
-    win_in = None if verdict.win is None else sign * verdict.win.win_in
-    score = sign * (EVAL_BOUND if verdict.win is not None else verdict.score)
-    return PlyEvaluation(ply, score, win_in)
+    if verdict.win is not None:
+        return PlyEvaluation(ply, sign * EVAL_BOUND, sign * verdict.win.win_in)
+    after = verdicts[ply + 1].win if ply + 1 < len(verdicts) else None
+    if ply > 0 and verdicts[ply - 1].win is not None and after is not None:
+        return PlyEvaluation(ply, -sign * EVAL_BOUND, -sign * after.win_in)
+    return PlyEvaluation(ply, sign * (-EVAL_BOUND if verdict.lost else verdict.score), None)
 
 
 def _marks_of_move(ply: int, move: Point, verdicts: Sequence[PositionVerdict]) -> list[Mark]:
@@ -272,7 +279,9 @@ def puzzle_candidates(review: GameReview) -> list[int]:
     return [
         evaluation.ply
         for evaluation in review.evaluations
-        if evaluation.win_in is not None and abs(evaluation.win_in) >= MIN_PUZZLE_MOVES
+        if evaluation.win_in is not None
+        and abs(evaluation.win_in) >= MIN_PUZZLE_MOVES
+        and (evaluation.win_in > 0) == (_side(evaluation.ply) is Color.BLACK)
     ]
 
 

@@ -41,6 +41,7 @@ from server.lobby.hall import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
 from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
+from server.review.service import ReviewService, ReviewSettings
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
 from server.storage.database import Storage, StorageSettings, StorageUnavailable
@@ -101,6 +102,8 @@ class ServerSettings:
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
     engines: tuple[EngineSpec, ...] = ()
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
+    review: ReviewSettings = field(default_factory=ReviewSettings)
+    """Game reviews and puzzles (`--review-nodes`, `--review-rated`, `--no-puzzle-mining`)."""
 
 
 class GameServer:
@@ -128,6 +131,7 @@ class GameServer:
         self.hub = Hub(self.rooms)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
+        self.review = ReviewService(storage, None if bots is None else bots.analysis_pool, settings.review)
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
@@ -142,9 +146,10 @@ class GameServer:
             self.hub,
             self.edge,
             self.roster,
+            review=self.review,
         )
         self.handlers = RequestHandlers(services)
-        self.http = HttpApi(storage, self.metrics)
+        self.http = HttpApi(storage, self.metrics, self.review)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
         self._chores: list[asyncio.Task[None]] = []
@@ -181,6 +186,7 @@ class GameServer:
         app = cls(settings, storage, bots, metrics, roster)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
+        await app.review.start()
         loop = asyncio.get_running_loop()
         app._chores = [
             loop.create_task(metrics.watch_event_loop()),
@@ -222,6 +228,7 @@ class GameServer:
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
         await self.handlers.close()
+        await self.review.close()
         if self.bots is not None:
             await self.bots.close()
         await self.storage.close()

@@ -102,6 +102,7 @@ SERVER_LAYERS = {
     "edge": 0,
     "hub": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
+    "review": 2,
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
 }

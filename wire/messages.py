@@ -42,7 +42,10 @@ MAX_FRAME_BYTES = 65_536
 PAGE_LIMIT = 100
 """The most items one page of a list holds (1.1 paging): a page of any list fits in a frame."""
 
-Feature = Literal["paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches"]
+Feature = Literal[
+    "paging", "ratings", "lobby", "chat", "claims", "analysis_at_ply", "openings", "lobby_batches",
+    "review", "puzzles",
+]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
 ColorName = Literal["black", "white"]
@@ -697,6 +700,8 @@ class ClaimWin(ClientMessage):
     room_id: RoomId
 
 
+from wire.review_requests import ReviewRequest  # noqa: E402  (stands on ClientMessage above)
+
 ClientRequest = Annotated[
     Hello
     | CreateRoom
@@ -724,7 +729,8 @@ ClientRequest = Annotated[
     | WhoIsOnline
     | ChatRequest
     | ClaimWin
-    | OpeningStep,
+    | OpeningStep
+    | ReviewRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -1038,6 +1044,8 @@ class OpponentBack(ServerMessage):
     color: ColorName
 
 
+from wire.review import ReviewEvent  # noqa: E402  (stands on ServerMessage above)
+
 ServerEvent = Annotated[
     Welcome
     | ErrorMessage
@@ -1067,7 +1075,8 @@ ServerEvent = Annotated[
     | ChatMessage
     | OpponentAway
     | OpponentBack
-    | OpeningStepped,
+    | OpeningStepped
+    | ReviewEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

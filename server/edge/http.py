@@ -21,11 +21,13 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server.domain import RecordReader
+from server.domain import RecordReader, Refusal
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.players.sessions import hash_token
+from server.review import views as review_views
+from server.review.service import ReviewService
 from server.rooms import views
 from wire.messages import PAGE_LIMIT
 
@@ -54,9 +56,11 @@ Endpoint = Callable[..., Awaitable[Response]]
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: RecordReader, metrics: Metrics) -> None:
+    def __init__(self, storage: RecordReader, metrics: Metrics, review: ReviewService | None = None) -> None:
         self._storage = storage
         self._metrics = metrics
+        self._review = review
+        """Game reviews and puzzles; None: their routes answer 404."""
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -66,6 +70,9 @@ class HttpApi:
                 Rule("/api/games/<game_id>.<any(psq, sgf):format>", endpoint=self._game_text),
                 Rule("/api/players", endpoint=self._leaderboard),
                 Rule("/api/players/<name>", endpoint=self._profile),
+                Rule("/api/games/<game_id>/review", endpoint=self._game_review),
+                Rule("/api/puzzles/next", endpoint=self._next_puzzle),
+                Rule("/api/puzzles/<puzzle_id>", endpoint=self._puzzle),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -165,6 +172,45 @@ class HttpApi:
         if format == "sgf":
             return respond(connection, HTTPStatus.OK, str(views.render_record(record, "sgf")), SGF)
         return respond(connection, HTTPStatus.OK, str(views.render_record(record, "psq")), TEXT)
+
+
+    async def _game_review(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
+        """A game's review, computed first if it has none yet (the answer waits for it)."""
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no reviews", TEXT)
+        try:
+            body = await self._review.review_json(game_id, viewer)
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _next_puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
+        """The puzzle of the day with `?daily=1`, else one for the viewer (near their puzzle rating)."""
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
+        try:
+            puzzle = await self._review.trainer.next(viewer, _last(query, "daily") in ("1", "true"))
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
+
+    async def _puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer, puzzle_id: str) -> Response:
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
+        try:
+            puzzle = await self._review.trainer.get(puzzle_id)
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
+
+
+REFUSAL_STATUS = {"not_found": HTTPStatus.NOT_FOUND, "busy": HTTPStatus.SERVICE_UNAVAILABLE}
+"""The HTTP status of a refusal's code; any other refusal is 403 (not allowed)."""
+
+
+def refused(connection: ServerConnection, refusal: Refusal) -> Response:
+    """The answer to a refused request: its status, and its message as text."""
+    return respond(connection, REFUSAL_STATUS.get(refusal.code, HTTPStatus.FORBIDDEN), refusal.message, TEXT)
 
 
 def _last(query: Query, name: str) -> str | None:

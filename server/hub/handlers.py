@@ -68,6 +68,7 @@ from wire.messages import (
     Welcome,
     WhoIsOnline,
 )
+from wire.review_requests import GetPuzzle, NextPuzzle, ReviewGame, TryPuzzle
 
 FEATURES: tuple[Feature, ...] = (
     "paging",
@@ -78,6 +79,8 @@ FEATURES: tuple[Feature, ...] = (
     "analysis_at_ply",
     "openings",
     "lobby_batches",
+    "review",
+    "puzzles",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -157,8 +160,16 @@ class RequestHandlers:
                 await self.lobby.who_is_online(connection, request)
             case ChatRequest():
                 await self.lobby.chat(connection, request)
+            case ReviewGame() | NextPuzzle() | GetPuzzle() | TryPuzzle():
+                await self._review(connection, request)
             case _:
                 assert_never(request)
+
+    async def _review(self, connection: Connection, request: ReviewGame | NextPuzzle | GetPuzzle | TryPuzzle) -> None:
+        review = self._services.review
+        if review is None:
+            raise Refusal("not_allowed", "this server offers no reviews or puzzles")
+        await review.handle(signed_in(connection), request, connection.send)
 
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""

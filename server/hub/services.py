@@ -18,6 +18,7 @@ from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
 from server.lobby.hall import Lobby
 from server.players.ratings import RatingBook
+from server.review.service import ReviewService
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomSettings
 from wire.messages import ServerMessage
@@ -81,6 +82,8 @@ class Services:
     """Which connection is in which room."""
     roster: BotRoster = field(default_factory=BotRoster)
     """Every bot level: our own and the outside engines (whose names nobody may take)."""
+    review: ReviewService | None = None
+    """Game reviews and puzzles; None on a server put together without them (every request refused)."""
 
 
 def signed_in(connection: Connection) -> str:

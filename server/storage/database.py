@@ -31,6 +31,7 @@ from typing import Any
 
 import aiosqlite
 
+from engine.glicko2 import Rating
 from engine.opening_record import OpeningRecord
 from engine.openings import OpeningRule
 from engine.record import (
@@ -41,9 +42,12 @@ from engine.record import (
 )
 from server.domain import (
     PROVISIONAL_RD,
+    GameId,
     GamePage,
+    GameReviewed,
     PlayerAdded,
     Profile,
+    Puzzle,
     RatingsChanged,
     RestoredGame,
     Standing,
@@ -51,6 +55,7 @@ from server.domain import (
     StoreRecord,
 )
 from server.metrics import Metrics
+from server.storage import review as review_reads
 from server.storage.rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
@@ -400,6 +405,46 @@ class Storage:
         games = tuple(game_summary_from(row) for row in rows[:limit])
         more = len(rows) > limit
         return GamePage(games, games[-1].game_id if more else None)
+
+    async def review(self, game_id: str) -> GameReviewed | None:
+        """A game's stored review, or None if it has none yet."""
+        async with self._snapshot() as read:
+            return await review_reads.review_of(read, game_id)
+
+    async def puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle with this id, or None."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle(read, puzzle_id)
+
+    async def puzzle_near(self, player: str | None, rating: float) -> Puzzle | None:
+        """The puzzle rated nearest to `rating` that `player` has not tried, or None."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_near(read, player, rating)
+
+    async def puzzle_at(self, index: int) -> Puzzle | None:
+        """The puzzle at `index`, modulo their number, in the order of their ids; None without puzzles."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_at(read, index)
+
+    async def puzzle_rating(self, player: str) -> tuple[Rating, int]:
+        """A player's puzzle rating and rated tries (a newcomer's, 0, for one with none)."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_rating(read, player)
+
+    async def has_tried(self, player: str, puzzle_id: str) -> bool:
+        """Whether the player has finished a try at the puzzle before."""
+        async with self._snapshot() as read:
+            return await review_reads.has_tried(read, player, puzzle_id)
+
+    async def games_to_mine(self, limit: int) -> list[GameId]:
+        """Finished public games the puzzle miner has not looked at yet, oldest first."""
+        async with self._snapshot() as read:
+            return await review_reads.games_to_mine(read, limit)
+
+    async def games_to_review(self, limit: int) -> list[GameId]:
+        """Finished rated games without a review, oldest first."""
+        async with self._snapshot() as read:
+            return await review_reads.games_to_review(read, limit)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

@@ -30,6 +30,7 @@ from server.domain import (
     Standing,
     StoreRecord,
 )
+from server.storage.review_statements import ReviewRecord, review_rows
 
 Statement = tuple[str, tuple[Any, ...]]
 """One SQL statement and its parameters."""
@@ -83,6 +84,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
     """The row statements of a record (none for one that only sets clocks)."""
     if isinstance(record, ClocksSaved):
         return []
+    if isinstance(record, ReviewRecord):
+        return review_rows(record)
     if isinstance(record, GameStarted):
         return [_game_row(record)]
     if isinstance(record, MovePlayed):

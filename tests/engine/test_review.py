@@ -105,6 +105,8 @@ def test_every_position_gets_a_bounded_evaluation_and_wins_are_counted_in_moves(
     # White (to move at odd plies) wins by fours in 3 at ply 19, and in 1 at ply 23: negative, white's.
     assert review.evaluations[19].win_in == -3
     assert review.evaluations[23].win_in == -1
+    # Black, to move at ply 20, has no win and white keeps its own: lost, in white's two moves left.
+    assert (review.evaluations[20].score, review.evaluations[20].win_in) == (-1000, -2)
     assert review.evaluations[-1].score == 1000 * -1  # black, to move after white's five, has lost
 
 

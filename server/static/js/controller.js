@@ -134,6 +134,15 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'analyze', game_id: replay.gameId, ply: replay.ply, time_ms: ANALYSIS_TIME_MS });
     },
     clearReplayAnalysis: () => store.dispatch({ type: 'replay_analysis_cleared' }),
+    reviewGame() {
+      const replay = state().replay;
+      if (replay?.record == null) return;
+      store.dispatch({ type: 'review_requested' });
+      send({ type: 'review_game', game_id: replay.gameId });
+    },
+    showMark: (index) => store.dispatch({ type: 'review_mark_shown', index }),
+    stepLine: (step) => store.dispatch({ type: 'review_line_step', step }),
+    hideMark: () => store.dispatch({ type: 'review_mark_hidden' }),
     postSeek: (options) => send(seekRequest(options)),
     quickPair: (terms) => send(quickPairRequest(terms)),
     cancelSeek: (seekId) => send({ type: 'cancel_seek', seek_id: seekId }),

@@ -19,6 +19,7 @@
 import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
+import { lineStepped, markHidden, markShown, reviewReceived, reviewRefused, reviewRequested } from './reviewstate.js';
 import { LOBBY } from './routes.js';
 
 /**
@@ -116,6 +117,14 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => ({ analysis: { pending: true, ply: replay.ply } }));
     case 'replay_analysis_cleared':
       return withReplay(state, () => ({ analysis: null }));
+    case 'review_requested':
+      return withReplay(state, reviewRequested);
+    case 'review_mark_shown':
+      return withReplay(state, (replay) => markShown(replay, action.index));
+    case 'review_line_step':
+      return withReplay(state, (replay) => lineStepped(replay, action.step));
+    case 'review_mark_hidden':
+      return withReplay(state, markHidden);
     case 'profile_loaded':
       return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, data: action.profile, error: null } } : state;
     case 'profile_failed':
@@ -143,7 +152,7 @@ function navigated(state, route) {
   if (!keepsRoom) next.room = null;
   if (route.name === 'games') next.games = { player: route.player, list: null };
   if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
-    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null };
+    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null, review: null };
   }
   // A list or a profile shown again stays on screen until the fresh one replaces it.
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
@@ -173,6 +182,8 @@ function fromServer(state, message, request, at) {
       return gameReceived(state, message);
     case 'analysis':
       return analysisReceived(state, message);
+    case 'game_review':
+      return withReplay(state, (replay) => reviewReceived(replay, message));
     case 'leaderboard':
       return leaderboardReceived(state, message, request);
     case 'lobby':
@@ -236,6 +247,7 @@ function errorReceived(state, message, request) {
     return { ...state, chatRefused, notice: notice(state, refusal, kind) };
   }
   if (kind === 'analyze') return analysisRefused(state, refusal, request);
+  if (kind === 'review_game' && state.replay?.gameId === request.game_id) return withReplay(state, () => reviewRefused(refusal));
   return { ...state, notice: notice(state, refusal, kind ?? null) };
 }
 
