@@ -23,6 +23,7 @@
 
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
+import { attackerMoves } from './puzzlestate.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { watchLobbyRequest } from './lobbystate.js';
 import { LOBBY, formatRoute, parseHash, sameRoute } from './routes.js';
@@ -141,6 +142,15 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'review_game', game_id: replay.gameId });
     },
     showMark: (index) => store.dispatch({ type: 'review_mark_shown', index }),
+    nextPuzzle(daily) {
+      store.dispatch({ type: 'puzzle_asked' });
+      send({ type: 'next_puzzle', daily });
+    },
+    puzzleMove(x, y) {
+      store.dispatch({ type: 'puzzle_move', x, y });
+      const trainer = state().puzzle;
+      if (trainer?.status === 'waiting') send({ type: 'try_puzzle', puzzle_id: trainer.data.puzzle_id, moves: attackerMoves(trainer) });
+    },
     stepLine: (step) => store.dispatch({ type: 'review_line_step', step }),
     hideMark: () => store.dispatch({ type: 'review_mark_hidden' }),
     postSeek: (options) => send(seekRequest(options)),
@@ -175,6 +185,8 @@ export function createController({ store, connection, storage, sound, location, 
       send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
     } else if (route.name === 'profile') {
       loadProfile(route.player);
+    } else if (route.name === 'puzzles' && next.puzzle === null) {
+      intents.nextPuzzle(false);
     }
   }
 

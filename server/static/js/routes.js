@@ -9,6 +9,7 @@
 //   #game/GAME_ID      the replay of one stored game
 //   #players           the leaderboard; #players/human or #players/bot one kind only
 //   #player/NAME       a player's profile (rating, record, history, recent games)
+//   #puzzles           the puzzle trainer
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -45,6 +46,7 @@ export function parseHash(hash) {
   if (head === 'game' && ID.test(argument)) return { name: 'replay', gameId: argument };
   if (head === 'players' && (rest === '' || KINDS.includes(argument))) return { name: 'players', kind: rest === '' ? null : argument };
   if (head === 'player' && NAME.test(argument)) return { name: 'profile', player: argument };
+  if (head === 'puzzles' && rest === '') return { name: 'puzzles' };
   return LOBBY;
 }
 
@@ -80,6 +82,8 @@ export function formatRoute(route) {
       return route.kind === null ? '#players' : `#players/${route.kind}`;
     case 'profile':
       return `#player/${encodeURIComponent(route.player)}`;
+    case 'puzzles':
+      return '#puzzles';
     default:
       return '#lobby';
   }

@@ -19,6 +19,7 @@
 import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from './lobbystate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
+import { progressReceived, puzzleAsked, puzzleMovePlayed, puzzleReceived, puzzleRefused } from './puzzlestate.js';
 import { lineStepped, markHidden, markShown, reviewReceived, reviewRefused, reviewRequested } from './reviewstate.js';
 import { LOBBY } from './routes.js';
 
@@ -71,6 +72,7 @@ export function initialState(prefs, route = LOBBY) {
     roomError: null, // {code, message} when the routed room could not be joined
     games: { player: null, list: null },
     replay: null,
+    puzzle: null, // the puzzle trainer: see puzzlestate.js
     leaderboard: { kind: null, players: null }, // kind: null (everyone) | 'human' | 'bot'
     profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
@@ -117,6 +119,10 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => ({ analysis: { pending: true, ply: replay.ply } }));
     case 'replay_analysis_cleared':
       return withReplay(state, () => ({ analysis: null }));
+    case 'puzzle_asked':
+      return { ...state, puzzle: puzzleAsked() };
+    case 'puzzle_move':
+      return { ...state, puzzle: puzzleMovePlayed(state.puzzle, action.x, action.y) };
     case 'review_requested':
       return withReplay(state, reviewRequested);
     case 'review_mark_shown':
@@ -184,6 +190,10 @@ function fromServer(state, message, request, at) {
       return analysisReceived(state, message);
     case 'game_review':
       return withReplay(state, (replay) => reviewReceived(replay, message));
+    case 'puzzle':
+      return { ...state, puzzle: puzzleReceived(message) };
+    case 'puzzle_progress':
+      return { ...state, puzzle: progressReceived(state.puzzle, message) };
     case 'leaderboard':
       return leaderboardReceived(state, message, request);
     case 'lobby':
@@ -248,6 +258,7 @@ function errorReceived(state, message, request) {
   }
   if (kind === 'analyze') return analysisRefused(state, refusal, request);
   if (kind === 'review_game' && state.replay?.gameId === request.game_id) return withReplay(state, () => reviewRefused(refusal));
+  if (kind === 'next_puzzle' || kind === 'try_puzzle') return { ...state, puzzle: puzzleRefused(state.puzzle, refusal) };
   return { ...state, notice: notice(state, refusal, kind ?? null) };
 }
 

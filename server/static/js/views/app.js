@@ -11,6 +11,7 @@ import { createProfileView } from './profile.js';
 import { createReplayView } from './replay.js';
 import { createRoomView } from './room.js';
 import { createSignInView } from './signin.js';
+import { createTrainerView } from './trainer.js';
 
 /** Which screen a state shows. */
 function screenOf(state) {
@@ -28,6 +29,7 @@ export function createApp(root, intents) {
     replay: createReplayView(intents),
     players: createPlayersView(intents),
     profile: createProfileView(intents),
+    puzzles: createTrainerView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

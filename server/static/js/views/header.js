@@ -12,7 +12,8 @@ export function createHeader(intents) {
   const lobby = h('a', { href: '#lobby' });
   const games = h('a', { href: '#games' });
   const players = h('a', { href: '#players' });
-  const nav = h('nav', {}, lobby, games, players);
+  const puzzles = h('a', { href: '#puzzles' });
+  const nav = h('nav', {}, lobby, games, players, puzzles);
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
   const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
@@ -50,6 +51,9 @@ export function createHeader(intents) {
       setText(players, t('nav.players'));
       show(players, state.features.includes('ratings'));
       players.toggleAttribute('aria-current', route === 'players' || route === 'profile');
+      setText(puzzles, t('nav.puzzles'));
+      show(puzzles, state.features.includes('puzzles'));
+      puzzles.toggleAttribute('aria-current', route === 'puzzles');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;
