@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.types import Rule
 from wire.ids import GameId
 from wire.messages import AnalysisMoveModel, ColorName, RatingChangeModel, ServerMessage, WireModel
 from wire.review_requests import PuzzleId
@@ -69,7 +70,7 @@ class PuzzleModel(WireModel):
     """The stored game it comes from; null for the starting set's."""
     source: str
     ply: int
-    rule: Literal["freestyle", "standard", "renju"]
+    rule: Rule
     size: int
     moves: list[AnalysisMoveModel]
     to_move: ColorName

@@ -54,7 +54,7 @@ def puzzle_model(puzzle: Puzzle) -> PuzzleModel:
         game_id=puzzle.game_id,
         source=puzzle.source,
         ply=puzzle.ply,
-        rule=puzzle.rule.value,
+        rule=puzzle.rule,
         size=puzzle.size,
         moves=moves_model(puzzle.moves, puzzle.size),
         to_move="black" if puzzle.ply % 2 == 0 else "white",
