@@ -17,12 +17,16 @@ from typing import Any
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
+from engine.board import Board
 from engine.notation import parse_point
 from engine.review import ReviewBudget
+from engine.search.position import Position
 from engine.types import Rule
 from server.bots.pool import BotPool, BotRequest, Priority
+from server.domain import utc_now
 from server.review.reviewer import position_request
 from server.review.service import ReviewSettings
+from server.review.starting_set import STARTING_SET, load_starting_set
 from server.review.work import judge_in_worker
 
 BOT_GAME = "h8 h9 d7 g10 f11 i10 g8 i8 i7 j9 g9 f10 h10 k8 h11 i11 k6 k10 h7 i9 i12 k9 l9 k11 k12 k7"
@@ -260,3 +264,26 @@ async def test_the_miner_finds_a_puzzle_in_a_finished_game_and_links_it_back(
     assert (puzzle["game_id"], puzzle["ply"], puzzle["size"]) == (game_id, 10, 9)
     offered = await black.request(type="get_puzzle", puzzle_id=puzzle["puzzle_id"])
     assert offered["puzzle"] == puzzle
+
+
+def test_the_shipped_starting_set_holds_puzzles_whose_solutions_win() -> None:
+    document = json.loads(STARTING_SET.read_text())
+    assert document["made_by"].startswith("python -m tools.make_puzzles ")
+    mined = load_starting_set(STARTING_SET, utc_now())
+    assert len(mined.puzzles) == len(document["puzzles"]) > 0
+    assert len({puzzle.puzzle_id for puzzle in mined.puzzles}) == len(mined.puzzles)
+    for puzzle in mined.puzzles:
+        assert puzzle.win_in >= 2 and puzzle.game_id is None
+        board = Board.from_moves(puzzle.moves, puzzle.size, puzzle.rule)
+        attacker = board.to_move
+        for point in puzzle.solution:
+            board.play(point)
+        won = board.result is not None and board.result.winner is attacker
+        assert won or len(Position.from_board(board).fives[attacker]) >= 2, puzzle.puzzle_id
+
+
+def test_a_starting_set_that_is_not_one_is_refused_with_its_file_and_puzzle(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.json"
+    path.write_text(json.dumps({"made_by": "hand", "puzzles": [{"rule": "freestyle", "size": 15, "moves": "h8 z99"}]}))
+    with pytest.raises(ValueError, match=r"puzzles.json: puzzle 1 is not a puzzle"):
+        load_starting_set(path, utc_now())
