@@ -13,9 +13,10 @@
    server's miner does; the puzzles found and the CPU per game, per 1,000
    games.
 3. Live bots beside reviews: `--bot-moves` moves of `--bot-level` thinking
-   `--bot-ms` in a bot pool of one worker, first alone, then while an
-   analysis pool of one worker (at the server's lower CPU priority) reviews
-   positions without a pause; each move's time from asking to the answer.
+   `--bot-ms` (in the first game's position after MIDDLE_GAME moves) in a
+   bot pool of one worker, first alone, then while an analysis pool of one
+   worker (at the server's lower CPU priority) reviews positions without a
+   pause; each move's time from asking to the answer.
 
 Prints one table; the reply times alone, beside reviews, and their ratio.
 """
@@ -44,6 +45,10 @@ from tools.match import OPENINGS, parse_player
 
 PLIES = 60
 """The game length a review's CPU is given for."""
+
+MIDDLE_GAME = 10
+"""The live bot moves in the first game's position after this many moves: past the opening book,
+so that it thinks its whole time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +88,7 @@ def cost_of(record: GameRecord) -> GameCost:
 
 
 async def bot_replies(pool: BotPool, level: str, think_ms: int, count: int, moves: tuple[Point, ...]) -> list[float]:
-    """Wall time of `count` bot moves in the opening position, one after the other."""
+    """Wall time of `count` bot moves in the position after `moves`, one after the other."""
     replies = []
     for _ in range(count):
         started = time.monotonic()
@@ -102,19 +107,19 @@ async def keep_reviewing(pool: BotPool, positions: Sequence[tuple[Point, ...]]) 
 
 async def live_bots(arguments: argparse.Namespace, records: Sequence[GameRecord]) -> tuple[list[float], list[float]]:
     """Bot reply times alone, then beside a review that never stops."""
-    opening = tuple(move.point for move in records[0].moves[:3])
+    middle = tuple(move.point for move in records[0].moves[:MIDDLE_GAME])
     positions = [
         tuple(move.point for move in record.moves[:ply]) for record in records for ply in range(len(record.moves))
     ]
     bots = BotPool(workers=1)
     reviews = BotPool(workers=1, niceness=ANALYSIS_NICENESS)
     try:
-        await bot_replies(bots, arguments.bot_level, arguments.bot_ms, 2, opening)  # the worker starts
+        await bot_replies(bots, arguments.bot_level, arguments.bot_ms, 2, middle)  # the worker starts
         note("bot moves alone")
-        alone = await bot_replies(bots, arguments.bot_level, arguments.bot_ms, arguments.bot_moves, opening)
+        alone = await bot_replies(bots, arguments.bot_level, arguments.bot_ms, arguments.bot_moves, middle)
         note("bot moves beside reviews")
         reviewing = asyncio.create_task(keep_reviewing(reviews, positions))
-        beside = await bot_replies(bots, arguments.bot_level, arguments.bot_ms, arguments.bot_moves, opening)
+        beside = await bot_replies(bots, arguments.bot_level, arguments.bot_ms, arguments.bot_moves, middle)
         reviewing.cancel()
         await asyncio.gather(reviewing, return_exceptions=True)
     finally:

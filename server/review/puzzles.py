@@ -56,6 +56,11 @@ PUZZLE_ID_HEX = 16
 MINE_BATCH = 20
 """Games the miner takes from storage at a time."""
 
+PUZZLE_CHECK_MS = 60_000
+"""The pool's deadline for checking one position as a puzzle: every other first move is solved
+against up to four defences, each within the node budget, so it takes far longer than a review's
+position (`bench.review` measures it); past it the worker is taken for stuck."""
+
 PUZZLE_START_RD = 250.0
 """A new puzzle's rating deviation: below a newcomer's 350, as the length of its win already says
 something of how hard it is (see `starting_rating`)."""
@@ -150,7 +155,7 @@ class PuzzleMiner:
         puzzles = []
         for ply in puzzle_candidates(reviewed.review):
             position = moves[:ply]
-            request = position_request(record.rule, record.size, position)
+            request = position_request(record.rule, record.size, position, PUZZLE_CHECK_MS)
             try:
                 found = await self._pool.run(work, request)
             except BotError as error:

@@ -42,9 +42,10 @@ MAX_REVIEWS = 64
 """Reviews running or waiting at once; past it a request is answered `busy`."""
 
 
-def position_request(rule: Rule, size: int, moves: tuple[Point, ...]) -> BotRequest:
-    """The pool's request for work on one position of a review (or the miner's), at REVIEW priority."""
-    return BotRequest(REVIEW_LEVEL, rule, size, moves, POSITION_MS, priority=Priority.REVIEW)
+def position_request(rule: Rule, size: int, moves: tuple[Point, ...], time_ms: int = POSITION_MS) -> BotRequest:
+    """The pool's request for work on one position of a review (or the miner's), at REVIEW priority,
+    killed past `time_ms` (and the pool's grace)."""
+    return BotRequest(REVIEW_LEVEL, rule, size, moves, time_ms, priority=Priority.REVIEW)
 
 
 class ReviewRecords(Protocol):

@@ -15,7 +15,7 @@ from wire.messages import CreateRoom, JoinRoom, Move, RoomMessage
 from wire.review_requests import NextPuzzle
 
 BOT_GAME = "h8 h9 d7 g10 f11 i10 g8 i8 i7 j9 g9 f10 h10 k8 h11 i11 k6 k10 h7 i9 i12 k9 l9 k11 k12 k7"
-"""easy - medium (tests/engine/test_review.py): black's h10, move 13, lets white win by threats."""
+"""easy - medium (tests/engine/test_game_review.py): black's h10, move 13, lets white win by threats."""
 
 
 async def play_bot_game(server: RunningServer, tmp_path: Path) -> str:

@@ -59,3 +59,10 @@ test('a missed win starts before the move that missed it, with the player who mi
 test('the graph shows scores within the bounds and forced wins at them', () => {
   assert.deepEqual(graphPoints(review), [[0, 0.5], [1, 0], [2, 1], [3, 0], [4, 0]]);
 });
+
+test('the position shown says who wins in how many moves, or its score from black\'s side', async () => {
+  const { describeEvaluation } = await import('../../../server/static/js/views/review.js');
+  const t = (key, params = {}) => `${key} ${JSON.stringify(params)}`;
+  assert.equal(describeEvaluation({ ply: 3, score: -1000, win_in: -2 }, t), 'review.winIn {"color":"color.white {}","n":2}');
+  assert.equal(describeEvaluation({ ply: 0, score: 35, win_in: null }, t), 'review.score {"score":"+0.35"}');
+});

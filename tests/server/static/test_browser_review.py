@@ -17,7 +17,7 @@ from test_browser_records import play_by_script, replay_stones
 from server.review.service import ReviewSettings
 
 BOT_GAME = "h8 h9 d7 g10 f11 i10 g8 i8 i7 j9 g9 f10 h10 k8 h11 i11 k6 k10 h7 i9 i12 k9 l9 k11 k12 k7".split()
-"""easy - medium (tests/engine/test_review.py): black's h10, move 13, lets white win by threes and fours
+"""easy - medium (tests/engine/test_game_review.py): black's h10, move 13, lets white win by threes and fours
 starting at j7."""
 
 
@@ -36,6 +36,7 @@ def test_a_lost_game_is_reviewed_and_the_refutation_played_out_on_the_board(
 
     coach.driver.find_element(By.CSS_SELECTOR, ".review-mark").click()
     coach.wait(lambda: replay_stones(coach) == board_after(BOT_GAME[:13]), "the position after the blunder")
+    coach.wait_text(".review-here", "Here: White wins in 6.")
     coach.driver.find_element(By.CSS_SELECTOR, ".review-line-controls button:nth-child(2)").click()
     after_one = {**board_after(BOT_GAME[:13]), "j7": "white"}
     coach.wait(lambda: replay_stones(coach) == after_one, "white's first stone of the line")

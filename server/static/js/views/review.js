@@ -17,13 +17,14 @@ export function createReviewPanel(intents) {
   const cursor = svg('line', { class: 'review-cursor', y1: 0, y2: HEIGHT, stroke: 'currentColor', 'stroke-dasharray': '2 2' });
   const graph = svg('svg', { class: 'review-graph', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img' },
     svg('line', { x1: 0, x2: WIDTH, y1: HEIGHT / 2, y2: HEIGHT / 2, stroke: 'currentColor', 'stroke-opacity': 0.3 }), curve, cursor);
+  const here = h('p', { class: 'review-here', 'aria-live': 'polite' });
   const marks = h('ol', { class: 'review-marks' });
   const back = h('button', { type: 'button', class: 'icon', onClick: () => intents.stepLine(step - 1) }, '◀');
   const forward = h('button', { type: 'button', class: 'icon', onClick: () => intents.stepLine(step + 1) }, '▶');
   const close = h('button', { type: 'button', onClick: () => intents.hideMark() });
   const lineText = h('p', { class: 'review-line', 'aria-live': 'polite' });
   const lineControls = h('div', { class: 'button-row review-line-controls' }, back, forward, close);
-  const element = h('section', { class: 'review-panel' }, title, ask, status, graph, marks, lineText, lineControls);
+  const element = h('section', { class: 'review-panel' }, title, ask, status, graph, here, marks, lineText, lineControls);
   let step = 0;
   let plies = 0;
   let drawn = null;
@@ -59,6 +60,8 @@ export function createReviewPanel(intents) {
       setText(status, review?.pending ? t('review.pending') : review?.error ? review.error.message
         : data === null ? '' : data.turning_point === null ? t('review.clean') : t('review.turning', { n: data.turning_point + 1 }));
       show(graph, data !== null);
+      show(here, data !== null);
+      setText(here, data === null ? '' : describeEvaluation(data.evaluations[replay.ply], t));
       show(marks, data !== null);
       const key = data === null ? null : `${data.game_id}:${state.prefs.language}`;
       if (data !== null && drawn !== key) {
@@ -83,6 +86,15 @@ export function createReviewPanel(intents) {
       setText(close, t('review.lineClose'));
     },
   };
+}
+
+/** The evaluation of the position shown: a forced win in N moves, or the score from black's side. */
+export function describeEvaluation(evaluation, t) {
+  if (evaluation === undefined) return '';
+  if (evaluation.win_in != null) {
+    return t('review.winIn', { color: t(evaluation.win_in > 0 ? 'color.black' : 'color.white'), n: Math.abs(evaluation.win_in) });
+  }
+  return t('review.score', { score: (evaluation.score > 0 ? '+' : '') + (evaluation.score / 100).toFixed(2) });
 }
 
 /** A mark as a line of text: the move, what it did, and how its line wins. */

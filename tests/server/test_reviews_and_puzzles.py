@@ -1,7 +1,7 @@
 """Game reviews and puzzles on a real server: over the wire and HTTP, computed once, in the analysis
 pool behind every hint, and puzzles mined, solved and rated.
 
-The games are those of `tests/engine/test_review.py`, whose marks are known: here they are played
+The games are those of `tests/engine/test_game_review.py`, whose marks are known: here they are played
 over the wire between two people, and the server's answers are checked against what the engine
 says of them.
 """
