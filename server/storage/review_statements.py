@@ -27,12 +27,12 @@ _INSERT_REVIEW = (
     "INSERT INTO game_reviews (game_id, reviewed_at, budget_nodes, turning_point) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (game_id) DO NOTHING"
 )
-_INSERT_PLY = (
-    "INSERT INTO review_plies (game_id, ply, score, win_in) VALUES (?, ?, ?, ?) ON CONFLICT (game_id, ply) DO NOTHING"
-)
+_THIS_REVIEW = "WHERE EXISTS (SELECT 1 FROM game_reviews WHERE game_id = ? AND reviewed_at = ?)"
+"""A review's plies and marks are stored only under its own head: when another review of the game
+was stored first (the head's insert did nothing), none of this one's rows mix with it."""
+_INSERT_PLY = f"INSERT INTO review_plies (game_id, ply, score, win_in) SELECT ?, ?, ?, ? {_THIS_REVIEW}"
 _INSERT_MARK = (
-    "INSERT INTO review_marks (game_id, ply, kind, player, win, line) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (game_id, ply, kind) DO NOTHING"
+    f"INSERT INTO review_marks (game_id, ply, kind, player, win, line) SELECT ?, ?, ?, ?, ?, ? {_THIS_REVIEW}"
 )
 _INSERT_PUZZLE = (
     "INSERT INTO puzzles (puzzle_id, game_id, source, ply, rule, size, moves, solution, theme, win_in, forbidden, "
@@ -65,12 +65,14 @@ def review_rows(record: ReviewRecord) -> list[Statement]:
 
 def _review_rows(record: GameReviewed) -> list[Statement]:
     review, game_id = record.review, record.game_id
-    rows: list[Statement] = [
-        (_INSERT_REVIEW, (game_id, format_timestamp(record.reviewed_at), record.budget_nodes, review.turning_point))
-    ]
-    rows += [(_INSERT_PLY, (game_id, ply.ply, ply.score, ply.win_in)) for ply in review.evaluations]
+    head = (game_id, format_timestamp(record.reviewed_at))
+    rows: list[Statement] = [(_INSERT_REVIEW, (*head, record.budget_nodes, review.turning_point))]
+    rows += [(_INSERT_PLY, (game_id, ply.ply, ply.score, ply.win_in, *head)) for ply in review.evaluations]
     rows += [
-        (_INSERT_MARK, (game_id, mark.ply, mark.kind.value, str(mark.player), mark.win.value, points_text(mark.line)))
+        (
+            _INSERT_MARK,
+            (game_id, mark.ply, mark.kind.value, str(mark.player), mark.win.value, points_text(mark.line), *head),
+        )
         for mark in review.marks
     ]
     return rows

@@ -19,11 +19,11 @@ from server_harness import ClientFactory, RunningServer, ServerFactory, WireClie
 
 from engine.board import Board
 from engine.notation import parse_point
-from engine.review import ReviewBudget
+from engine.review import GameReview, Mark, MarkKind, PlyEvaluation, ReviewBudget, WinKind
 from engine.search.position import Position
-from engine.types import Rule
+from engine.types import Color, Rule
 from server.bots.pool import BotPool, BotRequest, Priority
-from server.domain import utc_now
+from server.domain import GameId, GameReviewed, utc_now
 from server.review.reviewer import position_request
 from server.review.service import ReviewSettings
 from server.review.starting_set import STARTING_SET, load_starting_set
@@ -287,3 +287,21 @@ def test_a_starting_set_that_is_not_one_is_refused_with_its_file_and_puzzle(tmp_
     path.write_text(json.dumps({"made_by": "hand", "puzzles": [{"rule": "freestyle", "size": 15, "moves": "h8 z99"}]}))
     with pytest.raises(ValueError, match=r"puzzles.json: puzzle 1 is not a puzzle"):
         load_starting_set(path, utc_now())
+
+
+async def test_a_second_review_of_a_game_stored_by_another_node_leaves_the_first_whole(
+    game_server: RunningServer, client: ClientFactory
+) -> None:
+    """Two nodes may review one game at once: the first stored stays, with none of the second's rows."""
+    black, white = await client("ann"), await client("bob")
+    game_id = await play(black, white, "h8 h9 i8 i9 j8 j9 k8 k9 l8")
+    evaluations = tuple(PlyEvaluation(ply, 0, None) for ply in range(10))
+    line = (parse_point("a1", 15),)
+    first = GameReview(evaluations, (Mark(2, MarkKind.BLUNDER, Color.BLACK, line, WinKind.VCF),), 2)
+    second = GameReview(evaluations, (Mark(5, MarkKind.MISSED_WIN, Color.WHITE, line, WinKind.VCT),), 5)
+    storage = game_server.app.storage
+    await storage.apply([GameReviewed(GameId(game_id), first, 100, utc_now())])
+    await storage.apply([GameReviewed(GameId(game_id), second, 200, utc_now())])
+    stored = await storage.review(game_id)
+    assert stored is not None
+    assert (stored.review, stored.budget_nodes) == (first, 100)
