@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
+from server_harness import FIVE_FOR_BLACK, ClientFactory, RunningServer, ServerFactory, WireClient, win_rated_game
 
 from engine.board import Board
 from engine.notation import parse_point
@@ -305,3 +305,17 @@ async def test_a_second_review_of_a_game_stored_by_another_node_leaves_the_first
     stored = await storage.review(game_id)
     assert stored is not None
     assert (stored.review, stored.budget_nodes) == (first, 100)
+
+
+async def test_a_server_that_reviews_rated_games_does_so_as_each_one_ends(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(bot_workers=1, review=ReviewSettings(review_rated=True, starting_set=None))
+    winner, loser = await client("ann", server), await client("bob", server)
+    await win_rated_game(winner, loser)
+    game_id = (await winner.request(type="list_games", player="ann"))["games"][0]["game_id"]
+    started = list(server.app.review._tasks)  # the reviews it started on its own, nobody asking
+    assert len(started) == 1
+    await asyncio.gather(*started)
+    stored = await server.app.storage.review(game_id)
+    assert stored is not None and len(stored.review.evaluations) == len(FIVE_FOR_BLACK) + 1
