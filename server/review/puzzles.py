@@ -130,20 +130,28 @@ class PuzzleMiner:
         self._budget = budget
 
     async def mine_waiting_games(self) -> int:
-        """Mine every finished game not mined yet, a batch at a time; the number of puzzles found."""
+        """Mine every finished game not mined yet, a batch at a time; the number of puzzles found.
+        Stops early when a whole batch is put off (the workers busy): the next call goes on."""
         found = 0
         while games := await self._storage.games_to_mine(MINE_BATCH):
-            for game_id in games:
-                found += len(await self.mine(game_id))
+            mined = [await self.mine(game_id) for game_id in games]
+            found += sum(len(puzzles) for puzzles in mined if puzzles is not None)
+            if all(puzzles is None for puzzles in mined):
+                break
         return found
 
-    async def mine(self, game_id: GameId) -> tuple[Puzzle, ...]:
-        """Review one game, look for puzzles where a forced win starts, and store them with the game
-        marked as mined (none found, or the game cannot be reviewed, marks it all the same)."""
-        reviewed = await self._reviewer.review_stored(game_id)
-        record = await self._storage.game_record(game_id, None)
-        puzzles: list[Puzzle] = []
-        if reviewed is not None and record is not None:
+    async def mine(self, game_id: GameId) -> tuple[Puzzle, ...] | None:
+        """Review one game, look for puzzles where a side has a forced win, and store them with the
+        game marked as mined (a game that cannot be reviewed is marked all the same); None, and
+        nothing stored, when the review is put off (`busy`). Raises StorageUnavailable."""
+        try:
+            reviewed, record = await self._reviewer.review(game_id, None)
+        except Refusal as refusal:
+            if refusal.code == "busy":
+                return None
+            logger.info("game %s is not mined: %s", game_id, refusal.message)
+            puzzles: list[Puzzle] = []
+        else:
             puzzles = await self._puzzles_of(reviewed, record)
         await self._storage.apply([PuzzlesMined(tuple(puzzles), (game_id,), utc_now())])
         return tuple(puzzles)

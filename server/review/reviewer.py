@@ -26,6 +26,7 @@ from engine.types import Point, Rule
 from server.bots.pool import BotError, BotPool, BotRequest, Priority
 from server.domain import GameId, GameReviewed, RatingsChanged, Refusal, StoreRecord, utc_now
 from server.review.work import judge_in_worker
+from server.storage.writer import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -86,15 +87,14 @@ class GameReviewer:
             raise Refusal("not_allowed", "the game is not over: it can be reviewed once it is")
         return await self._shared(GameId(game_id), record), record
 
-    async def review_stored(self, game_id: GameId) -> GameReviewed | None:
-        """Review a game for the server's own purposes (every rated game, the puzzle miner): the
-        stored review, or a new one; None if the game is unknown, unfinished or cannot be reviewed now."""
+    async def review_quietly(self, game_id: GameId) -> None:
+        """Review a game nobody asked about (`--review-rated`), logging why it could not be."""
         try:
-            reviewed, _ = await self.review(game_id, None)
+            await self.review(game_id, None)
         except Refusal as refusal:
             logger.info("game %s was not reviewed: %s", game_id, refusal.message)
-            return None
-        return reviewed
+        except StorageUnavailable as error:
+            logger.warning("game %s was not reviewed: %s", game_id, error)
 
     async def close(self) -> None:
         """Stop the reviews still running (nothing half-done is stored)."""

@@ -21,7 +21,7 @@ from engine.glicko2 import Rating
 from engine.review import ReviewBudget
 from engine.types import Point
 from server.bots.pool import BotPool
-from server.domain import GameId, Puzzle, RatingsChanged, Refusal, utc_now
+from server.domain import Puzzle, RatingsChanged, Refusal, utc_now
 from server.review import views
 from server.review.puzzles import PuzzleMiner, PuzzleRecords, PuzzleTrainer
 from server.review.reviewer import GameReviewer, ReviewRecords
@@ -116,6 +116,10 @@ class ReviewService:
         except Refusal as refusal:
             reply(error_message(refusal, request.id))
             return
+        except StorageUnavailable:
+            unavailable = Refusal("unavailable", "the database cannot take the review now; try again")
+            reply(error_message(unavailable, request.id))
+            return
         reply(GameReviewMessage(review=views.review_model(reviewed, record.size), id=request.id))
 
     async def _puzzle_message(
@@ -125,10 +129,7 @@ class ReviewService:
         return PuzzleMessage(puzzle=views.puzzle_model(puzzle), daily=daily, rating=round(rating.rating), id=request_id)
 
     def _game_rated(self, change: RatingsChanged) -> None:
-        self._spawn(self._review_quietly(change.game_id))
-
-    async def _review_quietly(self, game_id: GameId) -> None:
-        await self.reviewer.review_stored(game_id)
+        self._spawn(self.reviewer.review_quietly(change.game_id))
 
     async def _mine_now_and_then(self, miner: PuzzleMiner) -> None:
         while True:
