@@ -312,7 +312,8 @@ class Puzzle:
     """The attacker's moves with the defender's best replies between, attacker first."""
     theme: WinKind
     forbidden: bool
-    """Whether renju's forbidden points decide it (a block or a win forbidden to black)."""
+    """Whether renju's forbidden points decide it: at the end of the solution black cannot block
+    white's five because the block is forbidden to black."""
     rating: Rating
     attempts: int
     """Rated tries so far."""
