@@ -16,6 +16,7 @@ from client import opening_commands as opening
 from client import player_commands as players
 from client.opening_commands import OpeningCommand
 from client.player_commands import PlayerCommand
+from client.review import ReviewGameCommand, parse_review
 from client.values import (
     PLAYER_NAME,
     GameTerms,
@@ -76,6 +77,7 @@ records:
   export GAME FILE [json|psq|sgf]   save a game to a file (format from the file name if not given)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   analyze GAME MOVE [SECONDS]   the engine's view of a stored game after MOVE moves
+  review GAME                   a finished game's missed wins and blunders, with their winning lines
   help                          this list
   quit                          leave the client (asks first during a game, which goes on without you)"""
 
@@ -249,6 +251,7 @@ Command = (
     | ReplayCommand
     | PlayerCommand
     | OpeningCommand
+    | ReviewGameCommand
 )
 
 LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
@@ -318,6 +321,7 @@ def parse_command(line: str) -> Command | None:
         "watch": lambda arguments: _parse_join("watch", arguments),
         "hint": _parse_hint,
         "analyze": _parse_analyze,
+        "review": parse_review,
         "games": _parse_games,
         "export": _parse_export,
         "replay": _parse_replay,

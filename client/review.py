@@ -12,6 +12,7 @@ ratings.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 from client.connection import Connection, ScriptError
@@ -22,6 +23,21 @@ from engine.types import Point, Rule
 from wire.messages import GameId, PointModel
 from wire.review import GameReviewMessage, GameReviewModel, MarkModel, PuzzleMessage, PuzzleModel, PuzzleProgress
 from wire.review_requests import NextPuzzle, ReviewGame, TryPuzzle
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewGameCommand:
+    """`review GAME` in the interactive client: the game's review, printed when it comes."""
+
+    game_id: GameId
+
+
+def parse_review(arguments: list[str]) -> ReviewGameCommand:
+    """`review GAME`. Raises CommandError without exactly one game id."""
+    if len(arguments) != 1:
+        raise CommandError("review needs one game id, like 'review Xy12ab'")
+    return ReviewGameCommand(GameId(arguments[0]))
+
 
 REVIEW_TIMEOUT_S = 600.0
 """How long `review` waits: a long game's review takes the server's workers a while, after every hint."""

@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from client_harness import RunningServer, gomoku_command, run_command
+from core_harness import sent, shown, signed_in_core
 
+from client.commands import CommandError, parse_command
 from client.connection import Connection
 from client.tokens import TokenStore
 from engine.notation import format_point, parse_point
-from wire.messages import CreateRoom, JoinRoom, Move, RoomMessage
-from wire.review_requests import NextPuzzle
+from wire.messages import AnalysisMoveModel, CreateRoom, JoinRoom, Move, RoomMessage
+from wire.review import GameReviewMessage, GameReviewModel, MarkModel
+from wire.review_requests import NextPuzzle, ReviewGame
 
 BOT_GAME = "h8 h9 d7 g10 f11 i10 g8 i8 i7 j9 g9 f10 h10 k8 h11 i11 k6 k10 h7 i9 i12 k9 l9 k11 k12 k7"
 """easy - medium (tests/engine/test_game_review.py): black's h10, move 13, lets white win by threats."""
@@ -71,3 +75,23 @@ async def test_puzzles_offers_a_starting_puzzle_and_a_right_line_solves_it(
     assert f"{offered['to_move']} to play and win" in done.stdout
     assert "solved: " in done.stdout and "your puzzle rating 1500 -> " in done.stdout
     assert done.stdout.rstrip().endswith("solved 1 of 1")
+
+
+def test_the_interactive_review_command_asks_and_prints_the_marks() -> None:
+    core = signed_in_core()
+    [request] = sent(core.handle_line("review g42"))
+    assert isinstance(request, ReviewGame) and request.game_id == "g42"
+    line = [AnalysisMoveModel(x=9, y=8, move="j7"), AnalysisMoveModel(x=10, y=9, move="k6")]
+    mark = MarkModel(ply=12, kind="blunder", player="black", win="vct", line=line)
+    review = GameReviewModel(
+        game_id="g42",
+        evaluations=[],
+        marks=[mark],
+        turning_point=12,
+        reviewed_at="2026-11-27T13:00:00Z",
+        budget_nodes=1,
+    )
+    printed = shown(core.handle_message(GameReviewMessage(review=review, id=request.id)))
+    assert printed == "turning point: move 13\nmove 13 (black): blunder, white wins by threes and fours: j7 k6"
+    with pytest.raises(CommandError, match="one game id"):
+        parse_command("review")
