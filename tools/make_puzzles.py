@@ -3,6 +3,7 @@ bots' games: play them (`tools.match`), review each (`engine.review.review_game`
 positions where a forced win starts whose first move is the only one (`engine.review.find_puzzle`).
 
     python -m tools.make_puzzles --games 40 --out server/review/starting_puzzles.json
+    python -m tools.make_puzzles --rule renju --games 12 --append --out server/review/starting_puzzles.json
 
 The games are seeded and their thinking time fixed, so the same arguments give much the same set
 (bots that run out of time may choose differently on another machine).
@@ -60,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rule", type=Rule, default=Rule.FREESTYLE, help="the rule of the games")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--out", type=Path, required=True, help="the JSON file to write")
+    parser.add_argument("--append", action="store_true", help="add to the puzzles already in --out")
     arguments = parser.parse_args(argv)
     players = [parse_player(name) for name in arguments.players]
     tasks = schedule(players, None, OPENINGS, arguments.time_ms, arguments.rule, seed=1)[: arguments.games]
@@ -69,7 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"game {index + 1}: {len(record.moves)} moves, {len(found)} puzzles", file=sys.stderr)
         puzzles += found
     command = "python -m tools.make_puzzles " + " ".join(argv if argv is not None else sys.argv[1:])
-    document = {"made_by": command, "puzzles": puzzles}
+    document: dict[str, list[object]] = {"made_by": [command], "puzzles": list(puzzles)}
+    if arguments.append:
+        before = json.loads(arguments.out.read_text(encoding="utf-8"))
+        document = {"made_by": [*before["made_by"], command], "puzzles": [*before["puzzles"], *puzzles]}
     arguments.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(f"{len(puzzles)} puzzles from {len(tasks)} games in {arguments.out}", file=sys.stderr)
     return 0
