@@ -17,6 +17,7 @@ from client import player_commands as players
 from client.moderation_commands import DeleteGamesCommand, parse_delete
 from client.opening_commands import OpeningCommand
 from client.player_commands import PlayerCommand
+from client.review import ReviewGameCommand, parse_review
 from client.values import (
     PLAYER_NAME,
     GameTerms,
@@ -78,6 +79,7 @@ records:
   delete GAME...                delete your finished casual games against bots (an admin: any games)
   replay GAME                   step through a game: Enter or n next, p back, NUMBER to jump, q to stop
   analyze GAME MOVE [SECONDS]   the engine's view of a stored game after MOVE moves
+  review GAME                   a finished game's missed wins and blunders, with their winning lines
   help                          this list
   quit                          leave the client (asks first during a game, which goes on without you)"""
 
@@ -252,6 +254,7 @@ Command = (
     | PlayerCommand
     | OpeningCommand
     | DeleteGamesCommand
+    | ReviewGameCommand
 )
 
 LOCAL_COMMANDS = (ShowHelp, ShowBoard, ShowClocks, ResignCommand)
@@ -321,6 +324,7 @@ def parse_command(line: str) -> Command | None:
         "watch": lambda arguments: _parse_join("watch", arguments),
         "hint": _parse_hint,
         "analyze": _parse_analyze,
+        "review": parse_review,
         "games": _parse_games,
         "export": _parse_export,
         "replay": _parse_replay,

@@ -35,6 +35,7 @@ from client.moderation_commands import DeleteGamesCommand, deleted_text
 from client.opening_text import describe_decision, describe_step
 from client.players_text import describe_chat, describe_leaderboard, describe_online, describe_profile
 from client.replay import REPLAY_HELP, Replay
+from client.review import ReviewGameCommand, review_text
 from client.screens import analysis_text, event_screen, room_screen, seat_names, status_line
 from client.state import Outcome, RoomView, reply_wait_s
 from client.text import (
@@ -118,6 +119,8 @@ from wire.messages import Analyze as AnalyzeRequest
 from wire.messages import Move as MoveRequest
 from wire.moderation import DeleteGames
 from wire.moderation_events import GamesDeleted, Kicked, Renamed
+from wire.review import GameReviewMessage
+from wire.review_requests import ReviewGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +465,8 @@ class ClientCore:
                 return self._game(message)
             case Analysis():
                 return [Show(analysis_text(message))]
+            case GameReviewMessage():
+                return [Show(review_text(message.review).rstrip("\n"))]
             case OpponentAway() | OpponentBack():
                 return self._presence(message)
             case OpeningStepped():
@@ -526,6 +531,8 @@ class ClientCore:
                 return self._send_waiting(GetGame(game_id=command.game_id, format="json"), _StartReplay())
             case cmd.AnalyzeGameCommand():
                 return self._send(AnalyzeRequest(game_id=command.game_id, ply=command.ply, time_ms=command.time_ms))
+            case ReviewGameCommand():
+                return self._send(ReviewGame(game_id=command.game_id))
             case cmd.HintCommand() if self.replay is not None and self.replay.record.game_id:
                 game_id, ply = GameId(self.replay.record.game_id), self.replay.ply
                 return self._send(AnalyzeRequest(game_id=game_id, ply=ply, time_ms=command.time_ms))

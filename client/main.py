@@ -18,6 +18,7 @@ from typing import Literal
 
 from client import account_commands, player_commands, subcommands, tournament_commands, values
 from client import commands as cmd
+from client import review as review_commands
 from client.connection import Connection, ScriptError
 from client.core import ClientCore
 from client.lines import StdinLines
@@ -164,6 +165,21 @@ def _parser() -> argparse.ArgumentParser:
         "Asks for the current password (if the name has one) and the new one twice, without echo; "
         "then 'gomoku login' signs in from any other machine.",
     )
+    review = subcommand(
+        "review",
+        "show a finished game's review: missed wins and blunders, with their winning lines",
+        "The server computes it first if nobody has asked yet (seconds for a long game); --json prints it as sent.",
+    )
+    review.add_argument("game_id", metavar="GAME_ID")
+    review.add_argument("--json", action="store_true", help="the review as the server sent it")
+    puzzles = subcommand(
+        "puzzles",
+        "solve puzzles from the server's games, reading your moves (h8, or x,y) from standard input",
+        "Shows each puzzle's board; after each right move prints the defender's answer; a wrong move ends "
+        "the puzzle and shows the solution; at the end, how many were solved.",
+    )
+    puzzles.add_argument("--count", type=_positive, default=3, help="how many puzzles (default 3)")
+    puzzles.add_argument("--daily", action="store_true", help="the puzzle of the day only")
     return parser
 
 
@@ -310,6 +326,10 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
                 rated=arguments.rated,
             )
             return await BotGame(connection, out, sys.stderr).play(settings, StdinLines().read_line)
+        case "review":
+            await review_commands.review_game(connection, GameId(arguments.game_id), out, arguments.json)
+        case "puzzles":
+            await review_commands.train(connection, StdinLines().read_line, out, arguments.count, arguments.daily)
     return 0
 
 

@@ -44,6 +44,7 @@ from server.lobby.hall import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
 from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
+from server.review.service import ReviewService, ReviewSettings
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
 from server.storage.database import Storage, StorageSettings, StorageUnavailable, is_postgres
@@ -116,6 +117,8 @@ class ServerSettings:
     lease: LeaseSettings = field(default_factory=LeaseSettings)
     """How this node keeps its lease among several on one PostgreSQL (unused on SQLite)."""
     tournaments: TournamentSettings = field(default_factory=TournamentSettings)
+    review: ReviewSettings = field(default_factory=ReviewSettings)
+    """Game reviews and puzzles (`--review-nodes`, `--review-rated`, `--no-puzzle-mining`)."""
 
 
 class GameServer:
@@ -143,6 +146,7 @@ class GameServer:
         self.hub = Hub(self.rooms)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
+        self.review = ReviewService(storage, None if bots is None else bots.analysis_pool, settings.review)
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
@@ -158,12 +162,13 @@ class GameServer:
             self.edge,
             self.disconnect,
             self.roster,
+            review=self.review,
         )
         self.director = Director(services, storage, settings.tournaments, self.metrics)
         self.handlers = RequestHandlers(
             services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
         )
-        self.http = HttpApi(storage, self.metrics, storage)
+        self.http = HttpApi(storage, self.metrics, storage, self.review)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
@@ -208,6 +213,7 @@ class GameServer:
         else:
             await app.restore_rooms()
         await app.director.restore()
+        await app.review.start()
         loop = asyncio.get_running_loop()
         app._chores = [
             loop.create_task(metrics.watch_event_loop()),
@@ -273,6 +279,7 @@ class GameServer:
         await self.director.close()
         await self.rooms.close()
         await self.handlers.close()
+        await self.review.close()
         if self.bots is not None:
             await self.bots.close()
         if self.ownership is not None:

@@ -19,6 +19,7 @@ from engine.glicko2 import Rating
 from engine.opening_record import OpeningRecord, OpeningStepRecord
 from engine.openings import OpeningRule, OpeningState
 from engine.record import ClockSetting, GameRecord, PlayerInfo, PlayerKind
+from engine.review import GameReview, WinKind
 from engine.types import Color, GameResult, Point, Rule
 from wire.errors import ErrorCode as ErrorCode  # the wire's refusals and ids are the server's vocabulary too
 from wire.errors import Refusal as Refusal
@@ -663,6 +664,71 @@ class StoredTournament:
     pairings: tuple[Pairing, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class GameReviewed:
+    """Store a finished game's review (once per game: a second one for the same game is dropped)."""
+
+    game_id: GameId
+    review: GameReview
+    budget_nodes: int
+    """The solver nodes each position was given."""
+    reviewed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A position with a forced win whose first move is unique, and how hard players find it."""
+
+    puzzle_id: str
+    """Made from the position (`server.review.puzzles.puzzle_id`): one position, one puzzle."""
+    game_id: GameId | None
+    """The stored game it comes from; None for the starting set's (see `source`)."""
+    source: str
+    """Where it comes from, in words (a game of this server, or the starting set's bots' game)."""
+    ply: int
+    """Moves played before it: the attacker plays move `ply` of the game."""
+    rule: Rule
+    size: int
+    moves: tuple[Point, ...]
+    solution: tuple[Point, ...]
+    """The attacker's moves with the defender's best replies between, attacker first."""
+    theme: WinKind
+    forbidden: bool
+    """Whether renju's forbidden points decide it: at the end of the solution black cannot block
+    white's five because the block is forbidden to black."""
+    rating: Rating
+    attempts: int
+    """Rated tries so far."""
+
+    @property
+    def win_in(self) -> int:
+        """The attacker's moves in the solution."""
+        return (len(self.solution) + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlesMined:
+    """Store the puzzles found in some games (none, for most), and that those games were mined."""
+
+    puzzles: tuple[Puzzle, ...]
+    games: tuple[GameId, ...]
+    """The stored games looked at (the starting set's puzzles have none)."""
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleTried:
+    """Store a player's finished try at a puzzle and, for a first try, both new ratings."""
+
+    player: str
+    puzzle_id: str
+    solved: bool
+    at: datetime
+    player_rating: Rating | None
+    """A rated try (the player's first at this puzzle): the player's puzzle rating after it."""
+    puzzle_rating: Rating | None
+    """A rated try: the puzzle's rating after it."""
+
 StoreRecord = (
     GameStarted
     | MovePlayed
@@ -677,6 +743,9 @@ StoreRecord = (
     | AccountRecord
     | ModerationRecord
     | TournamentRecord
+    | GameReviewed
+    | PuzzlesMined
+    | PuzzleTried
 )
 
 

@@ -24,6 +24,7 @@ from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
 from server.cluster.leases import LeaseSettings, default_node_id
 from server.hub.services import Limits
+from server.review.service import ReviewSettings
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
 from server.tournaments.director import TournamentSettings
@@ -97,6 +98,12 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "before the opponent may claim the win (default 30)")
     add("--engines", metavar="FILE", default=None, help="a TOML file of outside Gomocup engines to offer as bot "
         "levels (see docs/engines.md)")
+    review = ReviewSettings()
+    add("--review-nodes", type=_positive_int, default=review.budget_nodes, help="solver nodes per position of a "
+        f"game review or a puzzle check (default {review.budget_nodes})")
+    add("--review-rated", action="store_true", help="review every rated game as soon as it ends (default: "
+        "reviews are computed when first asked for)")
+    add("--no-puzzle-mining", action="store_true", help="do not look for puzzles in finished games")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -167,6 +174,11 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         engines=engines,
         node_id=arguments.node_id or default_node_id(),
         lease=lease,
+        review=ReviewSettings(
+            budget_nodes=arguments.review_nodes,
+            review_rated=arguments.review_rated,
+            mine_puzzles=not arguments.no_puzzle_mining,
+        ),
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

@@ -105,6 +105,7 @@ SERVER_LAYERS = {
     "tournaments": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots", "cluster"), 2),
     "accounts": 2,
+    "review": 2,
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
 }

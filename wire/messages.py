@@ -54,6 +54,8 @@ Feature = Literal[
     "accounts",
     "moderation",
     "tournaments",
+    "review",
+    "puzzles",
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
@@ -724,6 +726,7 @@ class ClaimWin(ClientMessage):
 
 from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
 from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
+from wire.review_requests import ReviewRequest  # noqa: E402  (stands on ClientMessage above)
 from wire.tournaments import TournamentEvent, TournamentRequest  # noqa: E402 (they stand on the parts above)
 
 ClientRequest = Annotated[
@@ -759,7 +762,8 @@ ClientRequest = Annotated[
     | SignOut
     | DeleteAccount
     | ModerationRequest
-    | TournamentRequest,
+    | TournamentRequest
+    | ReviewRequest,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -1082,6 +1086,7 @@ from wire.accounts_events import (  # noqa: E402 (they stand on ServerMessage)
     SignedOut,
 )
 from wire.moderation_events import ModerationEvent  # noqa: E402  (it stands on the classes above)
+from wire.review import ReviewEvent  # noqa: E402  (stands on ServerMessage above)
 
 ServerEvent = Annotated[
     Welcome
@@ -1118,7 +1123,8 @@ ServerEvent = Annotated[
     | SignedOut
     | AccountDeletedMessage
     | ModerationEvent
-    | TournamentEvent,
+    | TournamentEvent
+    | ReviewEvent,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

@@ -13,6 +13,9 @@ broken bot from hurting the server:
 * analyses apart: the server runs analyses in a pool of their own (their
   requests say `Priority.ANALYSIS`, see `server.bots.players.BotPlayers`), so that no
   analysis, queued or running, ever holds up a bot's move in a live game;
+* reviews last: a game review's positions (`Priority.REVIEW`, `server.review`) run in the
+  analysis pool behind every waiting analysis, and with two workers or more never take the
+  last free one;
 * no charge for waiting: a caller that passes a `WaitWatcher` is told when
   its search has to wait for a worker and when it gets one (a bot's clock
   is held meanwhile);
@@ -81,12 +84,21 @@ class Priority(enum.IntEnum):
     """Only spectators wait: a move in a game between two bots."""
     ANALYSIS = 2
     """Someone asked for an analysis: it runs in the analysis pool, never in the games' workers."""
+    REVIEW = 3
+    """A position of a game review: in the analysis pool, after every analysis."""
 
     @property
     def admitted(self) -> bool:
         """Whether searches of this priority count against the pool's capacity (and are refused
-        `busy` past it): those someone waits for; bot games' are limited by their rooms' number."""
-        return self is not Priority.BOT_GAME
+        `busy` past it): those someone waits for; bot games' are limited by their rooms' number,
+        reviews' by the reviewer, which sends one position at a time."""
+        return not self.background
+
+    @property
+    def background(self) -> bool:
+        """Whether nobody waits for each search itself (bot games, reviews): such searches never take
+        the last free worker of a pool of two or more."""
+        return self in (Priority.BOT_GAME, Priority.REVIEW)
 
 
 class WaitWatcher(Protocol):
@@ -176,15 +188,15 @@ def choose_in_worker(request: BotRequest) -> Decision:
 class _WorkerSlots:
     """The workers' slots, handed out by priority, then in the order asked.
 
-    Bot games may hold at most `workers - 1` slots (all of them with one
-    worker), so that a person's search waits at most for a search already
-    running when every slot is taken.
+    Background searches (bot games, reviews) may hold at most `workers - 1`
+    slots (all of them with one worker), so that a person's search waits at
+    most for a search already running when every slot is taken.
     """
 
     def __init__(self, workers: int) -> None:
         self._free = workers
-        self._bot_game_limit = max(1, workers - 1)
-        self._bot_games = 0
+        self._background_limit = max(1, workers - 1)
+        self._background = 0
         self._waiting: list[tuple[Priority, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
 
@@ -213,8 +225,8 @@ class _WorkerSlots:
     def release(self, priority: Priority) -> None:
         """Give a slot back, and hand it to whoever should have it next."""
         self._free += 1
-        if priority is Priority.BOT_GAME:
-            self._bot_games -= 1
+        if priority.background:
+            self._background -= 1
         self._grant()
 
     def _grant(self) -> None:
@@ -231,12 +243,12 @@ class _WorkerSlots:
             granted.set_result(None)
 
     def _may_take(self, priority: Priority) -> bool:
-        return self._free > 0 and (priority is Priority.PERSON or self._bot_games < self._bot_game_limit)
+        return self._free > 0 and (not priority.background or self._background < self._background_limit)
 
     def _take(self, priority: Priority) -> None:
         self._free -= 1
-        if priority is Priority.BOT_GAME:
-            self._bot_games += 1
+        if priority.background:
+            self._background += 1
 
 
 class BotPool:
@@ -295,6 +307,12 @@ class BotPool:
     async def decide_opening(self, request: BotRequest, watcher: WaitWatcher | None = None) -> Step:
         """The bot's step in the request's opening (its `opening`); raises as `choose` does."""
         return await self._search(decide_in_worker, request, watcher)
+
+    async def run(self, work: Callable[[BotRequest], _T], request: BotRequest) -> _T:
+        """Await `work(request)` run in a worker as a search is, for work other than a move (a review's
+        position): the request's priority, thinking time and deadline, the same capacity and order.
+        `work` must be picklable (a module's function, or a `functools.partial` of one)."""
+        return await self._search(work, request, None)
 
     async def run_outside(
         self, priority: Priority, work: Callable[[], Awaitable[_T]], watcher: WaitWatcher | None = None

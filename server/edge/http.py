@@ -22,12 +22,14 @@ from websockets.http11 import Request, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
-from server.domain import ModerationReader, RecordReader, TournamentReader
+from server.domain import ModerationReader, RecordReader, Refusal, TournamentReader
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.moderation.views import audit_entry_model
 from server.players.sessions import hash_token
+from server.review import views as review_views
+from server.review.service import ReviewService
 from server.rooms import views
 from server.tournaments import views as tournament_views
 from server.tournaments.tournament import Tournament
@@ -63,10 +65,14 @@ class HttpReader(RecordReader, ModerationReader, Protocol):
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: HttpReader, metrics: Metrics, tournaments: TournamentReader) -> None:
+    def __init__(
+        self, storage: HttpReader, metrics: Metrics, tournaments: TournamentReader, review: ReviewService | None = None
+    ) -> None:
         self._storage = storage
         self._metrics = metrics
         self._tournaments = tournaments
+        self._review = review
+        """Game reviews and puzzles; None: their routes answer 404."""
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -80,6 +86,9 @@ class HttpApi:
                 Rule("/api/tournaments", endpoint=self._list_tournaments),
                 Rule("/api/tournaments/<tournament_id>", endpoint=self._tournament_json),
                 Rule("/api/tournaments/<tournament_id>.csv", endpoint=self._crosstable_csv),
+                Rule("/api/games/<game_id>/review", endpoint=self._game_review),
+                Rule("/api/puzzles/next", endpoint=self._next_puzzle),
+                Rule("/api/puzzles/<puzzle_id>", endpoint=self._puzzle),
             ],
             strict_slashes=False,
             merge_slashes=False,
@@ -226,6 +235,45 @@ class HttpApi:
     async def _tournament(self, tournament_id: str) -> Tournament | None:
         stored = await self._tournaments.tournament(tournament_id)
         return None if stored is None else Tournament.from_stored(stored)
+
+
+    async def _game_review(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
+        """A game's review, computed first if it has none yet (the answer waits for it)."""
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no reviews", TEXT)
+        try:
+            body = await self._review.review_json(game_id, viewer)
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, body, JSON)
+
+    async def _next_puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
+        """The puzzle of the day with `?daily=1`, else one for the viewer (near their puzzle rating)."""
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
+        try:
+            puzzle = await self._review.trainer.next(viewer, _last(query, "daily") in ("1", "true"))
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
+
+    async def _puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer, puzzle_id: str) -> Response:
+        if self._review is None:
+            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
+        try:
+            puzzle = await self._review.trainer.get(puzzle_id)
+        except Refusal as refusal:
+            return refused(connection, refusal)
+        return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
+
+
+REFUSAL_STATUS = {"not_found": HTTPStatus.NOT_FOUND, "busy": HTTPStatus.SERVICE_UNAVAILABLE}
+"""The HTTP status of a refusal's code; any other refusal is 403 (not allowed)."""
+
+
+def refused(connection: ServerConnection, refusal: Refusal) -> Response:
+    """The answer to a refused request: its status, and its message as text."""
+    return respond(connection, REFUSAL_STATUS.get(refusal.code, HTTPStatus.FORBIDDEN), refusal.message, TEXT)
 
 
 def _last(query: Query, name: str) -> str | None:

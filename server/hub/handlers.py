@@ -87,6 +87,7 @@ from wire.moderation import (
     Unban,
     Unmute,
 )
+from wire.review_requests import GetPuzzle, NextPuzzle, ReviewGame, TryPuzzle
 from wire.tournaments import TournamentRequest
 
 FEATURES: tuple[Feature, ...] = (
@@ -101,6 +102,8 @@ FEATURES: tuple[Feature, ...] = (
     "accounts",
     "moderation",
     "tournaments",
+    "review",
+    "puzzles",
 )
 """The 1.1 additions this server supports, as `welcome` lists them."""
 
@@ -209,8 +212,16 @@ class RequestHandlers:
                 | GetAuditLog()
             ):
                 await self.moderation.handle(connection, request)
+            case ReviewGame() | NextPuzzle() | GetPuzzle() | TryPuzzle():
+                await self._review(connection, request)
             case _:
                 assert_never(request)
+
+    async def _review(self, connection: Connection, request: ReviewGame | NextPuzzle | GetPuzzle | TryPuzzle) -> None:
+        review = self._services.review
+        if review is None:
+            raise Refusal("not_allowed", "this server offers no reviews or puzzles")
+        await review.handle(signed_in(connection), request, connection.send)
 
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""

@@ -19,6 +19,7 @@ from server.hub.commands import Hub
 from server.lobby.hall import Lobby
 from server.moderation.chat_lines import ChatLines
 from server.players.ratings import RatingBook
+from server.review.service import ReviewService
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomSettings
 from wire.messages import ServerMessage
@@ -87,6 +88,8 @@ class Services:
     """Every bot level: our own and the outside engines (whose names nobody may take)."""
     chat_lines: ChatLines = field(default_factory=ChatLines)
     """The latest chat lines, for a moderator to remove and a player to report."""
+    review: ReviewService | None = None
+    """Game reviews and puzzles; None on a server put together without them (every request refused)."""
 
 
 def signed_in(connection: Connection) -> str:

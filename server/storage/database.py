@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.glicko2 import Rating
 from engine.opening_record import OpeningRecord
 from engine.openings import OpeningRule
 from engine.record import (
@@ -43,12 +44,15 @@ from engine.record import (
 from server.domain import (
     PROVISIONAL_RD,
     AuditEntry,
+    GameId,
     GamePage,
+    GameReviewed,
     GameToDelete,
     PlayerAdded,
     PlayerBanned,
     PlayerMuted,
     Profile,
+    Puzzle,
     RatingsChanged,
     Report,
     RestoredGame,
@@ -62,6 +66,7 @@ from server.domain import (
 )
 from server.metrics import Metrics
 from server.storage import accounts, moderation
+from server.storage import review as review_reads
 from server.storage.drivers import Driver, Parameters, Queries, StorageError
 from server.storage.rows import (
     GAME_COLUMNS,
@@ -449,6 +454,45 @@ class Storage:
         """Every tournament not yet over, listed or not (its director takes it up again after a restart)."""
         async with self._snapshot() as read:
             return await read_tournaments(read, "status <> 'finished'", (), 1_000_000)
+    async def review(self, game_id: str) -> GameReviewed | None:
+        """A game's stored review, or None if it has none yet."""
+        async with self._snapshot() as read:
+            return await review_reads.review_of(read, game_id)
+
+    async def puzzle(self, puzzle_id: str) -> Puzzle | None:
+        """The puzzle with this id, or None."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle(read, puzzle_id)
+
+    async def puzzle_near(self, player: str | None, rating: float) -> Puzzle | None:
+        """The puzzle rated nearest to `rating` that `player` has not tried, or None."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_near(read, player, rating)
+
+    async def puzzle_at(self, index: int) -> Puzzle | None:
+        """The puzzle at `index`, modulo their number, in the order of their ids; None without puzzles."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_at(read, index)
+
+    async def puzzle_rating(self, player: str) -> tuple[Rating, int]:
+        """A player's puzzle rating and rated tries (a newcomer's, 0, for one with none)."""
+        async with self._snapshot() as read:
+            return await review_reads.puzzle_rating(read, player)
+
+    async def has_tried(self, player: str, puzzle_id: str) -> bool:
+        """Whether the player has finished a try at the puzzle before."""
+        async with self._snapshot() as read:
+            return await review_reads.has_tried(read, player, puzzle_id)
+
+    async def games_to_mine(self, limit: int) -> list[GameId]:
+        """Finished public games the puzzle miner has not looked at yet, oldest first."""
+        async with self._snapshot() as read:
+            return await review_reads.games_to_mine(read, limit)
+
+    async def games_to_review(self, limit: int) -> list[GameId]:
+        """Finished rated games without a review, oldest first."""
+        async with self._snapshot() as read:
+            return await review_reads.games_to_review(read, limit)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

@@ -78,10 +78,24 @@ _RETIRE_NAME = (
     "ON CONFLICT (old_key) DO UPDATE SET old_name = excluded.old_name, new_name = excluded.new_name, "
     "retired_at = excluded.retired_at"
 )
-_DELETE_GAME = tuple(
-    f"DELETE FROM {table} WHERE game_id = ?" for table in ("moves", "opening_steps", "rating_changes", "results")
-) + ("DELETE FROM games WHERE game_id = ?",)
-"""What a game leaves in each table, the game's own row last (the others refer to it)."""
+_GAME_TABLES = (
+    "moves",
+    "opening_steps",
+    "rating_changes",
+    "results",
+    "review_marks",
+    "review_plies",
+    "game_reviews",
+    "mined_games",
+)
+"""The tables holding rows of a game, those that refer to another of them first."""
+_DELETE_GAME = (
+    *(f"DELETE FROM {table} WHERE game_id = ?" for table in _GAME_TABLES),
+    "UPDATE puzzles SET game_id = NULL WHERE game_id = ?",
+    "DELETE FROM games WHERE game_id = ?",
+)
+"""What a game leaves in each table, the game's own row last (the others refer to it). A puzzle
+taken from the game stays, without its link back (the position alone says nothing of who played)."""
 
 
 def name_key(name: str) -> str:

@@ -35,6 +35,7 @@ from server.domain import (
 )
 from server.storage.accounts_statements import account_rows
 from server.storage.moderation_statements import moderation_rows
+from server.storage.review_statements import ReviewRecord, review_rows
 from server.storage.tournaments_statements import tournament_rows
 
 NO_TOKEN = b""
@@ -90,6 +91,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
     """The row statements of a record (none for one that only sets clocks)."""
     if isinstance(record, ClocksSaved):
         return []
+    if isinstance(record, ReviewRecord):
+        return review_rows(record)
     if isinstance(record, GameStarted):
         return [_game_row(record)]
     if isinstance(record, MovePlayed):

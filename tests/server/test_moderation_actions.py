@@ -8,14 +8,19 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engine.glicko2 import Rating
 from engine.record import PlayerInfo
-from engine.types import Color, EndReason, GameResult, Rule
+from engine.review import GameReview, PlyEvaluation, WinKind
+from engine.types import Color, EndReason, GameResult, Point, Rule
 from server.domain import (
     DeviceSignedIn,
     GameFinished,
     GameId,
+    GameReviewed,
     GameStarted,
     PasswordSet,
+    Puzzle,
+    PuzzlesMined,
     Refusal,
     new_game_id,
     new_room_id,
@@ -223,3 +228,20 @@ async def test_a_renamed_account_keeps_its_password_and_its_devices(storage: Sto
 
     assert await storage.password_hash("Caroline") == "argon2id hash"
     assert [signed_in.device_id for signed_in in await storage.devices("Caroline")] == ["device-1"]
+
+
+async def test_a_reviewed_and_mined_game_is_deleted_with_its_review_and_its_puzzle_stays_unlinked(
+    storage: Storage, moderation: Moderation
+) -> None:
+    game = await finished_game(storage, PlayerInfo("alice"), BOT)
+    review = GameReview((PlyEvaluation(0, 0, None),), (), None)
+    puzzle = Puzzle(
+        "p1", game, "a game", 0, Rule.FREESTYLE, 15, (), (Point(7, 7),), WinKind.VCF, False, Rating(1500, 350, 0.06), 0
+    )
+    await storage.apply([GameReviewed(game, review, 100, START), PuzzlesMined((puzzle,), (game,), START)])
+
+    assert await moderation.delete_games("alice", [game], any_game=False, reason="mine") == [game]
+
+    assert await storage.review(game) is None
+    kept = await storage.puzzle("p1")
+    assert kept is not None and kept.game_id is None

@@ -24,6 +24,7 @@
 import { browserDeviceLabel, endsMySession } from './accountstate.js';
 import { translate } from './i18n.js';
 import { forgetToken, saveToken, savePrefs, tokenFor } from './prefs.js';
+import { attackerMoves } from './puzzlestate.js';
 import { createRoomRequest, quickPairRequest, seekRequest } from './requests.js';
 import { tournamentIntents } from './tournamentrequests.js';
 import { watchLobbyRequest } from './lobbystate.js';
@@ -172,6 +173,24 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'analyze', game_id: replay.gameId, ply: replay.ply, time_ms: ANALYSIS_TIME_MS });
     },
     clearReplayAnalysis: () => store.dispatch({ type: 'replay_analysis_cleared' }),
+    reviewGame() {
+      const replay = state().replay;
+      if (replay?.record == null) return;
+      store.dispatch({ type: 'review_requested' });
+      send({ type: 'review_game', game_id: replay.gameId });
+    },
+    showMark: (index) => store.dispatch({ type: 'review_mark_shown', index }),
+    nextPuzzle(daily) {
+      store.dispatch({ type: 'puzzle_asked' });
+      send({ type: 'next_puzzle', daily });
+    },
+    puzzleMove(x, y) {
+      store.dispatch({ type: 'puzzle_move', x, y });
+      const trainer = state().puzzle;
+      if (trainer?.status === 'waiting') send({ type: 'try_puzzle', puzzle_id: trainer.data.puzzle_id, moves: attackerMoves(trainer) });
+    },
+    stepLine: (step) => store.dispatch({ type: 'review_line_step', step }),
+    hideMark: () => store.dispatch({ type: 'review_mark_hidden' }),
     postSeek: (options) => send(seekRequest(options)),
     quickPair: (terms) => send(quickPairRequest(terms)),
     cancelSeek: (seekId) => send({ type: 'cancel_seek', seek_id: seekId }),
@@ -215,6 +234,8 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'list_tournaments' });
     } else if (route.name === 'tournament') {
       send({ type: 'watch_tournament', tournament_id: route.tournamentId });
+    } else if (route.name === 'puzzles' && next.puzzle === null) {
+      intents.nextPuzzle(false);
     }
   }
 

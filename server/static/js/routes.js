@@ -12,6 +12,7 @@
 //   #account           my account: a password for my name, the devices signed in, deleting it
 //   #moderation        the moderators' page (mute, ban, rename; reports; the audit log for admins)
 //   #tournaments       the tournaments; #tournament/ID one tournament (standings, games, controls)
+//   #puzzles           the puzzle trainer
 //
 // A room being created has no id yet ({name: "room", roomId: null}); it
 // has no hash of its own until the server answers.
@@ -52,6 +53,7 @@ export function parseHash(hash) {
   if (head === 'moderation' && rest === '') return { name: 'moderation' };
   if (head === 'tournaments' && rest === '') return { name: 'tournaments' };
   if (head === 'tournament' && ID.test(argument)) return { name: 'tournament', tournamentId: argument };
+  if (head === 'puzzles' && rest === '') return { name: 'puzzles' };
   return LOBBY;
 }
 
@@ -95,6 +97,8 @@ export function formatRoute(route) {
       return '#tournaments';
     case 'tournament':
       return `#tournament/${encodeURIComponent(route.tournamentId)}`;
+    case 'puzzles':
+      return '#puzzles';
     default:
       return '#lobby';
   }

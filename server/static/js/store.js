@@ -21,6 +21,8 @@ import { initialLobby, lobbyReceived, lobbyRewatched, unwatched, withLine } from
 import { initialModeration, moderationReceived } from './moderationstate.js';
 import { boardChoice, pickPoint } from './opening.js';
 import { awayChanged, applyEvent, roomFromSnapshot } from './roomstate.js';
+import { progressReceived, puzzleAsked, puzzleMovePlayed, puzzleReceived, puzzleRefused } from './puzzlestate.js';
+import { lineStepped, markHidden, markShown, reviewReceived, reviewRefused, reviewRequested } from './reviewstate.js';
 import { LOBBY } from './routes.js';
 import { initialTournaments, tournamentsReceived } from './tournamentstate.js';
 
@@ -73,6 +75,7 @@ export function initialState(prefs, route = LOBBY) {
     roomError: null, // {code, message} when the routed room could not be joined
     games: { player: null, list: null },
     replay: null,
+    puzzle: null, // the puzzle trainer: see puzzlestate.js
     leaderboard: { kind: null, players: null }, // kind: null (everyone) | 'human' | 'bot'
     profile: null, // {name, data (GET /api/players/NAME) | null, error: null | 'not_found' | 'unavailable'}
     notice: null, // {code, message, request, serial}: the last refusal, to show once
@@ -123,6 +126,18 @@ export function reduce(state, action) {
       return withReplay(state, (replay) => ({ analysis: { pending: true, ply: replay.ply } }));
     case 'replay_analysis_cleared':
       return withReplay(state, () => ({ analysis: null }));
+    case 'puzzle_asked':
+      return { ...state, puzzle: puzzleAsked() };
+    case 'puzzle_move':
+      return { ...state, puzzle: puzzleMovePlayed(state.puzzle, action.x, action.y) };
+    case 'review_requested':
+      return withReplay(state, reviewRequested);
+    case 'review_mark_shown':
+      return withReplay(state, (replay) => markShown(replay, action.index));
+    case 'review_line_step':
+      return withReplay(state, (replay) => lineStepped(replay, action.step));
+    case 'review_mark_hidden':
+      return withReplay(state, markHidden);
     case 'profile_loaded':
       return state.profile?.name === action.name ? { ...state, profile: { ...state.profile, data: action.profile, error: null } } : state;
     case 'profile_failed':
@@ -150,7 +165,7 @@ function navigated(state, route) {
   if (!keepsRoom) next.room = null;
   if (route.name === 'games') next.games = { player: route.player, list: null };
   if (route.name === 'replay' && state.replay?.gameId !== route.gameId) {
-    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null };
+    next.replay = { gameId: route.gameId, record: null, ply: 0, playing: false, error: null, analysis: null, review: null };
   }
   // A list or a profile shown again stays on screen until the fresh one replaces it.
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
@@ -183,6 +198,12 @@ function fromServer(state, message, request, at) {
       return gameReceived(state, message);
     case 'analysis':
       return analysisReceived(state, message);
+    case 'game_review':
+      return withReplay(state, (replay) => reviewReceived(replay, message));
+    case 'puzzle':
+      return { ...state, puzzle: puzzleReceived(message) };
+    case 'puzzle_progress':
+      return { ...state, puzzle: progressReceived(state.puzzle, message) };
     case 'leaderboard':
       return leaderboardReceived(state, message, request);
     case 'lobby':
@@ -273,6 +294,8 @@ function errorReceived(state, message, request) {
     return { ...state, chatRefused, notice: notice(state, reason, kind) };
   }
   if (kind === 'analyze') return analysisRefused(state, refusal, request);
+  if (kind === 'review_game' && state.replay?.gameId === request.game_id) return withReplay(state, () => reviewRefused(refusal));
+  if (kind === 'next_puzzle' || kind === 'try_puzzle') return { ...state, puzzle: puzzleRefused(state.puzzle, refusal) };
   return { ...state, notice: notice(state, refusal, kind ?? null) };
 }
 

@@ -296,7 +296,7 @@ test('the store lets listeners see each change in order, even one they dispatch'
 
 test('a page opened at an address loads what it names once signed in', () => {
   const replay = initialState(PREFS, { name: 'replay', gameId: 'g7' });
-  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null, analysis: null });
+  assert.deepEqual(replay.replay, { gameId: 'g7', record: null, ply: 0, playing: false, error: null, analysis: null, review: null });
   assert.deepEqual(initialState(PREFS, { name: 'players', kind: 'bot' }).leaderboard, { kind: 'bot', players: null });
   assert.deepEqual(initialState(PREFS, { name: 'profile', player: 'bob' }).profile, { name: 'bob', data: null, error: null });
 });

@@ -14,6 +14,7 @@ import { createReplayView } from './replay.js';
 import { createRoomView } from './room.js';
 import { createSignInView } from './signin.js';
 import { createTournamentsView, createTournamentView } from './tournaments.js';
+import { createTrainerView } from './trainer.js';
 
 /** Which screen a state shows. */
 function screenOf(state) {
@@ -35,6 +36,7 @@ export function createApp(root, intents) {
     moderation: createModerationView(intents),
     tournaments: createTournamentsView(intents),
     tournament: createTournamentView(intents),
+    puzzles: createTrainerView(intents),
   };
   const main = h('main', { id: 'main' }, Object.values(screens).map((screen) => screen.element));
   root.replaceChildren(header.element, header.notice, main);

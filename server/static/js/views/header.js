@@ -16,7 +16,8 @@ export function createHeader(intents) {
   const account = h('a', { href: '#account' });
   const moderation = h('a', { href: '#moderation' });
   const tournaments = h('a', { href: '#tournaments' });
-  const nav = h('nav', {}, lobby, games, players, tournaments, account, moderation);
+  const puzzles = h('a', { href: '#puzzles' });
+  const nav = h('nav', {}, lobby, games, players, tournaments, puzzles, account, moderation);
   const keepName = h('a', { href: '#account', class: 'keep-name' });
   const connection = h('span', { class: 'connection', role: 'status' });
   const player = h('a', { class: 'me' });
@@ -66,6 +67,9 @@ export function createHeader(intents) {
       setText(tournaments, t('nav.tournaments'));
       show(tournaments, state.features.includes('tournaments'));
       tournaments.toggleAttribute('aria-current', route === 'tournaments' || route === 'tournament');
+      setText(puzzles, t('nav.puzzles'));
+      show(puzzles, state.features.includes('puzzles'));
+      puzzles.toggleAttribute('aria-current', route === 'puzzles');
       show(nav, state.me !== null);
       setText(connection, t(`connection.${state.connection}`));
       connection.className = `connection ${state.connection}`;

@@ -9,6 +9,8 @@ import { h, fill, setText, show, svg } from '../dom.js';
 import { formatPoint } from '../notation.js';
 import { createBoard } from './board.js';
 import { createHintBox, hintMarks } from './hint.js';
+import { createReviewPanel } from './review.js';
+import { shownStones } from '../reviewstate.js';
 import { downloadLinks, formatDate, shortResult } from './games.js';
 
 const SPEEDS_MS = [2000, 1000, 500, 250];
@@ -32,7 +34,8 @@ export function createReplayView(intents) {
   const speedLabel = h('label', { for: speed.id });
   const downloads = h('p', { class: 'downloads' });
   const hint = createHintBox({ ask: () => intents.analyzeReplay(), hide: () => intents.clearReplayAnalysis() });
-  const panels = h('div', { class: 'replay-panels' }, hint.element);
+  const review = createReviewPanel(intents);
+  const panels = h('div', { class: 'replay-panels' }, hint.element, review.element);
   const failure = h('p', { class: 'empty', role: 'alert' });
   const controls = h('div', { class: 'replay-controls' },
     h('div', { class: 'button-row' }, first, previous, play, next, last),
@@ -89,7 +92,7 @@ export function createReplayView(intents) {
         formatDate(record.started_at, state.prefs.language),
         shortResult(record, t),
       ].filter(Boolean).join(' · '));
-      const moves = record.moves.slice(0, ply).map(({ x, y, color }) => ({ x, y, color }));
+      const moves = shownStones(record, replay);
       const atEnd = ply === total;
       board.update({
         size: record.size,
@@ -113,7 +116,7 @@ export function createReplayView(intents) {
       slider.max = String(total);
       if (Number(slider.value) !== ply) slider.value = String(ply);
       setText(sliderLabel, t('replay.slider'));
-      const lastMove = moves.at(-1);
+      const lastMove = record.moves[ply - 1];
       setText(position, lastMove === undefined
         ? t('replay.start', { total })
         : t('replay.position', { n: ply, total, color: t(`color.${lastMove.color}`), move: formatPoint(lastMove.x, lastMove.y, record.size) }));
@@ -122,6 +125,7 @@ export function createReplayView(intents) {
       speed.value = String(state.prefs.replaySpeedMs);
       const canAnalyse = state.features.includes('analysis_at_ply') && replayAnalysisAllowed(record, atEnd, (state.lobby.bots ?? []).length > 0);
       hint.update(replay.analysis, canAnalyse, state.connection === 'online' && state.session === 'ready', t);
+      review.update(state, replay, record);
       const downloadsKey = `${record.game_id}:${state.prefs.language}`;
       if (drawnDownloads !== downloadsKey) {
         drawnDownloads = downloadsKey;

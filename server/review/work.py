@@ -1,0 +1,22 @@
+"""What a bot worker process runs for a review or the puzzle miner: one position each.
+
+Each function takes the position as a `BotRequest` (the pool's picklable request: rule, size,
+moves) and the budget bound first with `functools.partial`, so that the pool can send it to a
+worker as it sends a bot's search.
+"""
+
+from __future__ import annotations
+
+from engine.board import Board
+from engine.review import PositionVerdict, PuzzleFound, ReviewBudget, find_puzzle, judge_position
+from server.bots.pool import BotRequest
+
+
+def judge_in_worker(budget: ReviewBudget, request: BotRequest) -> PositionVerdict:
+    """The verdict on the request's position (see `engine.review.judge_position`)."""
+    return judge_position(Board.from_moves(request.moves, request.size, request.rule), budget)
+
+
+def puzzle_in_worker(budget: ReviewBudget, request: BotRequest) -> PuzzleFound | None:
+    """The request's position as a puzzle, if it is one (see `engine.review.find_puzzle`)."""
+    return find_puzzle(Board.from_moves(request.moves, request.size, request.rule), budget)

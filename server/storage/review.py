@@ -1,0 +1,136 @@
+"""The reads of reviews and puzzles, as domain values; each function takes a read snapshot
+(`Storage._snapshot`), so that `Storage` only forwards to it.
+
+Rows are read by column name, lines of points from their JSON text
+(`review_statements.points_text` writes them).
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.glicko2 import Rating
+from engine.record import parse_timestamp
+from engine.review import GameReview, Mark, MarkKind, PlyEvaluation, WinKind
+from engine.types import Color, Point, Rule
+from server.domain import GameId, GameReviewed, Puzzle
+from server.storage.drivers import Reads
+from server.storage.rows import Row
+
+PUZZLE_COLUMNS = (
+    "puzzle_id, game_id, source, ply, rule, size, moves, solution, theme, forbidden, rating, rd, volatility, attempts"
+)
+"""The columns of `puzzles` that `puzzle_from` reads."""
+
+
+def points_from(text: str) -> tuple[Point, ...]:
+    """Points from their stored JSON text [[x, y], ...]."""
+    return tuple(Point(x, y) for x, y in json.loads(text))
+
+
+def puzzle_from(row: Row) -> Puzzle:
+    """A puzzle from a row of PUZZLE_COLUMNS."""
+    return Puzzle(
+        puzzle_id=row["puzzle_id"],
+        game_id=None if row["game_id"] is None else GameId(row["game_id"]),
+        source=row["source"],
+        ply=row["ply"],
+        rule=Rule(row["rule"]),
+        size=row["size"],
+        moves=points_from(row["moves"]),
+        solution=points_from(row["solution"]),
+        theme=WinKind(row["theme"]),
+        forbidden=bool(row["forbidden"]),
+        rating=Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"])),
+        attempts=row["attempts"],
+    )
+
+
+async def review_of(read: Reads, game_id: str) -> GameReviewed | None:
+    """The stored review of a game, or None if it has none yet."""
+    head = await read.row(
+        "SELECT reviewed_at, budget_nodes, turning_point FROM game_reviews WHERE game_id = ?", (game_id,)
+    )
+    if head is None:
+        return None
+    plies = await read.rows("SELECT ply, score, win_in FROM review_plies WHERE game_id = ? ORDER BY ply", (game_id,))
+    marks = await read.rows(
+        "SELECT ply, kind, player, win, line FROM review_marks WHERE game_id = ? ORDER BY ply, kind", (game_id,)
+    )
+    review = GameReview(
+        evaluations=tuple(PlyEvaluation(row["ply"], row["score"], row["win_in"]) for row in plies),
+        marks=tuple(_mark_from(row) for row in marks),
+        turning_point=head["turning_point"],
+    )
+    return GameReviewed(GameId(game_id), review, head["budget_nodes"], parse_timestamp(head["reviewed_at"]))
+
+
+def _mark_from(row: Row) -> Mark:
+    player = Color.parse(row["player"])
+    return Mark(row["ply"], MarkKind(row["kind"]), player, points_from(row["line"]), WinKind(row["win"]))
+
+
+async def puzzle(read: Reads, puzzle_id: str) -> Puzzle | None:
+    """The puzzle with this id, or None."""
+    row = await read.row(f"SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE puzzle_id = ?", (puzzle_id,))
+    return None if row is None else puzzle_from(row)
+
+
+async def puzzle_near(read: Reads, player: str | None, rating: float) -> Puzzle | None:
+    """The puzzle rated nearest to `rating` that `player` has not tried (any, for nobody)."""
+    row = await read.row(
+        f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
+        "WHERE a.puzzle_id = p.puzzle_id AND lower(a.player) = lower(?)) ORDER BY abs(rating - ?), puzzle_id LIMIT 1",
+        (player, rating),
+    )
+    return None if row is None else puzzle_from(row)
+
+
+async def puzzle_at(read: Reads, index: int) -> Puzzle | None:
+    """The puzzle at `index` (modulo their number) in the order of their ids; None if there are none
+    (the puzzle of the day is the one at the day's number)."""
+    count = await read.row("SELECT count(*) AS n FROM puzzles")
+    total = 0 if count is None else int(count["n"])
+    if total == 0:
+        return None
+    row = await read.row(f"SELECT {PUZZLE_COLUMNS} FROM puzzles ORDER BY puzzle_id LIMIT 1 OFFSET ?", (index % total,))
+    return None if row is None else puzzle_from(row)
+
+
+async def puzzle_rating(read: Reads, player: str) -> tuple[Rating, int]:
+    """A player's puzzle rating and rated tries (a newcomer's rating, 0, for one with none)."""
+    row = await read.row(
+        "SELECT rating, rd, volatility, attempts FROM puzzle_ratings WHERE lower(player) = lower(?)", (player,)
+    )
+    if row is None:
+        return Rating(), 0
+    return Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"])), row["attempts"]
+
+
+async def has_tried(read: Reads, player: str, puzzle_id: str) -> bool:
+    """Whether the player has finished a try at the puzzle before (only the first try is rated)."""
+    row = await read.row(
+        "SELECT 1 AS tried FROM puzzle_attempts WHERE lower(player) = lower(?) AND puzzle_id = ? LIMIT 1",
+        (player, puzzle_id),
+    )
+    return row is not None
+
+
+async def games_to_mine(read: Reads, limit: int) -> list[GameId]:
+    """Finished games with moves that the puzzle miner has not looked at yet, oldest first."""
+    rows = await read.rows(
+        "SELECT g.game_id FROM games g JOIN results r USING (game_id) WHERE g.private = 0 AND NOT EXISTS "
+        "(SELECT 1 FROM mined_games m WHERE m.game_id = g.game_id) ORDER BY r.ended_at, g.game_id LIMIT ?",
+        (limit,),
+    )
+    return [GameId(row["game_id"]) for row in rows]
+
+
+async def games_to_review(read: Reads, limit: int) -> list[GameId]:
+    """Finished rated games without a review, oldest first (for a server that reviews them all)."""
+    rows = await read.rows(
+        "SELECT g.game_id FROM games g JOIN results r USING (game_id) WHERE g.rated = 1 AND NOT EXISTS "
+        "(SELECT 1 FROM game_reviews v WHERE v.game_id = g.game_id) ORDER BY r.ended_at, g.game_id LIMIT ?",
+        (limit,),
+    )
+    return [GameId(row["game_id"]) for row in rows]
