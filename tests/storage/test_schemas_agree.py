@@ -94,7 +94,8 @@ async def postgres_schema(url: str) -> Schema:
             "LEFT JOIN pg_class f ON f.oid = con.confrelid JOIN pg_namespace s ON s.oid = t.relnamespace "
             "WHERE s.nspname = 'public' AND con.contype IN ('p', 'f')"
         )
-        keys = {row["table"]: tuple(row["source"]) for row in constraints if row["contype"] == "p"}
+        keys: dict[str, tuple[str, ...]] = dict.fromkeys(columns, ())  # as SQLite says of a table without one
+        keys.update({row["table"]: tuple(row["source"]) for row in constraints if row["contype"] == "p"})
         foreign = {
             (row["table"], tuple(row["source"]), row["other"], tuple(row["target"]))
             for row in constraints
