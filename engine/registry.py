@@ -57,15 +57,27 @@ def level_names() -> list[str]:
 def make_bot(level: str, depth: int | None = None, width: int | None = None) -> Bot:
     """A fresh bot of the named level, its search `depth` plies deep over `width` points per ply
     where the level lets a player set them (`search_bounds`; None: the level's own). Raises
-    ValueError naming the known levels, or saying what the level takes."""
+    ValueError naming the known levels, or saying what the level takes (`check_search`)."""
     factory = bot_factories()[_known(level)]
     if depth is None and width is None:
         return factory()
-    if search_bounds(level) is None:
-        raise ValueError(f"{level} takes no search depth or width: only alphabeta does")
+    check_search(level, depth, width)
     from engine.classic.alphabeta import CANDIDATES_PER_PLY, DEFAULT_DEPTH, AlphaBetaBot
 
     return AlphaBetaBot(DEFAULT_DEPTH if depth is None else depth, CANDIDATES_PER_PLY if width is None else width)
+
+
+def check_search(level: str, depth: int | None, width: int | None) -> None:
+    """Refuse (ValueError, saying why) a search `depth` or `width` that `level` does not take: any
+    for a level whose search is its own, one outside the bounds (`search_bounds`) for the others.
+    None is the level's own and always fine."""
+    if depth is None and width is None:
+        return
+    if search_bounds(level) is None:
+        raise ValueError(f"{level} takes no search depth or width: only alphabeta does")
+    from engine.classic.alphabeta import CANDIDATES_PER_PLY, DEFAULT_DEPTH, check_search_shape
+
+    check_search_shape(DEFAULT_DEPTH if depth is None else depth, CANDIDATES_PER_PLY if width is None else width)
 
 
 def search_bounds(level: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
