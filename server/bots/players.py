@@ -111,7 +111,7 @@ class BotRoster:
         if rated:
             raise Refusal("not_allowed", "a bot with its own depth or width plays unrated games only")
         if level in self._engines:
-            raise Refusal("bad_request", f"{level} takes no search depth or width: only alphabeta does")
+            raise Refusal("bad_request", f"the outside engine {level} takes no search depth or width")
         try:
             check_search(level, depth, width)
         except ValueError as error:

@@ -1,4 +1,4 @@
-"""A bot seat of `alphabeta` may carry its own search depth and width (candidates per ply), within
+"""A bot seat of `alphabeta` or `static` may carry its own search depth and width (candidates per ply), within
 the bounds `list_bots` gives; the game keeps them, through a restart too."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ async def test_list_bots_says_which_levels_take_a_depth_and_width_and_within_wha
     alice = await client("alice", server=server)
     bots = {bot["level"]: bot for bot in (await alice.request(type="list_bots"))["bots"]}
     assert (bots["alphabeta"]["depth"], bots["alphabeta"]["width"]) == ({"min": 1, "max": 8}, {"min": 1, "max": 30})
+    assert bots["static"]["depth"] == bots["alphabeta"]["depth"]
     assert (bots["master"]["depth"], bots["greedy"]["width"]) == (None, None)
 
 
@@ -65,7 +66,7 @@ async def test_a_depth_or_width_out_of_bounds_or_for_a_level_without_them_is_ref
     too_wide = await alice.request(type="create_room", white={"bot": "alphabeta", "width": 31})
     assert too_wide["code"] == "bad_request" and "1 to 30" in too_wide["message"]
     own_search = await alice.request(type="create_room", white={"bot": "master", "width": 3})
-    assert own_search["code"] == "bad_request" and "only alphabeta" in own_search["message"]
+    assert own_search["code"] == "bad_request" and "only static and alphabeta" in own_search["message"]
     rated = await alice.request(type="create_room", white={"bot": "alphabeta", "depth": 2}, rated=True)
     assert rated["code"] == "not_allowed" and "unrated" in rated["message"]
     assert (await alice.request(type="list_rooms"))["rooms"] == [], "nothing was opened"
