@@ -17,7 +17,8 @@ depth. At a quiet node the moves come ranked by the shapes they make for
 both sides, and the late ones that make no threat are searched shallower
 first, the more so the deeper the node and the later the move (late move
 reductions), or near the leaves not at all (late move pruning). At the
-leaves a short VCF search stands in for quiescence. After each iteration,
+leaves a short VCF search stands in for quiescence, where the static value
+does not already fail high. After each iteration,
 the best root moves are checked for the opponent's wins by threats, which
 the tree is too shallow to see (`safety`). Scores are for the side to
 move; a win in n plies from the root scores WIN - n.
@@ -321,7 +322,7 @@ class Searcher:
         if position.ply == position.area:
             return 0
         if (depth <= 0 and not enemy_fives) or ply >= MAX_PLY:
-            return self._leaf(ply)
+            return self._leaf(ply, beta)
         if not enemy_fives and not position.fours[other(me)] and self._has_open_four(me):
             return WIN - ply - 3
         table_move = -1
@@ -408,9 +409,16 @@ class Searcher:
             return self.position.area
         return count + depth * depth
 
-    def _leaf(self, ply: int) -> int:
-        """Quiescence by threats: a short VCF for the side to move, else the static value."""
+    def _leaf(self, ply: int, beta: int) -> int:
+        """Quiescence by threats: a short VCF for the side to move, else the static value. A leaf
+        whose static value already reaches `beta` fails high as it stands (a win by fours could
+        only raise it), so it is not searched for one: the VCF at the leaves cost a third of all
+        nodes, most of them at such leaves (see "Where the nodes go" in docs/engine.md)."""
         position = self.position
+        value = position.evaluate_by_hand() if self.settings.hand_set_evaluation else position.evaluate()
+        value = max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        if value >= beta:
+            return value
         if position.fours[position.side]:
             before = self.budget.nodes
             try:
@@ -419,8 +427,7 @@ class Searcher:
                 self.counts.leaf_vcf += self.budget.nodes - before
             if line is not None:
                 return WIN - ply - len(line)
-        value = position.evaluate_by_hand() if self.settings.hand_set_evaluation else position.evaluate()
-        return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        return value
 
     def _has_open_four(self, color: int) -> bool:
         """Whether `color` can make an open four (or double four) with a legal move."""
