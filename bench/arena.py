@@ -2,6 +2,7 @@
 
     ./dev run python -m bench.arena                      # 1 s per move, all openings
     ./dev run python -m bench.arena --time-ms 200 --openings 2 --update-ratings
+    ./dev run python -m bench.arena --level-times --openings 4 --update-ratings   # as players meet them
 
 Prints progress, the crosstable and the Elo ratings (gomoku-arena does the
 work); the records go to a temporary folder unless --out is given. With
@@ -24,6 +25,9 @@ from tools.match import OPENINGS
 def main() -> int:
     parser = argparse.ArgumentParser(description="Round robin of every bot level.")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move (default 1000)")
+    parser.add_argument(
+        "--level-times", action="store_true", help="each level thinks its own default time, as players meet it"
+    )
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help="openings per pairing, each both colours")
     parser.add_argument("--jobs", type=int, default=2, help="games at once (default 2)")
     parser.add_argument("--out", help="folder for the records (default: a temporary folder)")
@@ -37,6 +41,7 @@ def main() -> int:
             f"--time-ms={arguments.time_ms}",
             f"--openings={arguments.openings}",
             f"--jobs={arguments.jobs}",
+            *(["--level-times"] if arguments.level_times else []),
             f"--out={arguments.out or scratch}",
         ]
         if arguments.update_ratings:

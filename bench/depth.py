@@ -76,6 +76,18 @@ class DepthFigures:
     """Effective branching factor: the geometric mean of each iteration's nodes over the one
     before, over the last three iterations (0.0 with fewer than two)."""
     move: str
+    root_threat_nodes: int
+    """Nodes of the root VCF and VCT (see `NodeCounts`)."""
+    safety_nodes: int
+    """Nodes of the safety checks."""
+    leaf_vcf_nodes: int
+    """Nodes of the VCF at the leaves."""
+    fours_first_nodes: int
+    """Nodes of the own VCF looked for before defending an open three."""
+    tree_at_ply: tuple[int, ...]
+    """Tree positions by ply from the root."""
+    cutoffs_at: tuple[int, ...]
+    """Beta cut-offs by the index of the move that made them."""
 
 
 def search_position(pairs: str, level: LevelSettings, limits: SearchLimits, clock: Clock) -> DepthFigures:
@@ -101,6 +113,12 @@ def search_position(pairs: str, level: LevelSettings, limits: SearchLimits, cloc
         seconds=seconds,
         branching=_branching(iteration_nodes),
         move="-" if last is None else format_point(last.move, board.size),
+        root_threat_nodes=searcher.counts.root_threats,
+        safety_nodes=searcher.counts.safety,
+        leaf_vcf_nodes=searcher.counts.leaf_vcf,
+        fours_first_nodes=searcher.counts.fours_first,
+        tree_at_ply=tuple(searcher.counts.tree_at_ply),
+        cutoffs_at=tuple(searcher.counts.cutoffs_at),
     )
 
 
@@ -143,6 +161,34 @@ def summary(figures: list[DepthFigures]) -> dict[str, float]:
         "nodes": nodes,
         "nodes_per_second": nodes / seconds if seconds > 0 else 0.0,
     }
+
+
+PLIES_SHOWN = 12
+"""Plies of the tree whose branching factor `where_nodes_go` shows."""
+
+
+def where_nodes_go(figures: list[DepthFigures]) -> list[str]:
+    """Lines saying where the nodes of every search went, summed over the positions: each threat
+    search's share, the tree's, the tree's branching factor per ply (its positions at a ply over
+    those at the ply before), and how often a cut-off came from the first, second... move."""
+    total = sum(figure.nodes for figure in figures) or 1
+    parts = {
+        "root VCF/VCT": sum(figure.root_threat_nodes for figure in figures),
+        "safety checks": sum(figure.safety_nodes for figure in figures),
+        "leaf VCF": sum(figure.leaf_vcf_nodes for figure in figures),
+        "own VCF before defending": sum(figure.fours_first_nodes for figure in figures),
+    }
+    parts["tree"] = total - sum(parts.values())
+    lines = ["nodes: " + ", ".join(f"{name} {count / total:.1%}" for name, count in parts.items())]
+    at_ply = [sum(column) for column in zip(*(figure.tree_at_ply for figure in figures), strict=True)]
+    shown = zip(at_ply[1 : PLIES_SHOWN + 1], at_ply[2 : PLIES_SHOWN + 2], strict=True)
+    ratios = [f"{ply + 1}:{after / before:.2f}" for ply, (before, after) in enumerate(shown) if before]
+    lines.append("tree branching, ply over the ply before: " + " ".join(ratios))
+    cutoffs = [sum(column) for column in zip(*(figure.cutoffs_at for figure in figures), strict=True)]
+    cut_total = sum(cutoffs) or 1
+    firsts = ", ".join(f"move {index + 1} {count / cut_total:.1%}" for index, count in enumerate(cutoffs[:4]))
+    lines.append(f"cut-offs ({sum(cutoffs):,}): {firsts}, later {sum(cutoffs[4:]) / cut_total:.1%}")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -188,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" median branching {totals['median_branching']:.2f}; {totals['nodes']:,} nodes,"
         f" {totals['nodes_per_second']:,.0f} nodes/s"
     )
+    for line in where_nodes_go(figures):
+        print(line)
     return 0
 
 

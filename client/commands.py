@@ -8,7 +8,7 @@ arguments, listed in `HELP`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -26,6 +26,7 @@ from client.values import (
     read_colour,
     read_count,
     read_point,
+    read_whole,
     value_of,
 )
 from client.values import CommandError as CommandError
@@ -38,9 +39,11 @@ rooms and games:
   bots                          list the bot levels
   create [vs LEVEL | bots LEVEL LEVEL] [as black|white] [rule freestyle|standard|renju]
          [size N] [clock MINUTES+SECONDS, e.g. 5+3 or 0:30+1] [private] [rated]
-         [opening swap|swap2|soosorv8]
+         [opening swap|swap2|soosorv8] [depth N] [width N]
                                 open a room (default: you black, white seat open; with an opening,
-                                black's player places the first stones and the colours are decided)
+                                black's player places the first stones and the colours are decided;
+                                depth and width set the search of the bot (the first of 'bots')
+                                where its level takes them: 'bots' lists the bounds)
   join ROOM                     take a seat in a room (or come back to yours)
   watch ROOM                    watch a room as a spectator
   leave                         leave the room (resigns a game you are playing: asks first)
@@ -92,6 +95,10 @@ class BotSeat:
     """A seat for a bot of the named level."""
 
     level: str
+    depth: int | None = None
+    """The search depth the player set (a level that takes one: `bots` says); None: the level's own."""
+    width: int | None = None
+    """The candidates per ply the player set; None: the level's own."""
 
 
 Seat = Literal["me", "open"] | BotSeat
@@ -413,6 +420,18 @@ def _parse_export(arguments: list[str]) -> Command:
     raise CommandError(f"say which format to write ({', '.join(RECORD_FORMATS)}), e.g. 'export {game_id} game.sgf'")
 
 
+def _with_search(
+    opponent: Seat, bots: tuple[BotSeat, BotSeat] | None, depth: int | None, width: int | None
+) -> tuple[Seat, tuple[BotSeat, BotSeat] | None]:
+    """The bot seats of `create` with the depth and width given: the opponent's, or the first of
+    two bots. Raises CommandError when there is no bot to give them to."""
+    if bots is not None:
+        return opponent, (replace(bots[0], depth=depth, width=width), bots[1])
+    if isinstance(opponent, BotSeat):
+        return replace(opponent, depth=depth, width=width), bots
+    raise CommandError("depth and width set a bot's search: add 'vs LEVEL' or 'bots LEVEL LEVEL'")
+
+
 def _parse_replay(arguments: list[str]) -> Command:
     if len(arguments) != 1:
         raise CommandError("replay needs one game id, like 'replay g1'")
@@ -421,12 +440,14 @@ def _parse_replay(arguments: list[str]) -> Command:
 
 def _parse_create(arguments: list[str]) -> Command:
     """`create [vs LEVEL | bots LEVEL LEVEL] [as COLOUR] [rule R] [size N] [clock M+S] [private] [rated]
-    [opening O]`."""
+    [opening O] [depth N] [width N]`."""
     terms = GameTerms()
     opponent: Seat = "open"
     my_colour: Color | None = None
     bots: tuple[BotSeat, BotSeat] | None = None
     private = False
+    depth: int | None = None
+    width: int | None = None
     words = iter(arguments)
     for word in words:
         option = word.lower()
@@ -435,6 +456,10 @@ def _parse_create(arguments: list[str]) -> Command:
             terms = changed
         elif option == "private":
             private = True
+        elif option == "depth":
+            depth = read_whole(value_of(option, words), option)
+        elif option == "width":
+            width = read_whole(value_of(option, words), option)
         elif option == "vs":
             opponent = BotSeat(value_of(option, words))
         elif option == "bots":
@@ -443,6 +468,8 @@ def _parse_create(arguments: list[str]) -> Command:
             my_colour = read_colour(value_of(option, words))
         else:
             raise CommandError(f"unknown create option {word!r}: type 'help' for the list")
+    if depth is not None or width is not None:
+        opponent, bots = _with_search(opponent, bots, depth, width)
     black: Seat
     white: Seat
     if bots is not None:

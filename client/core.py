@@ -933,4 +933,6 @@ def _first_problem(error: ValidationError) -> str:
 
 
 def _seat_spec(seat: cmd.Seat) -> SeatSpec:
-    return BotSeatSpec(bot=seat.level) if isinstance(seat, cmd.BotSeat) else seat
+    if isinstance(seat, cmd.BotSeat):
+        return BotSeatSpec(bot=seat.level, depth=seat.depth, width=seat.width)
+    return seat

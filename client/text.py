@@ -125,8 +125,15 @@ def describe_bots(bots: list[BotInfoModel]) -> str:
     lines = [f"{'level':<{width}}  rating  about"]
     for bot in bots:
         rating = "-" if bot.rating is None else str(bot.rating)
-        lines.append(f"{bot.level:<{width}}  {rating:>6}  {bot.description}")
+        lines.append(f"{bot.level:<{width}}  {rating:>6}  {bot.description}{_search_bounds(bot)}")
     return "\n".join(lines)
+
+
+def _search_bounds(bot: BotInfoModel) -> str:
+    """What `create ... depth N width N` may set for this level, if anything."""
+    if bot.depth is None or bot.width is None:
+        return ""
+    return f" (depth {bot.depth.min}-{bot.depth.max}, width {bot.width.min}-{bot.width.max})"
 
 
 def describe_games(games: list[GameSummaryModel]) -> str:

@@ -171,6 +171,14 @@ def read_count(text: str, what: str, most: int) -> int:
     return int(text)
 
 
+def read_whole(text: str, what: str) -> int:
+    """A whole number of at least 1 (for a bot's search depth or width: the server knows each
+    level's bounds and refuses a value outside them, saying them)."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise CommandError(f"{what} must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
 def positive_number(text: str, what: str) -> float:
     try:
         value = float(text)

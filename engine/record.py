@@ -44,6 +44,11 @@ class PlayerInfo:
     """`human` or `bot`."""
     level: str | None = None
     """The bot level (`hard`, `greedy`, ...) for a bot, else None."""
+    depth: int | None = None
+    """The search depth in plies a player set for this bot (`engine.registry.search_bounds`);
+    None: the level's own, or not a bot."""
+    width: int | None = None
+    """The candidates per ply a player set for this bot; None: the level's own, or not a bot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +196,13 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
 
 
 def _player_to_dict(player: PlayerInfo) -> dict[str, Any]:
-    return {"name": player.name, "kind": player.kind, "level": player.level}
+    """A seat as the wire writes it; a bot's depth and width only when a player set them."""
+    written: dict[str, Any] = {"name": player.name, "kind": player.kind, "level": player.level}
+    if player.depth is not None:
+        written["depth"] = player.depth
+    if player.width is not None:
+        written["width"] = player.width
+    return written
 
 
 # --------------------------------------------------------------------- reading
@@ -286,7 +297,7 @@ def record_from_dict(data: object) -> GameRecord:
     """Read the wire's GameRecord object, checking every field and every move.
 
     `game_id`, `clock`, `result`, `started_at`, `ended_at`, `opening`, a move's
-    `time_ms` and `move`, a player's `level`, and a result's `winner`,
+    `time_ms` and `move`, a player's `level`, `depth` and `width`, and a result's `winner`,
     `line` and `detail` may be missing (read as null); everything else is required. Unknown fields are ignored. Raises
     RecordFormatError with the path of the first bad field, or the ply of
     the first illegal move, or the way the result contradicts the moves.
@@ -322,6 +333,8 @@ def _read_player(fields: _Fields, key: str) -> PlayerInfo:
         name=player.string("name"),
         kind=kind,
         level=player.optional_string("level"),
+        depth=player.optional_integer("depth", minimum=1),
+        width=player.optional_integer("width", minimum=1),
     )
 
 

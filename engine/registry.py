@@ -57,23 +57,43 @@ def level_names() -> list[str]:
 def make_bot(level: str, depth: int | None = None, width: int | None = None) -> Bot:
     """A fresh bot of the named level, its search `depth` plies deep over `width` points per ply
     where the level lets a player set them (`search_bounds`; None: the level's own). Raises
-    ValueError naming the known levels, or saying what the level takes."""
+    ValueError naming the known levels, or saying what the level takes (`check_search`)."""
     factory = bot_factories()[_known(level)]
     if depth is None and width is None:
         return factory()
-    if search_bounds(level) is None:
-        raise ValueError(f"{level} takes no search depth or width: only alphabeta does")
+    check_search(level, depth, width)
     from engine.classic.alphabeta import CANDIDATES_PER_PLY, DEFAULT_DEPTH, AlphaBetaBot
+    from engine.classic.static import StaticBot
 
+    if level == "static":
+        return StaticBot(depth=1 if depth is None else depth, width=width)
     return AlphaBetaBot(DEFAULT_DEPTH if depth is None else depth, CANDIDATES_PER_PLY if width is None else width)
+
+
+SEARCH_LEVELS = ("static", "alphabeta")
+"""The levels whose search depth and width a player may set: the textbook `alphabeta`, and `static`
+(evaluation alone, or with a depth or width the same tree over its evaluation)."""
+
+
+def check_search(level: str, depth: int | None, width: int | None) -> None:
+    """Refuse (ValueError, saying why) a search `depth` or `width` that `level` does not take: any
+    for a level whose search is its own, one outside the bounds (`search_bounds`) for the others.
+    None is the level's own and always fine."""
+    if depth is None and width is None:
+        return
+    if search_bounds(level) is None:
+        raise ValueError(f"{level} takes no search depth or width: only {' and '.join(SEARCH_LEVELS)} do")
+    from engine.classic.alphabeta import CANDIDATES_PER_PLY, check_search_shape
+
+    check_search_shape(1 if depth is None else depth, CANDIDATES_PER_PLY if width is None else width, level)
 
 
 def search_bounds(level: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """The (lowest, highest) search depth and width a player may set for `level`, or None for a
-    level whose search is its own (every level but the textbook `alphabeta`)."""
+    level whose search is its own (every level but `SEARCH_LEVELS`)."""
     from engine.classic.alphabeta import DEPTH_BOUNDS, WIDTH_BOUNDS
 
-    return (DEPTH_BOUNDS, WIDTH_BOUNDS) if _known(level) == "alphabeta" else None
+    return (DEPTH_BOUNDS, WIDTH_BOUNDS) if _known(level) in SEARCH_LEVELS else None
 
 
 def default_time_ms(level: str) -> int:

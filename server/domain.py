@@ -942,6 +942,10 @@ class BotTurn:
     """The game being played (an outside engine keeps one game per process)."""
     match_ms: int | None = None
     """In a timed game, each side's time at the start (an outside engine is told it)."""
+    depth: int | None = None
+    """The search depth the bot's seat set; None: its level's own."""
+    width: int | None = None
+    """The candidates per ply the bot's seat set; None: its level's own."""
 
 
 # ------------------------------------------------------------ reading back

@@ -51,6 +51,7 @@ def schedule(
     rule: Rule,
     seed: int,
     colour: str = "both",
+    level_times: bool = False,
 ) -> list[GameTask]:
     """Every game of the match: each pairing, each opening, each colour (or, in a gauntlet, only
     the games where the gauntlet player has `colour`: black's first-move advantage makes the
@@ -65,7 +66,8 @@ def schedule(
         for opening in openings:
             for first_is_black in first_plays_black:
                 black, white = (first, second) if first_is_black else (second, first)
-                tasks.append(GameTask(black, white, opening, time_ms, rule, seed=seed + len(tasks)))
+                task = GameTask(black, white, opening, time_ms, rule, seed=seed + len(tasks), level_times=level_times)
+                tasks.append(task)
     return tasks
 
 
@@ -146,8 +148,9 @@ def update_ratings(
     return ordered
 
 
-def measurement(argv: Sequence[str], games: int, time_ms: int, rule: Rule) -> dict[str, object]:
-    """How a run measured its ratings, for the ratings file: today's date, the command, the games."""
+def measurement(argv: Sequence[str], games: int, time_ms: int | None, rule: Rule) -> dict[str, object]:
+    """How a run measured its ratings, for the ratings file: today's date, the command, the games,
+    the time per move (None: each level its own)."""
     return {
         "date": datetime.date.today().isoformat(),
         "command": shlex.join(["gomoku-arena", *argv]),
@@ -167,6 +170,12 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--gauntlet", metavar="PLAYER", help="play this player against each other one only")
     parser.add_argument("--colour", choices=COLOURS, default="both", help="the gauntlet player's colour (default both)")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move in milliseconds (default 1000)")
+    parser.add_argument(
+        "--level-times",
+        action="store_true",
+        help="each of our levels thinks its own default time per move, as players meet it on the server "
+        "(--time-ms is then the outside brains' time)",
+    )
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help=f"openings to use, 1..{len(OPENINGS)}")
     parser.add_argument("--rule", type=Rule.parse, default=Rule.FREESTYLE, help="freestyle, standard or renju")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games played at once")
@@ -208,9 +217,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("gomoku-arena: --colour needs --gauntlet (a round robin plays both colours)", file=sys.stderr)
         return 2
     openings = OPENINGS[: arguments.openings]
-    tasks = schedule(players, gauntlet, openings, arguments.time_ms, arguments.rule, arguments.seed, arguments.colour)
+    tasks = schedule(
+        players,
+        gauntlet,
+        openings,
+        arguments.time_ms,
+        arguments.rule,
+        arguments.seed,
+        arguments.colour,
+        arguments.level_times,
+    )
     arguments.out.mkdir(parents=True, exist_ok=True)
-    print(f"{len(tasks)} games, {arguments.time_ms} ms per move, {arguments.rule}, {arguments.jobs} at a time")
+    per_move = "each level its own time" if arguments.level_times else f"{arguments.time_ms} ms"
+    print(f"{len(tasks)} games, {per_move} per move, {arguments.rule}, {arguments.jobs} at a time")
     results: list[tuple[str, str, float]] = []
     for done, (index, record) in enumerate(run_games(tasks, arguments.jobs), start=1):
         save_game(record, index, arguments.out, arguments.psq)
@@ -223,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(rating_table(ratings))
     if arguments.update_ratings:
         rated = [*players, *([gauntlet] if gauntlet else [])]
-        measured = measurement(argv, len(results), arguments.time_ms, arguments.rule)
+        measured = measurement(argv, len(results), None if arguments.level_times else arguments.time_ms, arguments.rule)
         written = update_ratings(ratings, rated, arguments.ratings_file, measured)
         print(f"\nratings written to {arguments.ratings_file}: {written}")
     return 0

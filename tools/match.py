@@ -26,7 +26,7 @@ from engine.errors import IllegalMoveError
 from engine.limits import SearchLimits
 from engine.notation import parse_point
 from engine.record import GameRecord, PlayerInfo, RecordedMove
-from engine.registry import level_names, make_bot
+from engine.registry import default_time_ms, level_names, make_bot
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
 
@@ -136,6 +136,16 @@ class GameTask:
     rule: Rule = Rule.FREESTYLE
     size: int = 15
     seed: int = 0
+    level_times: bool = False
+    """Whether each of our levels thinks its own time per move (`engine.registry.default_time_ms`,
+    what it gets in an untimed game on the server: the time players meet it at) instead of
+    `time_ms`, which then applies to outside brains only."""
+
+    def move_time_ms(self, player: PlayerSpec) -> int:
+        """The time `player` has for each move in this game."""
+        if self.level_times and player.level is not None:
+            return default_time_ms(player.level)
+        return self.time_ms
 
 
 def play_game(task: GameTask) -> GameRecord:
@@ -172,9 +182,10 @@ def _play_out(board: Board, bots: dict[Color, Bot], task: GameTask, recorded: li
     """Play moves until the game ends; a brain's timeout, failure or illegal move loses it."""
     while board.result is None:
         mover = board.to_move
+        limits = SearchLimits(time_ms=task.move_time_ms(task.black if mover is Color.BLACK else task.white))
         began = time.monotonic()
         try:
-            decision = bots[mover].choose(board, SearchLimits(time_ms=task.time_ms), seed=task.seed + board.ply)
+            decision = bots[mover].choose(board, limits, seed=task.seed + board.ply)
             board.play(decision.move)
         except EngineTimeout:
             return GameResult(mover.other, EndReason.TIMEOUT)

@@ -143,6 +143,10 @@ class SeatModel(WireModel):
     name: str
     kind: Literal["human", "bot"]
     level: str | None = None
+    depth: int | None = None
+    """A bot's search depth as its seat set it (an extension); null: the level's own."""
+    width: int | None = None
+    """A bot's candidates per ply as its seat set them (an extension); null: the level's own."""
     connected: bool
     rating: int | None = None
     """The seat's player's rating (1.1 ratings), rounded."""
@@ -297,6 +301,10 @@ class PlayerInfoModel(WireModel):
     name: str
     kind: Literal["human", "bot"] = "human"
     level: str | None = None
+    depth: int | None = None
+    """A bot's search depth as its seat set it (an extension); null: the level's own."""
+    width: int | None = None
+    """A bot's candidates per ply as its seat set them (an extension); null: the level's own."""
 
 
 class GameSummaryModel(WireModel):
@@ -317,6 +325,13 @@ class GameSummaryModel(WireModel):
     rated: bool = False
 
 
+class RangeModel(WireModel):
+    """The lowest and highest value a setting may take."""
+
+    min: int
+    max: int
+
+
 class BotInfoModel(WireModel):
     """A bot level people can play against."""
 
@@ -324,6 +339,10 @@ class BotInfoModel(WireModel):
     description: str
     rating: int | None
     """Arena rating, or null when the level has not been rated yet."""
+    depth: RangeModel | None = None
+    """The search depths (plies) a bot seat of this level may set (an extension); null: none."""
+    width: RangeModel | None = None
+    """The widths (candidates per ply) a bot seat of this level may set (an extension); null: none."""
 
 
 class PlayerModel(WireModel):
@@ -467,6 +486,12 @@ class BotSeatSpec(WireModel):
     """A seat taken by a bot of the named level."""
 
     bot: BotLevel
+    depth: int | None = Field(default=None, ge=1)
+    """The bot's search depth in plies (an extension), within the bounds `list_bots` gives for its
+    level; absent: the level's own."""
+    width: int | None = Field(default=None, ge=1)
+    """The bot's candidates per ply (an extension), within the bounds `list_bots` gives; absent:
+    the level's own."""
 
 
 SeatSpec = Literal["me", "open"] | BotSeatSpec

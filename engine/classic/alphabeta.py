@@ -17,6 +17,7 @@ time limit ends the search with the deepest finished answer.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.board import Board
@@ -34,11 +35,12 @@ WIDTH_BOUNDS = (1, 30)
 """The widths (candidates per ply) a player may set."""
 
 
-def check_search_shape(depth: int, width: int) -> None:
-    """Refuse (ValueError, saying the bounds) a depth or width outside DEPTH_BOUNDS and WIDTH_BOUNDS."""
+def check_search_shape(depth: int, width: int, level: str = "alphabeta") -> None:
+    """Refuse (ValueError, saying the bounds) a depth or width outside DEPTH_BOUNDS and WIDTH_BOUNDS
+    for a bot of `level` searching with this tree."""
     for name, value, (low, high) in (("depth", depth, DEPTH_BOUNDS), ("width", width, WIDTH_BOUNDS)):
         if not low <= value <= high:
-            raise ValueError(f"alphabeta's {name} must be {low} to {high}, not {value}")
+            raise ValueError(f"{level}'s {name} must be {low} to {high}, not {value}")
 
 
 SHAPE_SCORES = (100_000, 10_000, 1_000, 1_000, 100, 100, 10)
@@ -48,6 +50,21 @@ SHAPE_SCORES = (100_000, 10_000, 1_000, 1_000, 100, 100, 10)
 def shapes_value(counts: list[int]) -> int:
     """The SHAPE_SCORES total of one side's shape counts."""
     return sum(score * count for score, count in zip(SHAPE_SCORES, counts, strict=True))
+
+
+Evaluation = Callable[[list[int], list[int]], int]
+"""A position's value for the side to move, from its shape counts and the opponent's (the leaves
+of the tree read it; `static` plugs its own in)."""
+
+
+def textbook_value(own: list[int], other: list[int]) -> int:
+    """The evaluation for the side to move, who wins at once with any four
+    and loses next move against an open four it cannot answer with one."""
+    if own[Shape.OPEN_FOUR] or own[Shape.FOUR]:
+        return WIN_SCORE // 2
+    if other[Shape.OPEN_FOUR]:
+        return -WIN_SCORE // 2
+    return shapes_value(own) - shapes_value(other)
 
 
 class Bound(enum.Enum):
@@ -71,24 +88,21 @@ class Entry:
 class _Search:
     """One search: the board, the running shape counts, the table, and the budget that counts its nodes."""
 
-    def __init__(self, board: Board, budget: Budget, width: int = CANDIDATES_PER_PLY) -> None:
+    def __init__(
+        self, board: Board, budget: Budget, width: int = CANDIDATES_PER_PLY, evaluation: Evaluation = textbook_value
+    ) -> None:
         self.board = board
         self.budget = budget
         self.width = width
+        self.evaluation = evaluation
         black, white = board_shapes(board)
         self.counts = {1: black, 2: white}
         self.table: dict[int, Entry] = {}
 
     def value(self) -> int:
-        """The evaluation for the side to move, who wins at once with any four
-        and loses next move against an open four it cannot answer with one."""
+        """The evaluation for the side to move."""
         mover = int(self.board.to_move)
-        own, other = self.counts[mover], self.counts[3 - mover]
-        if own[Shape.OPEN_FOUR] or own[Shape.FOUR]:
-            return WIN_SCORE // 2
-        if other[Shape.OPEN_FOUR]:
-            return -WIN_SCORE // 2
-        return shapes_value(own) - shapes_value(other)
+        return self.evaluation(self.counts[mover], self.counts[3 - mover])
 
     def candidates(self) -> list[tuple[Point, int]]:
         """The best `width` playable points by attack plus defence value, best first."""
@@ -180,12 +194,15 @@ class AlphaBetaBot:
     level = "alphabeta"
     description = "Textbook alpha-beta: pattern evaluation, best 9 candidates per ply, depth 4, hash table."
 
-    def __init__(self, depth: int = DEFAULT_DEPTH, width: int = CANDIDATES_PER_PLY) -> None:
+    def __init__(
+        self, depth: int = DEFAULT_DEPTH, width: int = CANDIDATES_PER_PLY, evaluation: Evaluation = textbook_value
+    ) -> None:
         """A bot searching `depth` plies over the best `width` points per ply (ValueError outside
-        DEPTH_BOUNDS and WIDTH_BOUNDS)."""
+        DEPTH_BOUNDS and WIDTH_BOUNDS), valuing the leaves by `evaluation`."""
         check_search_shape(depth, width)
         self.depth = depth
         self.width = width
+        self.evaluation = evaluation
 
     def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
         """Deepen one ply at a time up to the depth; answer with the deepest finished one.
@@ -194,7 +211,7 @@ class AlphaBetaBot:
         their scores in `candidates` are upper bounds.
         """
         # Each node ranks every point near the stones (a few milliseconds): the clock is read at every one.
-        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1), self.width)
+        search = _Search(board.copy(), Budget.from_limits(limits, check_every=1), self.width, self.evaluation)
         root = search.candidates()
         ranked = rank(root, board, seed)
         finished_depth = 0

@@ -10,6 +10,11 @@ numbers, kept in a weight file that `gomoku-tune` improves by self-play.
 The opponent has its own weights because it moves next: its four is a
 loss, where our own four is only a threat. The bot plays the point whose
 trial move gives the highest value.
+
+That is evaluation alone. As in the course's programs, a player may add a
+search tree: with a depth (plies) or a width (points kept per ply, the best
+by attack plus defence), the same evaluation values the leaves of
+`alphabeta`'s tree, within the same bounds.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass
 
 from engine.board import Board
 from engine.bots import Decision
+from engine.classic.alphabeta import CANDIDATES_PER_PLY, AlphaBetaBot, check_search_shape
 from engine.classic.common import nearby_points, rank
 from engine.classic.shapes import SHAPE_COUNT, Shape, added, board_shapes, shape_change
 from engine.limits import SearchLimits
@@ -105,11 +111,28 @@ class StaticBot:
     level = "static"
     description = "Textbook static evaluation: weighs both sides' shapes over the whole board after each trial move."
 
-    def __init__(self, weights: StaticWeights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, weights: StaticWeights = DEFAULT_WEIGHTS, depth: int = 1, width: int | None = None) -> None:
+        """A bot of these weights; with a `depth` above one ply or a `width` (None: every point near
+        the stones, at one ply), it searches `alphabeta`'s tree with them (ValueError outside its
+        bounds)."""
         self.weights = weights
+        self.tree: AlphaBetaBot | None = None
+        """The search tree over this evaluation, when a depth or width was given."""
+        if depth != 1 or width is not None:
+            chosen_width = CANDIDATES_PER_PLY if width is None else width
+            check_search_shape(depth, chosen_width, self.level)
+            self.tree = AlphaBetaBot(depth, chosen_width, self.value_for_side_to_move)
+
+    def value_for_side_to_move(self, own: list[int], other: list[int]) -> int:
+        """The evaluation as the tree reads it at a leaf: for the side to move, the opposite of its
+        value for the side that has just moved (whose opponent, to move, has its own weights)."""
+        return -round(evaluate(self.weights, other, own))
 
     def choose(self, board: Board, limits: SearchLimits, seed: int | None = None) -> Decision:
-        """Evaluate a trial move on every point near the stones and play a best one."""
+        """Evaluate a trial move on every point near the stones and play a best one (or search
+        the tree, when it has one)."""
+        if self.tree is not None:
+            return self.tree.choose(board, limits, seed)
         mover = int(board.to_move)
         counts = board_shapes(board)
         scored = []

@@ -17,7 +17,8 @@ depth. At a quiet node the moves come ranked by the shapes they make for
 both sides, and the late ones that make no threat are searched shallower
 first, the more so the deeper the node and the later the move (late move
 reductions), or near the leaves not at all (late move pruning). At the
-leaves a short VCF search stands in for quiescence. After each iteration,
+leaves a short VCF search stands in for quiescence, where the static value
+does not already fail high. After each iteration,
 the best root moves are checked for the opponent's wins by threats, which
 the tree is too shallow to see (`safety`). Scores are for the side to
 move; a win in n plies from the root scores WIN - n.
@@ -133,6 +134,27 @@ class SearchResult:
         return int(self.nodes / self.seconds) if self.seconds > 0 else self.nodes
 
 
+class NodeCounts:
+    """Where one search's nodes went, counted as it runs (read by `bench.depth` to see what the
+    time buys): the threat searches apart from the tree, the tree's nodes by ply (the ratio of one
+    ply's to the one before is the branching factor there), and the cut-offs by the index of the
+    move that made them (a well-ordered search cuts with its first move)."""
+
+    def __init__(self) -> None:
+        self.root_threats = 0
+        """Nodes of the root VCF and VCT."""
+        self.safety = 0
+        """Nodes of the root moves' safety checks."""
+        self.leaf_vcf = 0
+        """Nodes of the VCF searches that stand in for quiescence at the leaves."""
+        self.fours_first = 0
+        """Nodes of the side to move's VCF looked for before defending an open three."""
+        self.tree_at_ply = [0] * (MAX_PLY + 2)
+        """Positions the alpha-beta tree visited, by ply from the root (the root's moves at 1)."""
+        self.cutoffs_at = [0] * REDUCTION_MOVES
+        """Beta cut-offs by the index, in the move ordering, of the move that made them."""
+
+
 # Compiled, it may still be subclassed in Python (a test records what each iteration searches).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Searcher:
@@ -157,6 +179,8 @@ class Searcher:
         self._history = [0] * self.position.area
         self._reductions = reductions_table(settings.reduction, settings.max_depth + 1)
         self._start = budget.clock()
+        self.counts = NodeCounts()
+        """Where the nodes went so far."""
         self.safety = RootSafety(self.position, settings.safety, budget, self._start)
         """The safety checks of the root moves, and what they have found so far."""
 
@@ -164,7 +188,9 @@ class Searcher:
 
     def iterate(self) -> Iterator[SearchResult]:
         """Yield a result per finished depth until a limit is reached or the outcome is certain."""
+        before = self.budget.nodes
         threat = self._root_threats()
+        self.counts.root_threats += self.budget.nodes - before
         if threat is not None:
             yield threat
             return
@@ -180,7 +206,11 @@ class Searcher:
                 scores = self._search_root(moves, depth)
             except OutOfBudget:
                 return
-            scores = self.safety.review(scores)
+            before = self.budget.nodes
+            try:
+                scores = self.safety.review(scores)
+            finally:
+                self.counts.safety += self.budget.nodes - before
             self.budget.settle(unsettled=depth > 1 and scores[0][0] != moves[0])
             moves = [move for move, _ in scores]
             best_score = scores[0][1]
@@ -282,6 +312,7 @@ class Searcher:
         """Principal-variation search; the value of the position for the side to move."""
         position = self.position
         self.budget.tick()
+        self.counts.tree_at_ply[ply] += 1
         me = position.side
         if position.fives[me]:
             return WIN - ply - 1
@@ -291,7 +322,7 @@ class Searcher:
         if position.ply == position.area:
             return 0
         if (depth <= 0 and not enemy_fives) or ply >= MAX_PLY:
-            return self._leaf(ply)
+            return self._leaf(ply, beta)
         if not enemy_fives and not position.fours[other(me)] and self._has_open_four(me):
             return WIN - ply - 3
         table_move = -1
@@ -343,6 +374,7 @@ class Searcher:
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        self.counts.cutoffs_at[min(index, REDUCTION_MOVES - 1)] += 1
                         self._reward(move, depth, ply)
                         break
         bound = _LOWER if best_score >= beta else _UPPER if best_score <= original_alpha else _EXACT
@@ -355,7 +387,11 @@ class Searcher:
         position = self.position
         if not position.fours[position.side] or not self.settings.leaf_vcf_depth:
             return None
-        return self.solver.vcf(self.settings.leaf_vcf_depth)
+        before = self.budget.nodes
+        try:
+            return self.solver.vcf(self.settings.leaf_vcf_depth)
+        finally:
+            self.counts.fours_first += self.budget.nodes - before
 
     def _makes_threat(self, move: int) -> bool:
         """Whether `move` makes an open three or better for the side to move, or takes the
@@ -373,15 +409,25 @@ class Searcher:
             return self.position.area
         return count + depth * depth
 
-    def _leaf(self, ply: int) -> int:
-        """Quiescence by threats: a short VCF for the side to move, else the static value."""
+    def _leaf(self, ply: int, beta: int) -> int:
+        """Quiescence by threats: a short VCF for the side to move, else the static value. A leaf
+        whose static value already reaches `beta` fails high as it stands (a win by fours could
+        only raise it), so it is not searched for one: the VCF at the leaves cost a third of all
+        nodes, most of them at such leaves (see "Where the nodes go" in docs/engine.md)."""
         position = self.position
+        value = position.evaluate_by_hand() if self.settings.hand_set_evaluation else position.evaluate()
+        value = max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        if value >= beta:
+            return value
         if position.fours[position.side]:
-            line = self.solver.vcf(self.settings.leaf_vcf_depth)
+            before = self.budget.nodes
+            try:
+                line = self.solver.vcf(self.settings.leaf_vcf_depth)
+            finally:
+                self.counts.leaf_vcf += self.budget.nodes - before
             if line is not None:
                 return WIN - ply - len(line)
-        value = position.evaluate_by_hand() if self.settings.hand_set_evaluation else position.evaluate()
-        return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        return value
 
     def _has_open_four(self, color: int) -> bool:
         """Whether `color` can make an open four (or double four) with a legal move."""

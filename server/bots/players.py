@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.bots import Decision
-from engine.limits import move_time_ms
+from engine.limits import most_move_time_ms, move_time_ms
 from engine.openings import OpeningRule, Step
-from engine.registry import bot_factories, default_time_ms, level_names
+from engine.registry import bot_factories, check_search, default_time_ms, level_names, search_bounds
 from engine.types import Rule
 from server.bots.engine_config import EngineSpec
 from server.bots.outside_engines import OutsideEngines
@@ -43,6 +43,9 @@ class BotInfo:
     """One sentence about how the bot plays."""
     rating: int | None
     """Arena rating (for an outside engine, the operator's), or None when unrated."""
+    search: tuple[tuple[int, int], tuple[int, int]] | None = None
+    """The (lowest, highest) depth and width a seat may set for this level, or None when its
+    search is its own (`engine.registry.search_bounds`)."""
 
 
 class BotRoster:
@@ -61,7 +64,10 @@ class BotRoster:
     def catalogue(self) -> list[BotInfo]:
         """Every level with its description and rating (None when unrated)."""
         factories = bot_factories()
-        ours = [BotInfo(level, factory().description, self._ratings.get(level)) for level, factory in factories.items()]
+        ours = [
+            BotInfo(level, factory().description, self._ratings.get(level), search_bounds(level))
+            for level, factory in factories.items()
+        ]
         return ours + [BotInfo(spec.name, spec.description, spec.rating) for spec in self._engines.values()]
 
     def is_level(self, name: str) -> bool:
@@ -95,6 +101,21 @@ class BotRoster:
             "not_allowed",
             f"outside engines cannot play the {opening.value} opening: the Gomocup protocol has no command for it",
         )
+
+    def check_search(self, level: str, depth: int | None, width: int | None, rated: bool) -> None:
+        """Refuse a bot seat's search `depth` or `width` that its level does not take
+        (`bad_request`, saying the bounds), and any in a rated game (`not_allowed`: a bot's rating
+        is its level's, earned at the level's own settings). None is the level's own."""
+        if depth is None and width is None:
+            return
+        if rated:
+            raise Refusal("not_allowed", "a bot with its own depth or width plays unrated games only")
+        if level in self._engines:
+            raise Refusal("bad_request", f"the outside engine {level} takes no search depth or width")
+        try:
+            check_search(level, depth, width)
+        except ValueError as error:
+            raise Refusal("bad_request", str(error)) from None
 
     def analysis_level(self, rule: Rule, size: int, chosen: str | None = None) -> str:
         """The level that analyses a position of this rule and size: `chosen` (the server's setting)
@@ -133,18 +154,26 @@ class BotRoster:
         return share
 
     def search_request(self, turn: BotTurn, cap_ms: int | None) -> BotRequest:
-        """What to ask the bots for this turn."""
+        """What to ask the bots for this turn. In a timed game the search may run on past its
+        time while its best move keeps changing (`engine.limits.most_move_time_ms`: up to three
+        times its time, never more than an eighth of its clock nor `cap_ms`), as the Gomocup
+        brain does: the level's own time is what it plans for, not what it may never pass."""
+        time_ms = self.search_time_ms(turn, cap_ms)
+        left_ms = None if turn.clock_ms is None else turn.clock_ms[0]
         return BotRequest(
             turn.level,
             turn.rule,
             turn.size,
             turn.moves,
-            self.search_time_ms(turn, cap_ms),
+            time_ms,
             priority=Priority.BOT_GAME if turn.bots_only else Priority.PERSON,
             opening=turn.opening,
             game_id=turn.game_id,
-            time_left_ms=None if turn.clock_ms is None else turn.clock_ms[0],
+            time_left_ms=left_ms,
             match_ms=turn.match_ms,
+            most_time_ms=most_move_time_ms(time_ms, left_ms, cap_ms),
+            depth=turn.depth,
+            width=turn.width,
         )
 
 

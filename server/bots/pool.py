@@ -151,11 +151,27 @@ class BotRequest:
     """In a timed game, the bot's time left on its clock."""
     match_ms: int | None = None
     """In a timed game, each side's time at the start (an outside engine is told both)."""
+    most_time_ms: int | None = None
+    """In a timed game, the most the search may take while its best move keeps changing
+    (`SearchLimits.most_time_ms`); None: `time_ms` is also the most."""
+    depth: int | None = None
+    """The search depth the bot's seat set (`engine.registry.make_bot`); None: the level's own."""
+    width: int | None = None
+    """The candidates per ply the bot's seat set; None: the level's own."""
 
     @property
     def thinking_ms(self) -> int:
         """The thinking time this request actually gets."""
         return DEFAULT_TIME_MS if self.time_ms is None else self.time_ms
+
+    @property
+    def longest_ms(self) -> int:
+        """The longest this request's search may run: its thinking time, or more while unsettled."""
+        return max(self.thinking_ms, self.most_time_ms or 0)
+
+    def limits(self) -> SearchLimits:
+        """The limits the bot searches within."""
+        return SearchLimits(time_ms=self.thinking_ms, most_time_ms=self.most_time_ms)
 
 
 def decide_in_worker(request: BotRequest) -> Step:
@@ -180,7 +196,7 @@ def choose_in_worker(request: BotRequest) -> Decision:
     that the server never plays one.
     """
     board = Board.from_moves(request.moves, request.size, request.rule)
-    decision = make_bot(request.level).choose(board, SearchLimits(time_ms=request.thinking_ms), request.seed)
+    decision = make_bot(request.level, request.depth, request.width).choose(board, request.limits(), request.seed)
     board.check_move(decision.move)
     return decision
 
@@ -380,7 +396,7 @@ class BotPool:
             raise
         self._release_slot_when_done(future, request.priority)
         grace_ms = GRACE_MS if executor in self._warm else GRACE_MS + STARTUP_GRACE_MS
-        deadline_s = (request.thinking_ms + grace_ms) / 1000
+        deadline_s = (request.longest_ms + grace_ms) / 1000
         try:
             answer = await asyncio.wait_for(asyncio.wrap_future(future), deadline_s)
             self._count_answer(executor)

@@ -20,6 +20,7 @@ from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo
 from server.accounts.service import Accounts
 from server.bots.analysis import AnalysisRequests
+from server.bots.players import BotInfo
 from server.domain import Refusal, new_room_id
 from server.edge.connections import Connection
 from server.hub.account_requests import AccountRequests
@@ -62,6 +63,7 @@ from wire.messages import (
     OpeningStep,
     PlayerModel,
     QuickPair,
+    RangeModel,
     Rematch,
     RequestUndo,
     Resign,
@@ -127,10 +129,7 @@ class RequestHandlers:
         )
         self._caps = RoomCaps(services.settings.limits, services.rooms)
         self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
-        self._catalogue = [
-            BotInfoModel(level=info.level, description=info.description, rating=info.rating)
-            for info in services.roster.catalogue()
-        ]
+        self._catalogue = [_bot_info_model(info) for info in services.roster.catalogue()]
         self._engine_build = build_kind()
         """How the bot pool's engine runs (its workers import the same install as this process)."""
 
@@ -301,7 +300,8 @@ class RequestHandlers:
         if self._services.bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
         self._services.roster.check_seat(spec.bot, request.rule, request.size, OpeningRule(request.opening))
-        return PlayerInfo(spec.bot, "bot", spec.bot)
+        self._services.roster.check_search(spec.bot, spec.depth, spec.width, request.rated)
+        return PlayerInfo(spec.bot, "bot", spec.bot, spec.depth, spec.width)
 
     async def _in_room(self, connection: Connection, request: RoomRequest) -> None:
         """Hand a request to its room as a command, from the connection's player. One who asks for
@@ -331,3 +331,15 @@ class RequestHandlers:
             raise Refusal("not_found", f"there is no game {request.game_id!r}")
         body = views.render_record(record, request.format)
         connection.send(GameMessage(game_id=request.game_id, format=request.format, record=body, id=request.id))
+
+
+def _bot_info_model(info: BotInfo) -> BotInfoModel:
+    """One entry of `bots`, with the bounds of the depth and width a seat may set, if any."""
+    depth, width = (None, None) if info.search is None else info.search
+    return BotInfoModel(
+        level=info.level,
+        description=info.description,
+        rating=info.rating,
+        depth=None if depth is None else RangeModel(min=depth[0], max=depth[1]),
+        width=None if width is None else RangeModel(min=width[0], max=width[1]),
+    )

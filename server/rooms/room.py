@@ -708,6 +708,8 @@ class Room:
             opening,
             self.game_id,
             match_ms,
+            seat.depth,
+            seat.width,
         )
 
     def bot_move(self, version: int, point: Point, now: float) -> Outcome:

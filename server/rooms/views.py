@@ -98,10 +98,20 @@ def seat_model(seat: PlayerInfo | None, connected: bool, standing: Standing | No
     if seat is None:
         return None
     if standing is None:
-        return SeatModel(name=seat.name, kind=seat.kind, level=seat.level, connected=connected)
+        return SeatModel(
+            name=seat.name, kind=seat.kind, level=seat.level, depth=seat.depth, width=seat.width, connected=connected
+        )
     rating, rd, games = rounded(standing)
     return SeatModel(
-        name=seat.name, kind=seat.kind, level=seat.level, connected=connected, rating=rating, rd=rd, games=games
+        name=seat.name,
+        kind=seat.kind,
+        level=seat.level,
+        depth=seat.depth,
+        width=seat.width,
+        connected=connected,
+        rating=rating,
+        rd=rd,
+        games=games,
     )
 
 
@@ -118,7 +128,9 @@ def leaderboard_entry(standing: Standing) -> LeaderboardEntryModel:
 
 def player_model(player: PlayerInfo) -> PlayerInfoModel:
     """A player as written in a game record or summary."""
-    return PlayerInfoModel(name=player.name, kind=player.kind, level=player.level)
+    return PlayerInfoModel(
+        name=player.name, kind=player.kind, level=player.level, depth=player.depth, width=player.width
+    )
 
 
 def room_state(room: Room, now: float) -> RoomStateModel:

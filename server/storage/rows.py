@@ -37,6 +37,7 @@ GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
     "g.black_ms, g.white_ms, g.private, g.started_at, g.created_by, g.rated, g.opening, "
+    "g.black_depth, g.black_width, g.white_depth, g.white_width, "
     "r.winner, r.reason, r.line, r.ended_at, r.detail"
 )
 """The columns of a game `g` and its result `r` (NULL while unfinished) that the game functions read."""
@@ -143,7 +144,9 @@ def opening_rule_of(row: Row) -> OpeningRule:
 
 
 def _seat(row: Row, color: str) -> PlayerInfo:
-    return PlayerInfo(row[f"{color}_name"], row[f"{color}_kind"], row[f"{color}_level"])
+    return PlayerInfo(
+        row[f"{color}_name"], row[f"{color}_kind"], row[f"{color}_level"], row[f"{color}_depth"], row[f"{color}_width"]
+    )
 
 
 def _clock(row: Row) -> ClockSetting | None:

@@ -47,7 +47,8 @@ Statement = tuple[str, tuple[Any, ...]]
 _INSERT_GAME = (
     "INSERT INTO games (game_id, room_id, rule, size, black_name, black_kind, black_level, "
     "white_name, white_kind, white_level, clock_initial_ms, clock_increment_ms, black_ms, white_ms, "
-    "private, started_at, created_by, rated, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "private, started_at, created_by, rated, opening, black_depth, black_width, white_depth, white_width) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?, ?, ?, ?, ?, ?)"
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
@@ -61,7 +62,7 @@ _ENROL_BOT = (
 _INSERT_OPENING_STEP = "INSERT INTO opening_steps (game_id, idx, player, side, step) VALUES (?, ?, ?, ?, ?)"
 _UPDATE_SEATS = (
     "UPDATE games SET black_name = ?, black_kind = ?, black_level = ?, white_name = ?, white_kind = ?, "
-    "white_level = ? WHERE game_id = ?"
+    "white_level = ?, black_depth = ?, black_width = ?, white_depth = ?, white_width = ? WHERE game_id = ?"
 )
 _UPDATE_RATING = "UPDATE players SET rating = ?, rd = ?, volatility = ?, games = ? WHERE name = ?"
 _INSERT_RATING_CHANGE = (
@@ -110,8 +111,9 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return [(_INSERT_OPENING_STEP, (record.game_id, record.index, taken.player, taken.side.value, step))]
     if isinstance(record, SeatsDecided):
         black, white = record.black, record.white
-        seats = (black.name, black.kind, black.level, white.name, white.kind, white.level, record.game_id)
-        return [(_UPDATE_SEATS, seats)]
+        seats = (black.name, black.kind, black.level, white.name, white.kind, white.level)
+        searches = (black.depth, black.width, white.depth, white.width)
+        return [(_UPDATE_SEATS, (*seats, *searches, record.game_id))]
     if isinstance(record, ModerationRecord):
         return moderation_rows(record)
     if isinstance(record, TournamentRecord):
@@ -147,6 +149,10 @@ def _game_row(record: GameStarted) -> Statement:
         record.created_by,
         int(record.rated),
         record.opening.value,
+        record.black.depth,
+        record.black.width,
+        record.white.depth,
+        record.white.width,
     )
 
 

@@ -70,9 +70,19 @@ def test_create_a_bot_against_bot_room() -> None:
     assert command == CreateRoomCommand(Rule.FREESTYLE, 19, BotSeat("easy"), BotSeat("master"), (60_000, 0), False)
 
 
+def test_create_sets_the_search_of_the_bot_or_of_the_first_of_two() -> None:
+    command = parse_command("create vs alphabeta depth 6 width 12")
+    assert command == CreateRoomCommand(Rule.FREESTYLE, 15, "me", BotSeat("alphabeta", 6, 12), None, False)
+    two = parse_command("create bots alphabeta hard width 3")
+    assert two == CreateRoomCommand(Rule.FREESTYLE, 15, BotSeat("alphabeta", width=3), BotSeat("hard"), None, False)
+
+
 @pytest.mark.parametrize(
     ("line", "complaint"),
     [
+        ("create depth 3", "add 'vs LEVEL'"),
+        ("create vs alphabeta depth 0", "depth must be a whole number of at least 1"),
+        ("create vs alphabeta width many", "width must be a whole number"),
         ("create rule renju size 19", "15x15 only"),
         ("create size 4", "5 to 26"),
         ("create rule gomoku", "unknown rule"),

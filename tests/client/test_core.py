@@ -84,6 +84,12 @@ def test_create_against_a_bot(core: ClientCore) -> None:
     assert request.clock is not None and request.clock.initial_ms == 300_000
 
 
+def test_create_against_a_bot_with_its_own_depth_and_width(core: ClientCore) -> None:
+    (request,) = sent(core.handle_line("create vs alphabeta as white depth 2 width 5"))
+    assert isinstance(request, CreateRoom)
+    assert (request.black, request.white) == (BotSeatSpec(bot="alphabeta", depth=2, width=5), "me")
+
+
 def test_a_room_is_drawn_with_the_last_move_marked_and_the_turn(core: ClientCore, snapshot: SnapshotFactory) -> None:
     text = shown(core.handle_message(snapshot("h8 j9")))
     assert "room r1: you are playing black" in text

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from client.text import describe_rooms, format_rating, printable
+from client.text import describe_bots, describe_rooms, format_rating, printable
 from engine.types import Rule
-from wire.messages import ClockSettingModel, RoomSummaryModel, SeatModel
+from wire.messages import BotInfoModel, ClockSettingModel, RangeModel, RoomSummaryModel, SeatModel
 
 
 def summary(room_id: str, clock: ClockSettingModel | None) -> RoomSummaryModel:
@@ -19,6 +19,18 @@ def summary(room_id: str, clock: ClockSettingModel | None) -> RoomSummaryModel:
         spectators=0,
         clock=clock,
     )
+
+
+def test_the_bot_list_says_which_levels_take_a_depth_and_width_and_within_what() -> None:
+    bounds = {"depth": RangeModel(min=1, max=8), "width": RangeModel(min=1, max=30)}
+    text = describe_bots(
+        [
+            BotInfoModel(level="alphabeta", description="Textbook alpha-beta.", rating=1454, **bounds),
+            BotInfoModel(level="hard", description="Deep.", rating=1922),
+        ]
+    ).splitlines()
+    assert text[1].endswith("Textbook alpha-beta. (depth 1-8, width 1-30)")
+    assert text[2].endswith("Deep.")
 
 
 def test_the_room_list_has_a_clock_column() -> None:

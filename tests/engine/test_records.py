@@ -1,6 +1,7 @@
 """Game records and their JSON form: the exact wire shape, a lossless round trip, precise errors."""
 
 import copy
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
@@ -95,6 +96,16 @@ def test_an_unfinished_untimed_game_without_times_round_trips() -> None:
     assert data["result"] is None and data["clock"] is None and data["started_at"] is None
     assert data["moves"][0]["time_ms"] is None
     assert record_from_dict(json.loads(json.dumps(data))) == record
+
+
+def test_a_bots_own_depth_and_width_are_written_and_read_back_when_set() -> None:
+    record = dataclasses.replace(won_game(), white=PlayerInfo("alphabeta", "bot", "alphabeta", depth=6, width=12))
+    data = record_to_dict(record)
+    assert data["white"] == {"name": "alphabeta", "kind": "bot", "level": "alphabeta", "depth": 6, "width": 12}
+    assert record_from_dict(json.loads(json.dumps(data))) == record
+    data["white"]["width"] = 0
+    with pytest.raises(RecordFormatError, match="white.width must be at least 1"):
+        record_from_dict(data)
 
 
 def test_an_empty_game_round_trips() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from engine.classic import CLASSIC_BOTS
 from engine.classic.alphabeta import AlphaBetaBot
+from engine.classic.static import StaticBot
 from engine.registry import DEFAULT_TIME_MS, default_time_ms, level_names, make_bot, search_bounds
 from engine.search.levels import ENGINE_LEVELS
 
@@ -48,8 +49,17 @@ def test_a_player_may_set_alphabetas_depth_and_width_within_its_bounds() -> None
         make_bot("alphabeta", width=0)
 
 
-@pytest.mark.parametrize("level", ["static", "hard", "master"])
+def test_static_takes_the_same_depth_and_width_for_a_tree_over_its_evaluation() -> None:
+    assert search_bounds("static") == search_bounds("alphabeta")
+    bot = make_bot("static", width=5)
+    assert isinstance(bot, StaticBot) and bot.tree is not None and (bot.tree.depth, bot.tree.width) == (1, 5)
+    assert isinstance(evaluation_alone := make_bot("static"), StaticBot) and evaluation_alone.tree is None
+    with pytest.raises(ValueError, match="static's depth must be 1 to 8, not 0"):
+        make_bot("static", depth=0)
+
+
+@pytest.mark.parametrize("level", ["greedy", "hard", "master"])
 def test_other_levels_take_no_depth_or_width(level: str) -> None:
     assert search_bounds(level) is None
-    with pytest.raises(ValueError, match=f"{level} takes no search depth or width"):
+    with pytest.raises(ValueError, match=f"{level} takes no search depth or width: only static and alphabeta do"):
         make_bot(level, depth=3)

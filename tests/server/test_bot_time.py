@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.limits import SearchLimits
 from engine.registry import default_time_ms
 from engine.types import Color, Point, Rule
 from server.bots.players import BotRoster
@@ -43,3 +44,15 @@ def test_a_level_the_server_no_longer_has_gets_the_pools_default() -> None:
 def test_a_bot_games_search_waits_behind_peoples() -> None:
     assert ROSTER.search_request(turn("greedy", bots_only=True), None).priority is Priority.BOT_GAME
     assert ROSTER.search_request(turn("greedy"), None).priority is Priority.PERSON
+
+
+def test_with_a_clock_a_search_whose_best_move_changes_may_run_on_within_its_clock() -> None:
+    request = ROSTER.search_request(turn("master", (60_000, 0)), None)
+    assert request.limits() == SearchLimits(time_ms=3_000, most_time_ms=7_500)  # an eighth of the time left
+    assert ROSTER.search_request(turn("hard", (600_000, 0)), None).most_time_ms == 6_000  # three shares
+    assert ROSTER.search_request(turn("master", (60_000, 0)), 4_000).most_time_ms == 4_000  # the server's cap
+    assert ROSTER.search_request(turn("master", (1_000, 2_000)), None).most_time_ms == 500  # never less than its share
+
+
+def test_untimed_a_search_never_runs_past_its_time() -> None:
+    assert ROSTER.search_request(turn("master"), None).limits() == SearchLimits(time_ms=5_000)

@@ -4,6 +4,7 @@ PostgreSQL where a test takes `database`)."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from server.domain import (
     MovesTakenBack,
     Refusal,
     RoomId,
+    SeatsDecided,
     new_game_id,
     new_room_id,
 )
@@ -118,6 +120,17 @@ async def test_moves_undo_and_result_make_up_the_record(database: str) -> None:
     assert by_bot is not None and [summary.game_id for summary in by_bot.games] == [game_id]
     nobody = await storage.list_games("carol", 10, None)
     assert nobody is not None and nobody.games == ()
+    await storage.close()
+
+
+async def test_a_bots_own_depth_and_width_follow_it_when_an_opening_swaps_the_seats(database: str) -> None:
+    storage = await Storage.open(database)
+    game_id = new_game_id()
+    bot, alice = PlayerInfo("alphabeta", "bot", "alphabeta", depth=3, width=7), PlayerInfo("alice")
+    await storage.apply([replace(started(game_id, new_room_id()), black=bot, white=alice)])
+    await storage.apply([SeatsDecided(game_id, black=alice, white=bot)])
+    (restored,) = await storage.unfinished_games()
+    assert (restored.black, restored.white) == (alice, bot)
     await storage.close()
 
 

@@ -158,3 +158,15 @@ def test_the_arena_openings_are_quiet_and_no_two_alike() -> None:
         images = _symmetries([first, white, second])
         assert not images & seen, opening
         seen |= images
+
+
+def test_with_level_times_each_of_our_levels_thinks_its_own_time_and_outside_brains_the_given_one() -> None:
+    easy, master, brain = (
+        PlayerSpec("easy", level="easy"),
+        PlayerSpec("master", level="master"),
+        PlayerSpec("x", command=("x",)),
+    )
+    (task, _) = arena.schedule([easy, master], None, OPENINGS[:1], 1000, Rule.FREESTYLE, 0, level_times=True)
+    assert (task.move_time_ms(easy), task.move_time_ms(master), task.move_time_ms(brain)) == (300, 5_000, 1000)
+    (equal, _) = arena.schedule([easy, master], None, OPENINGS[:1], 1000, Rule.FREESTYLE, 0)
+    assert (equal.move_time_ms(easy), equal.move_time_ms(master)) == (1000, 1000)

@@ -19,7 +19,8 @@ export const RULES = ['freestyle', 'standard', 'renju'];
  * The `create_room` request for a choice of opponent and settings.
  *
  * options: {opponent: "bot" | "friend" | "anyone" | "bots", level, secondLevel,
- *   rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private,
+ *   depth, width (the search of the bot of `level`, for a level that takes them; null or absent:
+ *   the level's own, and the seat is sent without them), rule, size, clock (a CLOCK_PRESETS entry), color: "black" | "white" | "random", private,
  *   rated (1.1 ratings; sent only when true, so a server without ratings reads the same request),
  *   opening (1.1 openings: "none" | "swap" | "swap2" | "soosorv8"; sent only when not "none")}
  * `coin()` answers true or false at random (for a random colour).
@@ -31,13 +32,22 @@ export function createRoomRequest(options, coin = () => Math.random() < 0.5) {
   if (options.clock !== null) request.clock = { ...options.clock };
   if (options.rated === true) request.rated = true;
   if (withOpening(options)) request.opening = options.opening;
+  const chosenBot = botSeat(options.level, options.depth, options.width);
   if (options.opponent === 'bots') {
-    return { ...request, black: { bot: options.level }, white: { bot: options.secondLevel }, private: options.private };
+    return { ...request, black: chosenBot, white: { bot: options.secondLevel }, private: options.private };
   }
   const color = options.color === 'random' ? (coin() ? 'black' : 'white') : options.color;
-  const other = options.opponent === 'bot' ? { bot: options.level } : 'open';
+  const other = options.opponent === 'bot' ? chosenBot : 'open';
   const isPrivate = options.opponent === 'friend' || (options.opponent === 'bot' && options.private);
   return { ...request, black: color === 'black' ? 'me' : other, white: color === 'white' ? 'me' : other, private: isPrivate };
+}
+
+/** A bot seat of `level`, with the depth and width its search was given when they are not null. */
+function botSeat(level, depth = null, width = null) {
+  const seat = { bot: level };
+  if (depth !== null) seat.depth = depth;
+  if (width !== null) seat.width = width;
+  return seat;
 }
 
 /**

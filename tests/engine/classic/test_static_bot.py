@@ -79,3 +79,22 @@ def test_other_weights_change_its_mind() -> None:
     defence = StaticBot(defender).choose(board, SearchLimits()).move
     assert attack.y == 3 and attack.x <= 5  # makes its own two a three
     assert defence.y == 3 and defence.x in (8, 11)  # cuts white's open two
+
+
+def test_with_a_depth_or_width_the_evaluation_values_the_leaves_of_alphabetas_tree() -> None:
+    board = Board.from_moves([Point(7, 7), Point(8, 8), Point(7, 8)], 15)
+    alone = StaticBot().choose(board, SearchLimits(), seed=3)
+    assert alone.depth == 1 and len(alone.candidates) > 30
+    narrow = StaticBot(width=5).choose(board, SearchLimits(), seed=3)
+    assert narrow.depth == 1 and len(narrow.candidates) == 5
+    scores = dict(alone.candidates)
+    assert all(scores[point] == score for point, score in narrow.candidates), "one ply: the evaluation alone"
+    deeper = StaticBot(depth=3, width=4).choose(board, SearchLimits(), seed=3)
+    assert deeper.depth == 3 and len(deeper.pv) == 3
+
+
+def test_a_static_tree_out_of_bounds_is_refused() -> None:
+    with pytest.raises(ValueError, match="static's depth must be 1 to 8, not 9"):
+        StaticBot(depth=9)
+    with pytest.raises(ValueError, match="static's width must be 1 to 30, not 31"):
+        StaticBot(width=31)

@@ -11,7 +11,7 @@ from engine import Board, Point, Rule, format_point, parse_pairs, parse_point, r
 from engine.limits import Budget, SearchLimits, counting_clock
 from engine.search.levels import ENGINE_LEVELS, LEVELS, EngineBot
 from engine.search.movegen import threat_replies
-from engine.search.position import WON, Position
+from engine.search.position import WIN, WON, Position
 from engine.search.search import Searcher, SearchSettings, reductions_table
 from engine.search.threats import ThreatSolver
 
@@ -185,6 +185,14 @@ def test_a_win_by_fours_is_scored_as_a_win_with_its_line() -> None:
     assert [format_point(point, 15) for point in results[0].pv[:2]] == ["h8", "i8"]
 
 
+def test_a_leaf_whose_value_already_fails_high_is_not_searched_for_a_win_by_fours() -> None:
+    searcher = Searcher(Board.from_picture(FOUR_THEN_OPEN_FOUR), SearchSettings(), Budget())
+    assert abs(searcher._leaf(1, -WIN)) < WON, "the static value stands: it is past beta already"
+    assert searcher.counts.leaf_vcf == 0
+    assert searcher._leaf(1, WIN + 1) > WON, "below beta, the win by fours is found"
+    assert searcher.counts.leaf_vcf > 0
+
+
 @pytest.mark.parametrize(
     "cut",
     [SearchSettings(width=12, max_depth=5, reduction=0.6), SearchSettings(width=12, max_depth=5, prune_after=3)],
@@ -204,14 +212,14 @@ def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -
     board = Board.from_moves(parse_pairs("jiggfghghighgfehiffhhhgihfgjgkjf", 15))
     master = next(level for level in LEVELS if level.name == "master")
     depths = {}
-    for most_time_ms in (None, 1600):
+    for most_time_ms in (None, 1200):
         bot = EngineBot(master, clock=counting_clock())
-        results = list(bot.think(board, SearchLimits(time_ms=400, most_time_ms=most_time_ms)))
+        results = list(bot.think(board, SearchLimits(time_ms=300, most_time_ms=most_time_ms)))
         depths[most_time_ms] = [(result.depth, format_point(result.move, 15)) for result in results]
-    # The second depth changes the best move: the third, unsettled, may finish after the 400 ms
-    # planned, and being settled again it ends the search (far before the 1,600 ms allowed).
+    # The second depth changes the best move: the third, unsettled, may finish after the 300 ms
+    # planned, and being settled again it ends the search (far before the 1,200 ms allowed).
     assert depths[None] == [(1, "f11"), (2, "j8")]
-    assert depths[1600] == [(1, "f11"), (2, "j8"), (3, "j8")]
+    assert depths[1200] == [(1, "f11"), (2, "j8"), (3, "j8")]
 
 
 def test_the_reductions_grow_with_the_depth_and_the_move_index() -> None:

@@ -23,6 +23,14 @@ test('two bots take both seats and the creator watches', () => {
   assert.deepEqual([bots.black, bots.white], [{ bot: 'greedy' }, { bot: 'hard' }]);
 });
 
+test("a bot's own depth and width go with its seat, and only when chosen", () => {
+  const set = createRoomRequest({ ...base, level: 'alphabeta', depth: 6, width: null });
+  assert.deepEqual(set.white, { bot: 'alphabeta', depth: 6 });
+  const both = createRoomRequest({ ...base, opponent: 'bots', level: 'alphabeta', depth: 2, width: 12 });
+  assert.deepEqual([both.black, both.white], [{ bot: 'alphabeta', depth: 2, width: 12 }, { bot: 'hard' }]);
+  assert.deepEqual(createRoomRequest({ ...base, depth: null, width: null }).white, { bot: 'greedy' });
+});
+
 test('a random colour is drawn by the coin', () => {
   assert.equal(createRoomRequest({ ...base, color: 'random' }, () => true).black, 'me');
   assert.equal(createRoomRequest({ ...base, color: 'random' }, () => false).white, 'me');

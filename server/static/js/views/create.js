@@ -2,6 +2,10 @@
 // anyone, or two bots to watch), the rule, the board, the clock and the
 // colour. The inputs hold the choice until it is sent.
 //
+// A bot whose search a player may set (`list_bots` gives its depth and width
+// bounds) gets two number fields; left empty, the level's own is used, and a
+// bot with its own settings plays unrated.
+//
 // With a 1.1 server, the form can also post a seek to the lobby (open to a
 // range of ratings) instead of opening a room, and make a game rated.
 
@@ -33,6 +37,12 @@ export function createCreateForm(intents) {
   const secondLevel = h('select', { id: 'create-second-level' });
   const levelField = labelled(level.id, level);
   const secondField = labelled(secondLevel.id, secondLevel);
+  const searchBox = (id) => h('input', { type: 'number', id, step: 1, inputMode: 'numeric' });
+  const depth = searchBox('create-depth');
+  const width = searchBox('create-width');
+  const depthField = labelled(depth.id, depth);
+  const widthField = labelled(width.id, width);
+  const searchRow = h('div', { class: 'field-row' }, depthField.element, widthField.element);
 
   const rule = h('select', { id: 'create-rule' }, RULES.map((value) => h('option', { value })));
   const size = h('select', { id: 'create-size' }, SIZES.map((value) => h('option', { value: String(value), selected: value === 15 })));
@@ -68,6 +78,7 @@ export function createCreateForm(intents) {
     { class: 'create-form', 'aria-labelledby': heading.id },
     h('fieldset', { class: 'choices' }, opponentLegend, opponents.map((choice) => choice.element)),
     h('div', { class: 'field-row' }, levelField.element, secondField.element),
+    searchRow,
     h('div', { class: 'field-row' }, ruleField.element, sizeField.element),
     clockField.element,
     openingBox,
@@ -80,6 +91,12 @@ export function createCreateForm(intents) {
   const element = h('section', { class: 'panel create' }, heading, form);
 
   const opponent = () => opponents.find((choice) => choice.input.checked).input.value;
+  const numberIn = (input) => (input.disabled || input.value === '' ? null : Number(input.value));
+  /** The search bounds `list_bots` gives for the chosen level: {depth, width}, or null. */
+  function searchBounds() {
+    const bot = botsShown?.find((entry) => entry.level === level.value);
+    return bot?.depth && bot?.width ? { depth: bot.depth, width: bot.width } : null;
+  }
 
   /** What the form says now, as createRoomRequest reads it. */
   function choice(overrides = {}) {
@@ -87,6 +104,8 @@ export function createCreateForm(intents) {
       opponent: opponent(),
       level: level.value,
       secondLevel: secondLevel.value,
+      depth: numberIn(depth),
+      width: numberIn(width),
       rule: rule.value,
       size: Number(size.value),
       clock: CLOCK_PRESETS[Number(clock.value)],
@@ -109,7 +128,14 @@ export function createCreateForm(intents) {
     show(seekChoice.element, seeks);
     if (!seeks && seekChoice.input.checked) opponents[1].input.checked = true;
     const kind = opponent();
-    show(ratedField, ratings && kind !== 'bots');
+    const bounds = kind === 'bot' || kind === 'bots' ? searchBounds() : null;
+    show(searchRow, bounds !== null);
+    for (const [input, range] of [[depth, bounds?.depth], [width, bounds?.width]]) {
+      input.disabled = !range; // a hidden field is left out of the form's checks and of the choice
+      if (range) Object.assign(input, { min: range.min, max: range.max });
+    }
+    const ownSearch = numberIn(depth) !== null || numberIn(width) !== null;
+    show(ratedField, ratings && kind !== 'bots' && !ownSearch); // a bot with its own settings plays unrated
     show(rangeSet, kind === 'seek');
     ratingMin.disabled = ratingMax.disabled = kind !== 'seek'; // a hidden field is left out of the form's checks
     const backwards = ratingMin.value !== '' && ratingMax.value !== '' && Number(ratingMin.value) > Number(ratingMax.value);
@@ -162,6 +188,9 @@ export function createCreateForm(intents) {
       opponents.forEach((entry) => setText(entry.label, t(`create.opponent.${entry.input.value}`)));
       setText(levelField.label, t('create.level'));
       setText(secondField.label, t('create.secondLevel'));
+      setText(depthField.label, t('create.depth'));
+      setText(widthField.label, t('create.width'));
+      depth.placeholder = width.placeholder = t('create.levelsOwn');
       setText(ruleField.label, t('create.rule'));
       setText(sizeField.label, t('create.size'));
       setText(clockField.label, t('create.clock'));

@@ -240,6 +240,8 @@ function createPlayerBar() {
       }
       const tags = [t(`color.${color}`)];
       if (seat?.kind === 'bot') tags.push(t('player.bot', { level: seat.level ?? seat.name }));
+      if (seat?.depth) tags.push(t('player.botDepth', { depth: seat.depth }));
+      if (seat?.width) tags.push(t('player.botWidth', { width: seat.width }));
       if (color === mine) tags.push(t('player.you'));
       setText(tag, tags.join(' · '));
       const away = seat !== null && seat.kind === 'human' && !seat.connected;
