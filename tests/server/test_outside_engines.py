@@ -64,7 +64,8 @@ async def test_a_person_plays_a_configured_engine_to_the_end_rated_like_any_bot(
     server = await start_server(bot_workers=1, engines=(engine,))
     alice = await client("alice", server=server)
     bots = (await alice.request(type="list_bots"))["bots"]
-    assert bots[-1] == {"level": "greedy-outside", "description": described, "rating": None}
+    offered = {"level": "greedy-outside", "description": described, "rating": None, "depth": None, "width": None}
+    assert bots[-1] == offered  # an outside engine takes no depth nor width
 
     created = await alice.request(type="create_room", size=9, black="me", white={"bot": "greedy-outside"}, rated=True)
     white = created["room"]["white"]
