@@ -125,7 +125,7 @@ class GameServer:
         self.edge = Edge(self.connections)
         """Which connection is in which room; it sends each room's events to their sockets."""
         self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
-        self.hub = Hub(self.rooms)
+        self.hub = Hub(self.rooms, self.ratings)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         handler_settings = HandlerSettings(
@@ -212,7 +212,7 @@ class GameServer:
                 logger.error("cannot restore game %s: %s", game.game_id, error)
                 continue
             room.know([await self.ratings.standing(seat) for seat in (game.black, game.white)])
-            self.rooms.add(self.rooms.actor_for(room))
+            self.hub.hold(self.rooms.actor_for(room))
             logger.info("restored game %s in room %s at ply %d", game.game_id, game.room_id, len(game.moves))
 
     async def close(self) -> None:

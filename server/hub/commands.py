@@ -3,8 +3,9 @@
 A room command is a value: which room, who asks (a caller reference, never
 a connection) and the validated request. In one process the hub is a dict
 lookup to the room's actor (`RoomRegistry`), and a room's events go
-straight to the edge's `publish`, once per outcome however many watch; a
-hub across processes would carry the same values over a stream.
+straight to the edge's `publish`, once per outcome however many watch. The
+cluster's hub (`server.cluster.bus_hub`) is this one with a bus behind it:
+the same values go to the room's owner node, and its events come back.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
+from server.players.ratings import RatingBook
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomRequest
+from wire.messages import JoinRoom
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,22 +26,29 @@ class RoomCommand:
     room_id: RoomId
     caller: Caller
     request: RoomRequest
-    standings: tuple[Standing, ...] = ()
-    """Standings the room is to show in its seats (the caller's rating)."""
 
 
 class Hub:
     """Hands each command to its room's actor, and the edge's presence reports to theirs."""
 
-    def __init__(self, rooms: RoomRegistry) -> None:
+    def __init__(self, rooms: RoomRegistry, ratings: RatingBook) -> None:
         self._rooms = rooms
+        self._ratings = ratings
+
+    async def claim(self, room_id: RoomId) -> None:
+        """Make this node the owner of a room about to open here (in one process it is already)."""
+
+    def hold(self, actor: RoomActor) -> None:
+        """Hold a room opened or restored here, and start its timers."""
+        self._rooms.add(actor)
 
     async def command(self, command: RoomCommand) -> None:
         """Serve a command in its room (raising Refusal as the room does); `not_found` if no such room."""
         actor = self._actor(command.room_id)
         if actor is None:
             raise Refusal("not_found", f"there is no room {command.room_id!r}")
-        await actor.apply(command.caller, command.request, command.standings)
+        standings = await self._standings(command)
+        await actor.apply(command.caller, command.request, standings)
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what the edge now counts of its connections (nothing if it is gone)."""
@@ -48,3 +58,13 @@ class Hub:
 
     def _actor(self, room_id: RoomId) -> RoomActor | None:
         return self._rooms.get(room_id)
+
+    async def _standings(self, command: RoomCommand) -> tuple[Standing, ...]:
+        """One who asks for a seat brings its standing (the rating book's, as stored), for the seat's
+        rating in the room's snapshots: a room learns ratings when a seat is taken and from the rated
+        results it stores, not before each request. Read where the room is, so that a command carries
+        only the request."""
+        request = command.request
+        if isinstance(request, JoinRoom) and request.as_ == "player":
+            return (await self._ratings.standing(command.caller.name),)
+        return ()

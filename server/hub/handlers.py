@@ -219,12 +219,13 @@ class RequestHandlers:
             )
             standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
             actor = services.rooms.actor_for(room)
-            caller = caller_of(connection)
+            caller = caller_of(connection, services.edge.node)
 
             def open_room(room: Room, now: float) -> Outcome:
                 room.know(standings)
                 return room.open(caller, black, white, now)
 
+            await services.hub.claim(room.room_id)
             await actor.run(open_room, request.id)
             await hold_new_room(services, actor)
 
@@ -237,14 +238,9 @@ class RequestHandlers:
         return PlayerInfo(spec.bot, "bot", spec.bot)
 
     async def _in_room(self, connection: Connection, request: RoomRequest) -> None:
-        """Hand a request to its room as a command, from the connection's player. One who asks for
-        a seat brings its standing (the rating book's, as stored), for the seat's rating in the
-        room's snapshots: a room learns ratings when a seat is taken and from the rated results it
-        stores, not before each request."""
-        caller = caller_of(connection)
-        asks_for_a_seat = isinstance(request, JoinRoom) and request.as_ == "player"
-        standings = (await self._services.ratings.standing(caller.name),) if asks_for_a_seat else ()
-        await self._services.hub.command(RoomCommand(request.room_id, caller, request, standings))
+        """Hand a request to its room as a command, from the connection's player."""
+        caller = caller_of(connection, self._services.edge.node)
+        await self._services.hub.command(RoomCommand(request.room_id, caller, request))
 
     # -------------------------------------------------------------- records
 

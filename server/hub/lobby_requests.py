@@ -207,7 +207,7 @@ class LobbyRequests:
             owner = self._seated(seek.owner, seek.connection, owner_standing.kind)
             taker = self._seated(pairing.taker, pairing.taker_connection, taker_standing.kind)
             black, white = (owner, taker) if owner_color == "black" else (taker, owner)
-            taker_ref = caller_ref(pairing.taker_connection)
+            taker_ref = caller_ref(pairing.taker_connection, services.edge.node)
             asked = taker[0] if request_id is not None and taker[0].ref == taker_ref else None
             room.know(standings)
             outcome = room.open_paired(black[0], white[0], seek.owner, asked, now)
@@ -220,17 +220,19 @@ class LobbyRequests:
         def announce_seeks_gone() -> None:
             services.deliver(services.lobby.removed(pairing.seeks))
 
+        await services.hub.claim(room.room_id)
         await actor.run(open_game, request_id, before_publishing=announce_seeks_gone)
         await hold_new_room(services, actor)
 
     def _seated(self, name: str, asked_from: ConnectionId, kind: PlayerKind) -> list[Caller]:
         """The connections to seat a player on: the one it asked from if open, else all it has open."""
         if self._services.lobby.is_open(asked_from):
-            return [Caller(caller_ref(asked_from), name, kind)]
+            return [Caller(caller_ref(asked_from, self._services.edge.node), name, kind)]
         connections = sorted(self._services.lobby.connections_of(name))
         if not connections:
             raise Refusal("not_found", f"{name!r} has just left")
-        return [Caller(caller_ref(connection), name, kind) for connection in connections]
+        node = self._services.edge.node
+        return [Caller(caller_ref(connection, node), name, kind) for connection in connections]
 
     # -------------------------------------------------------------- players
 

@@ -90,15 +90,15 @@ def signed_in(connection: Connection) -> str:
     return connection.player
 
 
-def caller_of(connection: Connection) -> Caller:
-    """The connection's player, as rooms know a caller."""
-    return Caller(caller_ref(connection.id), signed_in(connection), connection.player_kind)
+def caller_of(connection: Connection, node: str) -> Caller:
+    """The connection's player, as rooms know a caller (the connection is one of `node`'s)."""
+    return Caller(caller_ref(connection.id, node), signed_in(connection), connection.player_kind)
 
 
 async def hold_new_room(services: Services, actor: RoomActor) -> None:
     """Hold a room just opened, then tell it the edge's count of its players' connections: one that
     closed after the room was published but before it was held could not be reported to it, and
     its player would stay present for good."""
-    services.rooms.add(actor)
+    services.hub.hold(actor)
     room_id = actor.room.room_id
     await actor.report_presence(services.edge.recount(room_id, list(actor.room.presence.connections)))
