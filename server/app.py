@@ -17,6 +17,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.router import route
 from websockets.asyncio.server import Server, ServerConnection
@@ -30,7 +31,9 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
-from server.domain import ConnectionId, Refusal
+from server.cluster.bus_hub import ClusterHub, RoomFanOut
+from server.cluster.directory import BusRoomDirectory
+from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
@@ -43,7 +46,7 @@ from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
-from server.storage.database import Storage, StorageSettings, StorageUnavailable
+from server.storage.database import Storage, StorageError, StorageSettings, StorageUnavailable
 from wire.messages import (
     MAX_FRAME_BYTES,
     Hello,
@@ -53,6 +56,9 @@ from wire.messages import (
     parse_client_message,
     peek_request_id,
 )
+
+if TYPE_CHECKING:
+    from server.cluster.bus import RedisBus
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +107,10 @@ class ServerSettings:
     """Offer per-message deflate (LEAN_COMPRESSION): less traffic, more memory and CPU per connection."""
     engines: tuple[EngineSpec, ...] = ()
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
+    bus_url: str | None = None
+    """The Redis between the nodes of a cluster (`--bus redis://HOST:PORT/0`); None: one process."""
+    node_id: str = LOCAL_NODE
+    """This node's name among the cluster's (`--node-id`): callers here are `<node_id>/<connection>`."""
 
 
 class GameServer:
@@ -113,7 +123,9 @@ class GameServer:
         bots: BotPlayers | None,
         metrics: Metrics | None = None,
         roster: BotRoster | None = None,
+        bus: RedisBus | None = None,
     ) -> None:
+        """A server of one process, or with `bus` one node of a cluster (see `server.cluster`)."""
         self.settings = settings
         self.storage = storage
         self.bots = bots
@@ -122,10 +134,19 @@ class GameServer:
         self.ratings = RatingBook(storage)
         storage.watch_ratings(self.ratings.rated)
         self.connections: dict[ConnectionId, Connection] = {}
-        self.edge = Edge(self.connections)
+        self.edge = Edge(self.connections, settings.node_id)
         """Which connection is in which room; it sends each room's events to their sockets."""
-        self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
-        self.hub = Hub(self.rooms, self.ratings)
+        self.bus = bus
+        self.directory: BusRoomDirectory | None = None
+        self.hub: Hub
+        if bus is None:
+            self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
+            self.hub = Hub(self.rooms, self.ratings)
+        else:
+            fan_out = RoomFanOut(self.edge, bus)
+            self.rooms = RoomRegistry(storage, fan_out.publish, bots, self.roster)
+            self.directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
+            self.hub = ClusterHub(self.rooms, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         handler_settings = HandlerSettings(
@@ -166,7 +187,8 @@ class GameServer:
         storage = await Storage.open(settings.db_path, settings=settings.storage, metrics=metrics)
         try:
             await _check_engine_names(storage, settings.engines)
-        except EngineConfigError:
+            bus = await _connect_bus(settings) if settings.bus_url is not None else None
+        except (EngineConfigError, StorageError):
             await storage.close()
             raise
         arena_ratings = read_ratings()
@@ -178,7 +200,7 @@ class GameServer:
             analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit, niceness=ANALYSIS_NICENESS)
             outside = OutsideEngines(settings.engines, metrics) if settings.engines else None
             bots = BotPlayers(pool, analysis_pool, outside)
-        app = cls(settings, storage, bots, metrics, roster)
+        app = cls(settings, storage, bots, metrics, roster, bus)
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
         await app.restore_rooms()
         loop = asyncio.get_running_loop()
@@ -187,6 +209,9 @@ class GameServer:
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
         ]
+        if bus is not None and app.directory is not None and isinstance(app.hub, ClusterHub):
+            bus.start(app.hub.receive, app.hub.reconnected)
+            app._chores.append(loop.create_task(app.directory.renew()))
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -221,10 +246,16 @@ class GameServer:
             chore.cancel()
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
+        if self.bus is not None:
+            await self.bus.close()
         await self.handlers.close()
         if self.bots is not None:
             await self.bots.close()
         await self.storage.close()
+
+    def _held_rooms(self) -> list[RoomId]:
+        """The rooms this node holds (their owner keys are renewed)."""
+        return [actor.room.room_id for actor in self.rooms]
 
     async def _save_clocks_now_and_then(self) -> None:
         """Store every running clock every CLOCK_SAVE_EVERY_S: a server killed outright gives back
@@ -356,6 +387,19 @@ class GameServer:
         for (room_id, _), result in zip(reports, results, strict=True):
             if isinstance(result, BaseException):
                 logger.error("room %s: cannot tell it of closed connections", room_id, exc_info=result)
+
+
+async def _connect_bus(settings: ServerSettings) -> RedisBus:
+    """The bus to the other nodes (redis-py, the `cluster` extra, is imported only here); raises
+    StorageError when Redis does not answer, as for a database the server cannot use."""
+    assert settings.bus_url is not None
+    from server.cluster.bus import RedisBus
+    from server.cluster.bus_messages import BusUnavailable
+
+    try:
+        return await RedisBus.connect(settings.bus_url, settings.node_id)
+    except BusUnavailable as error:
+        raise StorageError(str(error)) from error
 
 
 async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:

@@ -1,6 +1,7 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
     gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH] [--bot-workers N] [--engines FILE] ...
+    gomoku-server --bus redis://HOST:PORT/0 [--node-id NAME] ...   (one node of a cluster)
 
 (`gomoku-server --help` lists every option: bots' time and pauses, how long
 a dropped player may stay away, and the limits per player and address.)
@@ -15,12 +16,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
+import socket
 import sys
 
 from engine import build_info
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
+from server.domain import LOCAL_NODE
 from server.hub.services import Limits
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError
@@ -63,6 +67,21 @@ def _port(text: str) -> int:
     return value
 
 
+def _node_id(text: str) -> str:
+    if not text or not all(char.isalnum() or char in "-_." for char in text):
+        raise argparse.ArgumentTypeError(f"a node's name is letters, digits, '-', '_' and '.', not {text!r}")
+    return text
+
+
+def _node_name(arguments: argparse.Namespace) -> str:
+    """The node's name: the one given, else (in a cluster) the host's and the process id, else `local`."""
+    if arguments.node_id is not None:
+        return str(arguments.node_id)
+    if arguments.bus is None:
+        return LOCAL_NODE
+    return _node_id(f"{socket.gethostname()}-{os.getpid()}")
+
+
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
     """Read the command line into settings."""
     parser = argparse.ArgumentParser(prog="gomoku-server", description="Run the Gomoku websocket server.")
@@ -89,6 +108,10 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "before the opponent may claim the win (default 30)")
     add("--engines", metavar="FILE", default=None, help="a TOML file of outside Gomocup engines to offer as bot "
         "levels (see docs/engines.md)")
+    add("--bus", metavar="URL", default=None, help="run as one node of a cluster, the nodes talking through "
+        "this Redis (redis://HOST:PORT/0; needs the cluster extra); without it, one process (default)")
+    add("--node-id", type=_node_id, default=None, help="this node's name in the cluster, unique among its "
+        "nodes (default: the host's name and this process's id)")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -128,6 +151,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         ),
         compression=arguments.compression,
         engines=engines,
+        bus_url=arguments.bus,
+        node_id=_node_name(arguments),
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

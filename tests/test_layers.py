@@ -99,13 +99,15 @@ def test_analysis_knows_nothing_of_the_connection_layer() -> None:
 
 
 SERVER_LAYERS = {
+    "cluster": -1,
     "edge": 0,
     "hub": 1,
     **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
 }
-"""Each part of the server (a sub-package, or a module at the top) and its layer: a part may import
+"""Each part of the server (a sub-package, or a module at the top) and its layer (the cluster stands
+between one node's edge and another's rooms, on top of both): a part may import
 its own layer and those below it (a higher number). `app` and `main` put the parts together and may
 import any of them."""
 IMPORTS_UP = {

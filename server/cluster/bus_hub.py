@@ -1,0 +1,263 @@
+"""The hub with a bus behind it: any node takes any socket, each room runs on its owner node.
+
+A command for a room held here goes to its actor as in one process. A command for a room held
+elsewhere goes over the bus to its owner (`RoomDirectory`), which serves it as its own and
+answers a refusal back to the caller's node. The owner publishes a room's changes to its own edge
+and to the nodes whose sockets are in the room (`RoomFanOut`), whose edges deliver them as they
+deliver their own rooms'. Each edge counts only its own connections: the owner adds up the counts
+of every node (`PresenceTally`) before the room hears them. When a room changes owner, or the bus
+comes back after an outage, each node asks the room's owner again for its members' seats and
+snapshots: they join again, which gives each a fresh `room` snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Protocol
+
+from server.cluster.bus_messages import (
+    BusMessage,
+    BusUnavailable,
+    ChangesMessage,
+    CommandMessage,
+    OwnerNotice,
+    PresenceMessage,
+    ReplyMessage,
+    decode_changes,
+    encode_changes,
+    nodes_named,
+)
+from server.cluster.directory import BusRoomDirectory
+from server.domain import (
+    Caller,
+    CallerRef,
+    ConnectionId,
+    PresenceReport,
+    Refusal,
+    RoomId,
+    caller_ref,
+    connection_of,
+    node_of,
+)
+from server.edge.connections import Connection
+from server.edge.subscriptions import Edge
+from server.hub.commands import Hub, RoomCommand
+from server.players.ratings import RatingBook
+from server.rooms.actors import RoomActor, RoomRegistry
+from server.rooms.room import RoomChange, RoomRequest
+from server.storage.writer import StorageUnavailable
+from wire.messages import JoinRoom, error_message, parse_client_message
+
+logger = logging.getLogger(__name__)
+
+
+class Bus(Protocol):
+    """What the hub sends through (the server's `RedisBus`)."""
+
+    node: str
+
+    def post(self, node: str, room_id: RoomId, message: BusMessage) -> None:
+        """Send a message about a room to a node, with this tick's others."""
+
+    async def deliver(self, node: str, room_id: RoomId, message: BusMessage) -> None:
+        """Send, and return once the bus has taken it; raises BusUnavailable."""
+
+    def broadcast(self, message: BusMessage) -> None:
+        """Send a message to every node."""
+
+
+class PresenceTally:
+    """The owner's count of each room's connections per node: a room hears the sum of every
+    node's edge, since each edge counts only its own connections."""
+
+    def __init__(self, node: str) -> None:
+        self._node = node
+        self._counts: dict[RoomId, dict[str, dict[str, int]]] = {}
+
+    def add(self, room_id: RoomId, node: str, report: PresenceReport) -> PresenceReport:
+        """Take in one node's report; the report the room hears (the same names, every node's sum)."""
+        by_node = self._counts.setdefault(room_id, {})
+        counts = by_node.setdefault(node, {})
+        for name, connections in report.connections.items():
+            if connections:
+                counts[name] = connections
+            else:
+                counts.pop(name, None)
+        if not counts:
+            del by_node[node]
+        if not by_node:
+            del self._counts[room_id]
+        totals = {name: sum(c.get(name, 0) for c in by_node.values()) for name in report.connections}
+        return PresenceReport(totals, report.on_purpose)
+
+    def nodes_in(self, room_id: RoomId) -> set[str]:
+        """The other nodes with connections counted in the room."""
+        return set(self._counts.get(room_id, {})) - {self._node}
+
+
+class RoomFanOut:
+    """Publishes the changes of the rooms held here: to this node's edge, and over the bus to the
+    other nodes whose sockets are in the room (or that a change names: a caller entering, one
+    caller's answer). It is the `Publish` the room registry is given."""
+
+    def __init__(self, edge: Edge, bus: Bus) -> None:
+        self._edge = edge
+        self._bus = bus
+        self.tally = PresenceTally(edge.node)
+
+    def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
+        """Deliver the changes everywhere; this node's new count of the room's connections, added
+        to the other nodes' (theirs come back over the bus)."""
+        report = self._edge.publish(room_id, changes)
+        nodes = (self.tally.nodes_in(room_id) | nodes_named(changes)) - {self._edge.node}
+        if nodes:
+            message = ChangesMessage(room_id, encode_changes(changes))
+            for node in sorted(nodes):
+                self._bus.post(node, room_id, message)
+        return None if report is None else self.tally.add(room_id, self._edge.node, report)
+
+
+class ClusterHub(Hub):
+    """The hub of one node among several: local rooms served here, others through their owner."""
+
+    def __init__(
+        self,
+        rooms: RoomRegistry,
+        ratings: RatingBook,
+        fan_out: RoomFanOut,
+        bus: Bus,
+        directory: BusRoomDirectory,
+        connections: Mapping[ConnectionId, Connection],
+        edge: Edge,
+    ) -> None:
+        super().__init__(rooms, ratings)
+        self._fan_out = fan_out
+        self._bus = bus
+        self._directory = directory
+        self._connections = connections
+        self._edge = edge
+        self.node = bus.node
+
+    async def claim(self, room_id: RoomId) -> None:
+        """Record this node as the room's owner before anyone hears of the room."""
+        try:
+            await self._directory.claim(room_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the server cannot open rooms right now ({error}); try again") from error
+
+    def take_over(self, actor: RoomActor) -> None:
+        """Hold a room restored here from another node's, and tell every node (whose members then
+        join again, and get a fresh snapshot). The new owner has claimed the room first."""
+        self.hold(actor)
+        self._bus.broadcast(OwnerNotice(actor.room.room_id, self.node))
+
+    async def command(self, command: RoomCommand) -> None:
+        """Serve the command here if the room is held here, else hand it to the room's owner (whose
+        answer comes back over the bus); `not_found` if no node owns the room."""
+        if self._actor(command.room_id) is not None:
+            await super().command(command)
+            return
+        owner = await self._owner(command.room_id)
+        caller = command.caller
+        message = CommandMessage(command.room_id, caller.ref, caller.name, caller.kind, command.request.to_wire())
+        try:
+            await self._bus.deliver(owner, command.room_id, message)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def report(self, room_id: RoomId, report: PresenceReport) -> None:
+        """Tell a room what this node's edge counts of its connections, wherever the room is."""
+        if self._actor(room_id) is not None:
+            await super().report(room_id, self._fan_out.tally.add(room_id, self.node, report))
+            return
+        try:
+            owner = await self._directory.owner(room_id)
+        except BusUnavailable as error:
+            logger.warning("room %s: cannot tell its owner of this node's connections: %s", room_id, error)
+            return
+        if owner is not None:
+            self._bus.post(owner, room_id, PresenceMessage(room_id, self.node, report.connections, report.on_purpose))
+
+    # ------------------------------------------------------------ from the bus
+
+    async def receive(self, message: BusMessage) -> None:
+        """Serve one message from another node (in its room's order)."""
+        match message:
+            case CommandMessage():
+                await self._serve_command(message)
+            case ReplyMessage(ref=ref, text=text):
+                connection = self._connection(ref)
+                if connection is not None:
+                    connection.send_wire(text.encode())
+            case ChangesMessage(room_id=room_id, changes=changes):
+                report = self._edge.publish(room_id, decode_changes(changes))
+                if report is not None:
+                    await self.report(room_id, report)
+            case PresenceMessage(room_id=room_id, node=node):
+                if self._actor(room_id) is not None:
+                    await super().report(room_id, self._fan_out.tally.add(room_id, node, message.report))
+            case OwnerNotice(room_id=room_id, node=node):
+                self._directory.forget(room_id)
+                if node != self.node:
+                    await self._join_again(room_id)
+
+    async def reconnected(self) -> None:
+        """The bus was away: owners may have changed and events were lost. This node's members of
+        rooms held elsewhere join them again, and the rooms held here with members on other nodes
+        are announced, for theirs to join again (whichever of two nodes is back last, one of the
+        two reaches the other)."""
+        self._directory.forget_all()
+        await self._directory.announce()
+        for room_id in self._edge.book.rooms():
+            if self._actor(room_id) is None:
+                await self._join_again(room_id)
+        for actor in self._rooms:
+            room_id = actor.room.room_id
+            if self._fan_out.tally.nodes_in(room_id):
+                self._bus.broadcast(OwnerNotice(room_id, self.node))
+
+    async def _serve_command(self, message: CommandMessage) -> None:
+        """Serve a command forwarded by another node as if it came from a socket here: a refusal
+        (as `GameServer` words it) goes back to the caller's node, in the room's lane."""
+        request = parse_client_message(message.request)
+        if not isinstance(request, RoomRequest):
+            raise ValueError(f"a {request.type!r} request is no room's to serve")
+        caller = Caller(message.ref, message.name, message.kind)
+        try:
+            await Hub.command(self, RoomCommand(message.room_id, caller, request))
+        except Refusal as refusal:
+            answer = error_message(refusal, request.id)
+        except StorageUnavailable as error:
+            answer = error_message(Refusal("unavailable", f"the server cannot store changes ({error})"), request.id)
+        else:
+            return
+        reply = ReplyMessage(message.room_id, message.ref, answer.to_wire())
+        self._bus.post(node_of(message.ref), message.room_id, reply)
+
+    async def _join_again(self, room_id: RoomId) -> None:
+        """Join this node's members of a room again at its (new) owner: seated players come back to
+        their seats, spectators watch again, and each gets a fresh snapshot."""
+        for connection_id, name in list(self._edge.book.members(room_id).items()):
+            connection = self._connections.get(connection_id)
+            if connection is None:
+                continue
+            caller = Caller(caller_ref(connection_id, self.node), name, connection.player_kind)
+            request = JoinRoom(room_id=room_id, as_="spectator")
+            try:
+                await self.command(RoomCommand(room_id, caller, request))
+            except Refusal as refusal:
+                logger.info("room %s: %s cannot join again: %s", room_id, name, refusal.message)
+
+    async def _owner(self, room_id: RoomId) -> str:
+        try:
+            owner = await self._directory.owner(room_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        if owner is None:
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        return owner
+
+    def _connection(self, ref: CallerRef) -> Connection | None:
+        connection_id = connection_of(ref, self.node)
+        return None if connection_id is None else self._connections.get(connection_id)

@@ -1,0 +1,106 @@
+"""Any node takes any socket: players and spectators on two nodes, one room, its owner on one of them.
+
+Two real server processes share one SQLite file and a real Redis. The room is
+opened on node 1 (which owns it); a player and a spectator on node 2 reach it
+through the bus, and every member sees the same events in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tests.cluster.conftest import Node, RedisServer
+from tests.server.server_harness import FIVE_FOR_BLACK, WireClient
+
+StartNode = Callable[[str], Awaitable[Node]]
+
+
+async def moves_seen(wire: WireClient, count: int) -> list[tuple[int, int, int]]:
+    """The next `count` moves the client is told of, as (ply, x, y), skipping other messages."""
+    seen = []
+    while len(seen) < count:
+        message = await wire.receive()
+        if message["type"] == "moved":
+            seen.append((message["ply"], message["x"], message["y"]))
+    return seen
+
+
+async def play(room_id: str, black: WireClient, white: WireClient, moves: list[tuple[int, int]]) -> None:
+    for ply, (x, y) in enumerate(moves, start=1):
+        answer = await (black if ply % 2 else white).request(type="move", room_id=room_id, x=x, y=y)
+        assert answer["type"] == "moved", answer
+
+
+async def test_a_game_between_players_on_two_nodes_watched_from_the_second(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    carol = await second.client("carol")
+    room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
+
+    joined = await bob.request(type="join_room", room_id=room_id, as_="player")
+    assert joined["type"] == "room" and joined["you"] == "white" and joined["room"]["status"] == "playing"
+    watching = await carol.request(type="join_room", room_id=room_id, as_="spectator")
+    assert watching["you"] == "spectator"
+
+    await play(room_id, alice, bob, FIVE_FOR_BLACK)
+    expected = [(ply, x, y) for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1)]
+    assert await moves_seen(carol, len(expected)) == expected
+    for wire in (alice, bob, carol):
+        over = await wire.expect_next("game_over")
+        assert over["result"]["winner"] == "black"
+
+
+async def test_a_request_the_owner_refuses_is_answered_on_the_callers_node(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id, as_="player")
+
+    refused = await bob.request(type="move", room_id=room_id, x=7, y=7)
+    assert refused["type"] == "error" and refused["code"] == "not_your_turn", refused
+    missing = await bob.request(type="join_room", room_id="no-such-room")
+    assert missing["type"] == "error" and missing["code"] == "not_found"
+
+
+async def test_a_player_who_leaves_on_one_node_is_away_for_the_owner_and_back_on_return(
+    start_node: StartNode,
+) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id, as_="player")
+    await bob.close()
+
+    away: dict[str, Any] = await alice.expect_next("opponent_away")
+    assert away["color"] == "white"
+    bob_again = await second.client("bob", bob.token)
+    state = await bob_again.request(type="join_room", room_id=room_id, as_="player")
+    assert state["you"] == "white"
+    back = await alice.expect_next("opponent_back")
+    assert back["color"] == "white"
+
+
+async def test_redis_restarted_play_across_nodes_stops_then_resumes_with_nothing_lost(
+    start_node: StartNode, redis_server: RedisServer
+) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id, as_="player")
+    await play(room_id, alice, bob, FIVE_FOR_BLACK[:4])
+
+    await redis_server.stop()
+    refused = await bob.request(type="move", room_id=room_id, x=0, y=0)
+    assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+    await redis_server.start()
+
+    snapshot = await bob.expect_next("room")
+    assert [(stone["x"], stone["y"]) for stone in snapshot["room"]["moves"]] == FIVE_FOR_BLACK[:4]
+    answer = await alice.request(type="move", room_id=room_id, x=FIVE_FOR_BLACK[4][0], y=FIVE_FOR_BLACK[4][1])
+    assert answer["type"] == "moved"
+    assert (await moves_seen(bob, 1)) == [(5, *FIVE_FOR_BLACK[4])]
