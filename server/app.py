@@ -230,6 +230,8 @@ class GameServer:
         now = asyncio.get_running_loop().time()
         recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
         for game in await self.storage.games_to_restore(recently):
+            if not await self.hub.may_restore(game.room_id):
+                continue
             try:
                 room = Room.restore(game, self.settings.room, now)
             except ValueError as error:

@@ -219,6 +219,14 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
 
+    async def put_new(self, key: str, value: str, ttl_s: float) -> bool:
+        """Set a key that expires after `ttl_s` unless it is set already; whether it was set. Raises
+        BusUnavailable."""
+        try:
+            return bool(await self._client.set(key, value, px=round(ttl_s * 1000), nx=True))
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""
         try:

@@ -44,7 +44,7 @@ from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub, RoomCommand
 from server.players.ratings import RatingBook
-from server.rooms.actors import RoomActor, RoomRegistry
+from server.rooms.actors import RoomRegistry
 from server.rooms.room import RoomChange, RoomRequest
 from server.storage.writer import StorageUnavailable
 from wire.messages import JoinRoom, error_message, parse_client_message
@@ -146,11 +146,10 @@ class ClusterHub(Hub):
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the server cannot open rooms right now ({error}); try again") from error
 
-    def take_over(self, actor: RoomActor) -> None:
-        """Hold a room restored here from another node's, and tell every node (whose members then
-        join again, and get a fresh snapshot). The new owner has claimed the room first."""
-        self.hold(actor)
-        self._bus.broadcast(OwnerNotice(actor.room.room_id, self.node))
+    async def may_restore(self, room_id: RoomId) -> bool:
+        """A node that starts brings back only the stored rooms no other node holds (a node that
+        starts again under its name takes its own back)."""
+        return await self._directory.claim_unowned(room_id)
 
     async def command(self, command: RoomCommand) -> None:
         """Serve the command here if the room is held here, else hand it to the room's owner (whose

@@ -46,6 +46,9 @@ class OwnerKeys(Protocol):
     async def put(self, items: dict[str, str], ttl_s: float) -> None:
         """Set keys that expire after `ttl_s`; raises BusUnavailable."""
 
+    async def put_new(self, key: str, value: str, ttl_s: float) -> bool:
+        """Set a key unless it is set already; whether it was set. Raises BusUnavailable."""
+
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""
 
@@ -62,6 +65,11 @@ class BusRoomDirectory:
 
     async def claim(self, room_id: RoomId) -> None:
         await self._keys.put({OWNER_KEY + room_id: self._node}, OWNER_TTL_S)
+
+    async def claim_unowned(self, room_id: RoomId) -> bool:
+        """Own the room unless another node does; whether this node owns it now. Raises BusUnavailable."""
+        key = OWNER_KEY + room_id
+        return await self._keys.put_new(key, self._node, OWNER_TTL_S) or await self._keys.get(key) == self._node
 
     async def owner(self, room_id: RoomId) -> str | None:
         known = self._known.get(room_id)

@@ -38,6 +38,11 @@ class Hub:
     async def claim(self, room_id: RoomId) -> None:
         """Make this node the owner of a room about to open here (in one process it is already)."""
 
+    async def may_restore(self, room_id: RoomId) -> bool:
+        """Whether this node is to bring back a room of the stored games at its start (in one
+        process, every one)."""
+        return True
+
     def hold(self, actor: RoomActor) -> None:
         """Hold a room opened or restored here, and start its timers."""
         self._rooms.add(actor)

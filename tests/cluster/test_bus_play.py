@@ -104,3 +104,25 @@ async def test_redis_restarted_play_across_nodes_stops_then_resumes_with_nothing
     answer = await alice.request(type="move", room_id=room_id, x=FIVE_FOR_BLACK[4][0], y=FIVE_FOR_BLACK[4][1])
     assert answer["type"] == "moved"
     assert (await moves_seen(bob, 1)) == [(5, *FIVE_FOR_BLACK[4])]
+
+
+async def test_a_node_started_later_leaves_the_rooms_another_node_holds(start_node: StartNode) -> None:
+    """Every node reads the same stored games at its start: a game going on at node 1 stays node 1's
+    (node 2 does not bring back a second copy of it), and node 2's players play it through node 1."""
+    first = await start_node("n1")
+    alice = await first.client("alice")
+    bob_first = await first.client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob_first.request(type="join_room", room_id=room_id, as_="player")
+    await play(room_id, alice, bob_first, FIVE_FOR_BLACK[:2])
+
+    second = await start_node("n2")
+    bob = await second.client("bob", bob_first.token)
+    state = await bob.request(type="join_room", room_id=room_id, as_="player")
+    assert state["you"] == "white" and len(state["room"]["moves"]) == 2
+    (x, y) = FIVE_FOR_BLACK[2]
+    assert (await alice.request(type="move", room_id=room_id, x=x, y=y))["ply"] == 3
+    assert await moves_seen(bob, 1) == [(3, x, y)]
+    (x, y) = FIVE_FOR_BLACK[3]
+    assert (await bob.request(type="move", room_id=room_id, x=x, y=y))["ply"] == 4
+    assert (await moves_seen(alice, 2))[-1] == (4, x, y)  # after bob's move on node 1
