@@ -32,6 +32,7 @@ from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
 from server.cluster.bus_hub import ClusterHub, RoomFanOut
+from server.cluster.bus_lobby import BusLobby, RemoteRequester, start_bus
 from server.cluster.directory import BusRoomDirectory
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
@@ -149,6 +150,8 @@ class GameServer:
             self.hub = ClusterHub(self.rooms, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
+        self.bus_lobby = None if bus is None else BusLobby(bus, bus, self.lobby, self.connections)
+        """In a cluster, the way to the node that runs the lobby (or, on that node, to the others)."""
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
@@ -163,8 +166,11 @@ class GameServer:
             self.hub,
             self.edge,
             self.roster,
+            self.bus_lobby,
         )
         self.handlers = RequestHandlers(services)
+        if self.bus_lobby is not None:
+            self.bus_lobby.serve_with(self.handlers.lobby)
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
@@ -209,9 +215,11 @@ class GameServer:
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
         ]
-        if bus is not None and app.directory is not None and isinstance(app.hub, ClusterHub):
-            bus.start(app.hub.receive, app.hub.reconnected)
-            app._chores.append(loop.create_task(app.directory.renew()))
+        if bus is not None and app.directory is not None and app.bus_lobby is not None:
+            assert isinstance(app.hub, ClusterHub)
+            await app.bus_lobby.claim_or_follow()
+            start_bus(bus, app.hub, app.bus_lobby)
+            app._chores += [loop.create_task(app.directory.renew()), loop.create_task(app.bus_lobby.keep())]
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -255,6 +263,10 @@ class GameServer:
             await self.bots.close()
         await self.storage.close()
 
+    def _elsewhere(self, connection: ConnectionId) -> RemoteRequester | None:
+        """A caller on another node that this node's lobby serves (on the node that runs it)."""
+        return None if self.bus_lobby is None else self.bus_lobby.recipient(connection)
+
     def _held_rooms(self) -> list[RoomId]:
         """The rooms this node holds (their owner keys are renewed)."""
         return [actor.room.room_id for actor in self.rooms]
@@ -293,7 +305,7 @@ class GameServer:
             return snapshot[0]
 
         for connection_id, message in messages:
-            connection = self.connections.get(connection_id)
+            connection = self.connections.get(connection_id) or self._elsewhere(connection_id)
             if connection is None:
                 continue
             frame = frames.get(id(message))

@@ -71,6 +71,7 @@ class RedisBus:
         self._wake = asyncio.Event()
         self._lanes: list[asyncio.Queue[BusMessage]] = [asyncio.Queue() for _ in range(LANES)]
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
         self.subscribed = asyncio.Event()
         """Set while the subscription is up (tests wait for it after a restart of Redis)."""
 
@@ -95,10 +96,14 @@ class RedisBus:
         self._tasks += [loop.create_task(self._serve_lane(queue, receive)) for queue in self._lanes]
 
     async def close(self) -> None:
-        """Stop sending and listening, and close the connections."""
-        for task in self._tasks:
+        """Send what is posted, stop listening, and close the connections. The sender is not
+        cancelled but let finish: redis-py's pipeline, cancelled in the middle, may never return."""
+        self._closing = True
+        self._wake.set()
+        sender, *others = self._tasks
+        for task in others:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(sender, *others, return_exceptions=True)
         await self._client.aclose()
         await self._listener.aclose()
 
@@ -128,21 +133,27 @@ class RedisBus:
     async def _send_loop(self) -> None:
         """Send what was posted since the last time, in one pipeline: the posts of one tick (and of
         the ticks that passed while the last pipeline was on its way) go together, in order."""
-        while True:
+        while not self._closing:
             await self._wake.wait()
             self._wake.clear()
-            outbox, self._outbox = self._outbox, {}
-            confirmations, self._confirmations = self._confirmations, []
-            listeners = await self._publish(outbox)
-            for to, confirmed in confirmations:
-                if confirmed.done():
-                    continue
-                if isinstance(listeners, BusUnavailable):
-                    confirmed.set_exception(listeners)
-                elif listeners[to] == 0:
-                    confirmed.set_exception(BusUnavailable(f"no node listens on {to}"))
-                else:
-                    confirmed.set_result(None)
+            await self._send_posted()
+        await self._send_posted()
+
+    async def _send_posted(self) -> None:
+        outbox, self._outbox = self._outbox, {}
+        confirmations, self._confirmations = self._confirmations, []
+        if not outbox:
+            return
+        listeners = await self._publish(outbox)
+        for to, confirmed in confirmations:
+            if confirmed.done():
+                continue
+            if isinstance(listeners, BusUnavailable):
+                confirmed.set_exception(listeners)
+            elif listeners[to] == 0:
+                confirmed.set_exception(BusUnavailable(f"no node listens on {to}"))
+            else:
+                confirmed.set_result(None)
 
     async def _publish(self, outbox: dict[str, list[BusMessage]]) -> dict[str, int] | BusUnavailable:
         """Publish each channel's messages; how many subscribers each channel's reached."""

@@ -185,10 +185,12 @@ class ClusterHub(Hub):
         match message:
             case CommandMessage():
                 await self._serve_command(message)
-            case ReplyMessage(ref=ref, text=text):
-                connection = self._connection(ref)
-                if connection is not None:
-                    connection.send_wire(text.encode())
+            case ReplyMessage(refs=refs, text=text):
+                frame = text.encode()
+                for ref in refs:
+                    connection = self._connection(ref)
+                    if connection is not None:
+                        connection.send_wire(frame)
             case ChangesMessage(room_id=room_id, changes=changes):
                 report = self._edge.publish(room_id, decode_changes(changes))
                 if report is not None:
@@ -231,7 +233,7 @@ class ClusterHub(Hub):
             answer = error_message(Refusal("unavailable", f"the server cannot store changes ({error})"), request.id)
         else:
             return
-        reply = ReplyMessage(message.room_id, message.ref, answer.to_wire())
+        reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
         self._bus.post(node_of(message.ref), message.room_id, reply)
 
     async def _join_again(self, room_id: RoomId) -> None:

@@ -5,7 +5,9 @@ Five messages, each about one room (which gives its lane): a room command to the
 a command the room refused, to the caller's node; a room's changes, to the nodes whose sockets are
 in it (each event's wire text serialised once by the owner, whatever the number of nodes); an
 edge's count of a room's connections, to the room's owner; and a node's notice that it owns a room
-(after taking it over, or after an outage of the bus), to every node.
+(after taking it over, or after an outage of the bus), to every node. And three about the lobby,
+which one node runs for all: a lobby request, a connection signed in, a connection closed, all in
+the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's.
 """
 
 from __future__ import annotations
@@ -47,11 +49,49 @@ class CommandMessage:
 
 @dataclass(frozen=True, slots=True)
 class ReplyMessage:
-    """A message to one caller, in its wire form (the refusal of a forwarded command)."""
+    """A message to callers of the node it goes to, in its wire form, serialised once for all (the
+    refusal of a forwarded command, the lobby's messages)."""
 
     room_id: RoomId
-    ref: CallerRef
+    """The room it is about (its lane), or LOBBY_LANE."""
+    refs: tuple[CallerRef, ...]
     text: str
+
+
+LOBBY_LANE = RoomId("~lobby")
+"""Where the lobby's messages go (no room id has a `~`): one lane, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyCommandMessage:
+    """A lobby request from a caller on another node, for the node that runs the lobby."""
+
+    ref: CallerRef
+    name: str
+    kind: PlayerKind
+    address: str
+    request: str
+    """The request as wire JSON."""
+    room_id: RoomId = LOBBY_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySignedInMessage:
+    """A connection on another node has signed in (it is online), for the node that runs the lobby."""
+
+    ref: CallerRef
+    name: str
+    kind: PlayerKind
+    address: str
+    room_id: RoomId = LOBBY_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyClosedMessage:
+    """A signed-in connection on another node has closed, for the node that runs the lobby."""
+
+    ref: CallerRef
+    room_id: RoomId = LOBBY_LANE
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +126,8 @@ class OwnerNotice:
     node: str
 
 
-BusMessage = CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice
+LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
+BusMessage = CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
 
@@ -108,8 +149,9 @@ def _fields(message: BusMessage) -> dict[str, Any]:
 
 
 def _read_fields(item: dict[str, Any]) -> dict[str, Any]:
-    if "changes" in item:
-        item["changes"] = tuple(item["changes"])
+    for name in ("changes", "refs"):
+        if name in item:
+            item[name] = tuple(item[name])
     return item
 
 

@@ -22,7 +22,7 @@ from server.bots.analysis import AnalysisRequests
 from server.domain import Refusal, new_room_id
 from server.edge.connections import Connection
 from server.hub.commands import RoomCommand
-from server.hub.lobby_requests import LobbyRequests
+from server.hub.lobby_requests import LobbyRequest, LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
 from server.players.sessions import NewNames, sign_in
@@ -141,20 +141,18 @@ class RequestHandlers:
                 await self.analysis.start(signed_in(connection), request, connection.send)
             case Leaderboard():
                 await self.lobby.leaderboard(connection, request)
-            case WatchLobby():
-                self.lobby.watch(connection, request)
-            case UnwatchLobby():
-                self.lobby.unwatch(connection, request)
-            case SeekRequest():
-                await self.lobby.seek(connection, request)
-            case CancelSeek():
-                self.lobby.cancel(connection, request)
-            case AcceptSeek():
-                await self.lobby.accept(connection, request)
-            case QuickPair():
-                await self.lobby.quick_pair(connection, request)
-            case WhoIsOnline():
-                await self.lobby.who_is_online(connection, request)
+            case (
+                WatchLobby()
+                | UnwatchLobby()
+                | SeekRequest()
+                | CancelSeek()
+                | AcceptSeek()
+                | QuickPair()
+                | WhoIsOnline()
+            ):
+                await self._in_lobby(connection, request)
+            case ChatRequest() if request.room_id is None:
+                await self._in_lobby(connection, request)
             case ChatRequest():
                 await self.lobby.chat(connection, request)
             case _:
@@ -163,6 +161,14 @@ class RequestHandlers:
     def connection_closed(self, connection: Connection) -> None:
         """Forget a closed connection outside its rooms (the lobby; rooms are told by their actors)."""
         self.lobby.connection_closed(connection)
+        if self._services.lobby_elsewhere is not None and connection.player is not None:
+            self._services.lobby_elsewhere.closed(connection)
+
+    async def _in_lobby(self, connection: Connection, request: LobbyRequest) -> None:
+        """Serve a lobby request here, or hand it to the node that runs the cluster's lobby."""
+        elsewhere = self._services.lobby_elsewhere
+        if elsewhere is None or not await elsewhere.forward(connection, request):
+            await self.lobby.serve(connection, request)
 
     async def close(self) -> None:
         """Stop the analyses still running."""
@@ -183,6 +189,8 @@ class RequestHandlers:
         connection.player = player.name
         connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)
+        if services.lobby_elsewhere is not None:
+            services.lobby_elsewhere.signed_in(connection)
         rating, rd, games = views.rounded(await services.ratings.standing(player.name))
         welcome = Welcome(
             player=PlayerModel(name=player.name, kind=player.kind, rating=rating, rd=rd, games=games),

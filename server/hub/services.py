@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from engine.record import PlayerKind
 from server.bots.players import BotPlayers, BotRoster
-from server.domain import Caller, ConnectionId, Records, Refusal, caller_ref
+from server.domain import Caller, CallerRef, ConnectionId, Records, Refusal, caller_ref
 from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
@@ -20,7 +22,7 @@ from server.lobby.hall import Lobby
 from server.players.ratings import RatingBook
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomSettings
-from wire.messages import ServerMessage
+from wire.messages import ClientRequest, ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
 
@@ -62,6 +64,46 @@ class HandlerSettings:
     """The longest analysis; a longer `time_ms` is lowered to it."""
 
 
+class Requester(Protocol):
+    """Who a lobby request comes from: a connection here, or (on the node that runs a cluster's
+    lobby) a connection on another node."""
+
+    @property
+    def id(self) -> ConnectionId:
+        """The connection, as the lobby knows it."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in on it."""
+
+    @property
+    def player_kind(self) -> PlayerKind:
+        """A person, or a bot account."""
+
+    @property
+    def address(self) -> str:
+        """The IP address it comes from."""
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message to it."""
+
+
+class LobbyElsewhere(Protocol):
+    """The lobby when another node may run it (a cluster's: `server.cluster.bus_lobby`)."""
+
+    async def forward(self, connection: Connection, request: ClientRequest) -> bool:
+        """Hand a lobby request to the node that runs the lobby; False if that is this node."""
+
+    def signed_in(self, connection: Connection) -> None:
+        """Tell the lobby's node that a connection here has signed in."""
+
+    def closed(self, connection: Connection) -> None:
+        """Tell the lobby's node that a signed-in connection here has closed."""
+
+    def ref_of(self, connection: ConnectionId) -> CallerRef | None:
+        """The reference of a connection of another node's that the lobby here knows by `connection`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Services:
     """The parts of one running server that requests reach."""
@@ -81,9 +123,17 @@ class Services:
     """Which connection is in which room."""
     roster: BotRoster = field(default_factory=BotRoster)
     """Every bot level: our own and the outside engines (whose names nobody may take)."""
+    lobby_elsewhere: LobbyElsewhere | None = None
+    """In a cluster, the way to the node that runs the lobby; None in one process."""
+
+    def ref_of(self, connection: ConnectionId) -> CallerRef:
+        """The reference rooms know a connection the lobby names by: one of this node's, or one of
+        another node's that this node's lobby serves."""
+        elsewhere = None if self.lobby_elsewhere is None else self.lobby_elsewhere.ref_of(connection)
+        return caller_ref(connection, self.edge.node) if elsewhere is None else elsewhere
 
 
-def signed_in(connection: Connection) -> str:
+def signed_in(connection: Requester) -> str:
     """The player signed in on the connection (requests other than hello come from one)."""
     if connection.player is None:
         raise Refusal("unauthorized", "say hello first")

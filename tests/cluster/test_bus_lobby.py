@@ -1,0 +1,73 @@
+"""The cluster's lobby is one lobby: seeks, pairing, who is online and chat are the same from every node.
+
+Node 1 starts first and runs the lobby; node 2 forwards its players' lobby
+requests to it, and fans out what the lobby says to its own connections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from tests.cluster.conftest import Node
+from tests.server.server_harness import FIVE_FOR_BLACK
+
+StartNode = Callable[[str], Awaitable[Node]]
+
+SEEK = {"rule": "freestyle", "size": 15, "clock": None, "rated": False, "color": "black"}
+
+
+async def test_a_seek_made_on_node_1_is_seen_and_accepted_on_node_2_and_the_game_plays(
+    start_node: StartNode,
+) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    carol = await second.client("carol")
+    lobby = await carol.request(type="watch_lobby")
+    assert lobby["type"] == "lobby" and lobby["online"] == 3 and lobby["seeks"] == []
+
+    created = await alice.request(type="seek", **SEEK)
+    seek_id = created["seek"]["seek_id"]
+    added = await carol.expect_next("seek_added")
+    assert added["seek"]["seek_id"] == seek_id and added["seek"]["by"]["name"] == "alice"
+
+    room = await bob.request(type="accept_seek", seek_id=seek_id)
+    assert room["type"] == "room" and room["you"] == "white" and room["room"]["status"] == "playing"
+    assert (await alice.expect_next("room"))["you"] == "black"
+    assert (await carol.expect_next("seek_removed"))["seek_id"] == seek_id
+
+    room_id = room["room"]["room_id"]
+    for ply, (x, y) in enumerate(FIVE_FOR_BLACK, start=1):
+        answer = await (alice if ply % 2 else bob).request(type="move", room_id=room_id, x=x, y=y)
+        assert answer["type"] == "moved", answer
+    assert (await bob.expect_next("game_over"))["result"]["winner"] == "black"
+
+
+async def test_who_is_online_counts_every_node_and_the_limits_count_across_nodes(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    await second.client("bob")
+    online = await alice.request(type="who_is_online")
+    assert online["count"] == 2 and [player["name"] for player in online["players"]] == ["alice", "bob"]
+
+    alice_too = await second.client("alice", alice.token)
+    for _ in range(2):
+        assert (await alice.request(type="seek", **SEEK))["type"] == "seek_created"
+    assert (await alice_too.request(type="seek", **SEEK))["type"] == "seek_created"
+    refused = await alice_too.request(type="seek", **SEEK)
+    assert refused["type"] == "error" and refused["code"] == "limit_reached", refused
+
+
+async def test_lobby_chat_said_on_node_2_reaches_watchers_on_both_nodes(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    carol = await second.client("carol")
+    for watcher in (alice, carol):
+        await watcher.request(type="watch_lobby")
+
+    said = await bob.request(type="chat", text="hello all")
+    assert said["type"] == "chat" and said["from"] == "bob"
+    for watcher in (alice, carol):
+        heard = await watcher.expect_next("chat")
+        assert heard["text"] == "hello all" and heard["from"] == "bob"
