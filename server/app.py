@@ -34,6 +34,7 @@ from server.bots.pool import BotPool
 from server.cluster.bus_hub import ClusterHub, RoomFanOut
 from server.cluster.bus_lobby import BusLobby, RemoteRequester, start_bus
 from server.cluster.directory import BusRoomDirectory
+from server.cluster.room_list import ListedRoomRegistry
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
@@ -145,9 +146,9 @@ class GameServer:
             self.hub = Hub(self.rooms, self.ratings)
         else:
             fan_out = RoomFanOut(self.edge, bus)
-            self.rooms = RoomRegistry(storage, fan_out.publish, bots, self.roster)
+            self.rooms = listed = ListedRoomRegistry(storage, fan_out.publish, bots, self.roster, bus)
             self.directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
-            self.hub = ClusterHub(self.rooms, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
+            self.hub = ClusterHub(listed, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
         self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         self.bus_lobby = None if bus is None else BusLobby(bus, bus, self.lobby, self.connections)
@@ -219,7 +220,12 @@ class GameServer:
             assert isinstance(app.hub, ClusterHub)
             await app.bus_lobby.claim_or_follow()
             start_bus(bus, app.hub, app.bus_lobby)
-            app._chores += [loop.create_task(app.directory.renew()), loop.create_task(app.bus_lobby.keep())]
+            assert isinstance(app.rooms, ListedRoomRegistry)
+            app._chores += [
+                loop.create_task(app.directory.renew()),
+                loop.create_task(app.bus_lobby.keep()),
+                loop.create_task(app.rooms.room_list.keep()),
+            ]
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,

@@ -53,6 +53,10 @@ def channel(node: str, lane: int) -> str:
     return f"{PREFIX}:{node}:{lane}"
 
 
+ROOMS_KEY = "gomoku:rooms:"
+"""A node's lines of the room list: a hash of room id -> the room's summary (wire JSON)."""
+NODES_KEY = "gomoku:nodes"
+"""The names of the nodes that have written lines of the room list."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
 
@@ -238,12 +242,48 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
 
+    async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
+        """Write this node's lines of the room list (None: a line to drop; `replace`: all of them, the
+        others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
+        key = ROOMS_KEY + self.node
+        lines = {room_id: line for room_id, line in rooms.items() if line is not None}
+        dropped = [room_id for room_id, line in rooms.items() if line is None]
+        try:
+            async with self._client.pipeline(transaction=True) as pipeline:
+                pipeline.sadd(NODES_KEY, self.node)
+                if replace:
+                    pipeline.delete(key)
+                if lines:
+                    pipeline.hset(key, mapping=lines)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
+                if dropped:
+                    pipeline.hdel(key, *dropped)
+                pipeline.pexpire(key, round(ttl_s * 1000))
+                await pipeline.execute()
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+
+    async def every_nodes_rooms(self) -> list[str]:
+        """The lines of the room list of every node (those of a node that stopped writing have
+        expired). Raises BusUnavailable."""
+        try:
+            nodes = sorted(_text(node) for node in await self._client.smembers(NODES_KEY))
+            async with self._client.pipeline(transaction=False) as pipeline:
+                for node in nodes:
+                    pipeline.hvals(ROOMS_KEY + node)
+                found = await pipeline.execute()
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return [_text(line) for lines in found for line in lines]
+
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""
         try:
             value: Any = await self._client.get(key)
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
-        return None if value is None else bytes(value).decode()
+        return None if value is None else _text(value)
 
 
+def _text(value: bytes | str) -> str:
+    """A value read from Redis, as text (redis-py gives bytes unless told to decode)."""
+    return value.decode() if isinstance(value, bytes) else value

@@ -29,6 +29,7 @@ from server.cluster.bus_messages import (
     nodes_named,
 )
 from server.cluster.directory import BusRoomDirectory
+from server.cluster.room_list import ListedRoomRegistry
 from server.domain import (
     Caller,
     CallerRef,
@@ -44,10 +45,9 @@ from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub, RoomCommand
 from server.players.ratings import RatingBook
-from server.rooms.actors import RoomRegistry
 from server.rooms.room import RoomChange, RoomRequest
 from server.storage.writer import StorageUnavailable
-from wire.messages import JoinRoom, error_message, parse_client_message
+from wire.messages import JoinRoom, RoomSummaryModel, error_message, parse_client_message
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ class ClusterHub(Hub):
 
     def __init__(
         self,
-        rooms: RoomRegistry,
+        rooms: ListedRoomRegistry,
         ratings: RatingBook,
         fan_out: RoomFanOut,
         bus: Bus,
@@ -137,6 +137,7 @@ class ClusterHub(Hub):
         self._directory = directory
         self._connections = connections
         self._edge = edge
+        self._room_list = rooms.room_list
         self.node = bus.node
 
     async def claim(self, room_id: RoomId) -> None:
@@ -150,6 +151,13 @@ class ClusterHub(Hub):
         """A node that starts brings back only the stored rooms no other node holds (a node that
         starts again under its name takes its own back)."""
         return await self._directory.claim_unowned(room_id)
+
+    async def listed_rooms(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
+        """A page of every node's rooms (`SharedRoomList`)."""
+        try:
+            return await self._room_list.listed(limit, after)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room list cannot be read right now ({error}); try again") from error
 
     async def command(self, command: RoomCommand) -> None:
         """Serve the command here if the room is held here, else hand it to the room's owner (whose

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
 from server.players.ratings import RatingBook
+from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomRequest
-from wire.messages import JoinRoom
+from wire.messages import JoinRoom, RoomSummaryModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,11 @@ class Hub:
         """Whether this node is to bring back a room of the stored games at its start (in one
         process, every one)."""
         return True
+
+    async def listed_rooms(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
+        """A page of the room list (`list_rooms`) and the next page's cursor (None on the last)."""
+        page, cursor = self._rooms.listed(limit, after)
+        return [views.room_summary(facts) for facts in page], cursor
 
     def hold(self, actor: RoomActor) -> None:
         """Hold a room opened or restored here, and start its timers."""

@@ -113,8 +113,7 @@ class RequestHandlers:
             case CreateRoom():
                 await self._create_room(connection, request)
             case ListRooms():
-                page, cursor = self._services.rooms.listed(request.limit, request.after)
-                summaries = [views.room_summary(facts) for facts in page]
+                summaries, cursor = await self._services.hub.listed_rooms(request.limit, request.after)
                 connection.send(Rooms(rooms=summaries, next=cursor, id=request.id))
             case (
                 JoinRoom()

@@ -9,9 +9,19 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from tests.cluster.conftest import Node
-from tests.server.server_harness import FIVE_FOR_BLACK
+from tests.server.server_harness import FIVE_FOR_BLACK, WireClient
 
 StartNode = Callable[[str], Awaitable[Node]]
+
+async def listed_room_ids(wire: WireClient) -> list[str]:
+    """The rooms `list_rooms` shows, once it shows two: a node writes its rooms' lines in the list at
+    the end of the tick that changed them, so another node may read the list a moment before."""
+    for _ in range(30):  # each attempt is a round trip through both nodes and Redis
+        listed = await wire.request(type="list_rooms")
+        if len(listed["rooms"]) == 2:
+            break
+    return sorted(room["room_id"] for room in listed["rooms"])
+
 
 SEEK = {"rule": "freestyle", "size": 15, "clock": None, "rated": False, "color": "black"}
 
@@ -71,3 +81,19 @@ async def test_lobby_chat_said_on_node_2_reaches_watchers_on_both_nodes(start_no
     for watcher in (alice, carol):
         heard = await watcher.expect_next("chat")
         assert heard["text"] == "hello all" and heard["from"] == "bob"
+
+
+async def test_the_room_list_is_every_nodes_rooms_from_any_node(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    on_first = (await alice.request(type="create_room"))["room"]["room_id"]
+    on_second = (await bob.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="create_room", private=True)
+
+    for wire in (alice, bob):
+        assert await listed_room_ids(wire) == sorted([on_first, on_second])
+    first_page = await alice.request(type="list_rooms", limit=1)
+    second_page = await alice.request(type="list_rooms", limit=1, after=first_page["next"])
+    assert [first_page["rooms"][0]["room_id"], second_page["rooms"][0]["room_id"]] == sorted([on_first, on_second])
+    assert second_page["next"] is None
