@@ -13,7 +13,7 @@ snapshots: they join again, which gives each a fresh `room` snapshot.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Protocol
 
 from server.cluster.bus_messages import (
@@ -47,7 +47,7 @@ from server.hub.commands import Hub, RoomCommand
 from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomRequest
 from server.storage.writer import StorageUnavailable
-from wire.messages import JoinRoom, RoomSummaryModel, error_message, parse_client_message
+from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
 
 logger = logging.getLogger(__name__)
 
@@ -233,16 +233,10 @@ class ClusterHub(Hub):
         if not isinstance(request, RoomRequest):
             raise ValueError(f"a {request.type!r} request is no room's to serve")
         caller = Caller(message.ref, message.name, message.kind)
-        try:
-            await Hub.command(self, RoomCommand(message.room_id, caller, request))
-        except Refusal as refusal:
-            answer = error_message(refusal, request.id)
-        except StorageUnavailable as error:
-            answer = error_message(Refusal("unavailable", f"the server cannot store changes ({error})"), request.id)
-        else:
-            return
-        reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
-        self._bus.post(node_of(message.ref), message.room_id, reply)
+        answer = await refusal_of(Hub.command(self, RoomCommand(message.room_id, caller, request)), request.id)
+        if answer is not None:
+            reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
+            self._bus.post(node_of(message.ref), message.room_id, reply)
 
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
@@ -270,3 +264,19 @@ class ClusterHub(Hub):
     def _connection(self, ref: CallerRef) -> Connection | None:
         connection_id = connection_of(ref, self.node)
         return None if connection_id is None else self._connections.get(connection_id)
+
+
+async def refusal_of(serving: Awaitable[None], request_id: str | int | None) -> ServerMessage | None:
+    """Serve a request forwarded from another node; the `error` that answers it if it fails, worded
+    as `GameServer` words it for a request from a socket here (its node sends it on)."""
+    try:
+        await serving
+    except Refusal as refusal:
+        return error_message(refusal, request_id)
+    except StorageUnavailable as error:
+        unavailable = Refusal("unavailable", f"the server cannot store changes ({error}); try again")
+        return error_message(unavailable, request_id)
+    except Exception:
+        logger.exception("a request from another node failed")
+        return error_message(Refusal("internal", "the server failed on this request"), request_id)
+    return None

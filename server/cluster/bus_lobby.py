@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from engine.record import PlayerKind
-from server.cluster.bus_hub import Bus, ClusterHub
+from server.cluster.bus_hub import Bus, ClusterHub, refusal_of
 from server.cluster.bus_messages import (
     LOBBY_LANE,
     BusMessage,
@@ -37,7 +37,6 @@ from server.domain import CallerRef, ConnectionId, Refusal, caller_ref, node_of
 from server.edge.connections import Connection
 from server.hub.lobby_requests import LobbyRequest, LobbyRequests
 from server.lobby.hall import Lobby
-from server.storage.writer import StorageUnavailable
 from wire.messages import ClientRequest, ServerMessage, error_message, parse_client_message
 
 if TYPE_CHECKING:
@@ -78,9 +77,7 @@ class BusLobby:
     """Every node's way to the cluster's lobby (`LobbyElsewhere`), and on the lobby's node, what
     serves the other nodes' callers."""
 
-    def __init__(
-        self, bus: Bus, keys: OwnerKeys, lobby: Lobby, connections: Mapping[ConnectionId, Connection]
-    ) -> None:
+    def __init__(self, bus: Bus, keys: OwnerKeys, lobby: Lobby, connections: Mapping[ConnectionId, Connection]) -> None:
         self._bus = bus
         self._keys = keys
         self._lobby = lobby
@@ -154,13 +151,9 @@ class BusLobby:
         if self._requests is None or self._owner != self._node:
             requester.send(error_message(Refusal("unavailable", "the lobby is moving; try again"), request.id))
             return
-        try:
-            await self._requests.serve(requester, request)
-        except Refusal as refusal:
-            requester.send(error_message(refusal, request.id))
-        except StorageUnavailable as error:
-            unavailable = Refusal("unavailable", f"the server cannot store changes ({error})")
-            requester.send(error_message(unavailable, request.id))
+        answer = await refusal_of(self._requests.serve(requester, request), request.id)
+        if answer is not None:
+            requester.send(answer)
 
     def _requester(self, ref: CallerRef, name: str, kind: PlayerKind, address: str) -> RemoteRequester:
         """The stand-in of a caller on another node (signed in to the lobby when first heard of)."""

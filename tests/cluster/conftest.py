@@ -51,7 +51,15 @@ class RedisServer:
     async def start(self) -> None:
         """Start it (again, on the same port) and return once it accepts connections."""
         self.process = await asyncio.create_subprocess_exec(
-            _redis_server(), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            _redis_server(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )
@@ -117,8 +125,19 @@ async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator
     async def start(name: str) -> Node:
         with open(tmp_path / f"{name}.log", "wb") as log:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.main", "--port", "0", "--db", str(tmp_path / "games.sqlite3"),
-                "--bot-workers", "0", "--bus", redis_server.url, "--node-id", name,
+                sys.executable,
+                "-m",
+                "server.main",
+                "--port",
+                "0",
+                "--db",
+                str(tmp_path / "games.sqlite3"),
+                "--bot-workers",
+                "0",
+                "--bus",
+                redis_server.url,
+                "--node-id",
+                name,
                 cwd=REPO,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,

@@ -13,6 +13,7 @@ from tests.server.server_harness import FIVE_FOR_BLACK, WireClient
 
 StartNode = Callable[[str], Awaitable[Node]]
 
+
 async def listed_room_ids(wire: WireClient) -> list[str]:
     """The rooms `list_rooms` shows, once it shows two: a node writes its rooms' lines in the list at
     the end of the tick that changed them, so another node may read the list a moment before."""

@@ -26,6 +26,17 @@ async def moves_seen(wire: WireClient, count: int) -> list[tuple[int, int, int]]
     return seen
 
 
+async def alice_on_node_1_and_bob_on_node_2_seated(start_node: StartNode) -> tuple[WireClient, WireClient, str, Node]:
+    """Two nodes; alice opens a room on node 1 (black), bob on node 2 takes its other seat (white);
+    the clients, the room and node 2."""
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id, as_="player")
+    return alice, bob, room_id, second
+
+
 async def play(room_id: str, black: WireClient, white: WireClient, moves: list[tuple[int, int]]) -> None:
     for ply, (x, y) in enumerate(moves, start=1):
         answer = await (black if ply % 2 else white).request(type="move", room_id=room_id, x=x, y=y)
@@ -53,11 +64,7 @@ async def test_a_game_between_players_on_two_nodes_watched_from_the_second(start
 
 
 async def test_a_request_the_owner_refuses_is_answered_on_the_callers_node(start_node: StartNode) -> None:
-    first, second = await start_node("n1"), await start_node("n2")
-    alice = await first.client("alice")
-    bob = await second.client("bob")
-    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
-    await bob.request(type="join_room", room_id=room_id, as_="player")
+    alice, bob, room_id, second = await alice_on_node_1_and_bob_on_node_2_seated(start_node)
 
     refused = await bob.request(type="move", room_id=room_id, x=7, y=7)
     assert refused["type"] == "error" and refused["code"] == "not_your_turn", refused
@@ -68,11 +75,7 @@ async def test_a_request_the_owner_refuses_is_answered_on_the_callers_node(start
 async def test_a_player_who_leaves_on_one_node_is_away_for_the_owner_and_back_on_return(
     start_node: StartNode,
 ) -> None:
-    first, second = await start_node("n1"), await start_node("n2")
-    alice = await first.client("alice")
-    bob = await second.client("bob")
-    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
-    await bob.request(type="join_room", room_id=room_id, as_="player")
+    alice, bob, room_id, second = await alice_on_node_1_and_bob_on_node_2_seated(start_node)
     await bob.close()
 
     away: dict[str, Any] = await alice.expect_next("opponent_away")
@@ -87,11 +90,7 @@ async def test_a_player_who_leaves_on_one_node_is_away_for_the_owner_and_back_on
 async def test_redis_restarted_play_across_nodes_stops_then_resumes_with_nothing_lost(
     start_node: StartNode, redis_server: RedisServer
 ) -> None:
-    first, second = await start_node("n1"), await start_node("n2")
-    alice = await first.client("alice")
-    bob = await second.client("bob")
-    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
-    await bob.request(type="join_room", room_id=room_id, as_="player")
+    alice, bob, room_id, second = await alice_on_node_1_and_bob_on_node_2_seated(start_node)
     await play(room_id, alice, bob, FIVE_FOR_BLACK[:4])
 
     await redis_server.stop()
