@@ -1,8 +1,9 @@
 """Any node takes any socket: players and spectators on two nodes, one room, its owner on one of them.
 
-Two real server processes share one SQLite file and a real Redis. The room is
-opened on node 1 (which owns it); a player and a spectator on node 2 reach it
-through the bus, and every member sees the same events in the same order.
+Real server processes share one SQLite file and a real Redis. The room is
+opened on node 1 (which owns it); a player on node 2 and a spectator on node 3
+reach it through the bus, and every member sees the same events in the same
+order.
 """
 
 from __future__ import annotations
@@ -43,11 +44,11 @@ async def play(room_id: str, black: WireClient, white: WireClient, moves: list[t
         assert answer["type"] == "moved", answer
 
 
-async def test_a_game_between_players_on_two_nodes_watched_from_the_second(start_node: StartNode) -> None:
-    first, second = await start_node("n1"), await start_node("n2")
+async def test_a_game_between_players_on_two_nodes_watched_from_a_third(start_node: StartNode) -> None:
+    first, second, third = await start_node("n1"), await start_node("n2"), await start_node("n3")
     alice = await first.client("alice")
     bob = await second.client("bob")
-    carol = await second.client("carol")
+    carol = await third.client("carol")
     room_id = (await alice.request(type="create_room", rated=True))["room"]["room_id"]
 
     joined = await bob.request(type="join_room", room_id=room_id, as_="player")
