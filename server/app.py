@@ -146,7 +146,7 @@ class GameServer:
             self.hub = Hub(self.rooms, self.ratings)
         else:
             fan_out = RoomFanOut(self.edge, bus)
-            self.rooms = listed = ListedRoomRegistry(storage, fan_out.publish, bots, self.roster, bus)
+            self.rooms = listed = ListedRoomRegistry(storage, fan_out, bots, self.roster, bus)
             self.directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
             self.hub = ClusterHub(listed, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
         self.metrics.count_rooms(self.rooms.count_by_status)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
     BusMessage,
@@ -29,7 +29,6 @@ from server.cluster.bus_messages import (
     nodes_named,
 )
 from server.cluster.directory import BusRoomDirectory
-from server.cluster.room_list import ListedRoomRegistry
 from server.domain import (
     Caller,
     CallerRef,
@@ -48,6 +47,9 @@ from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomRequest
 from server.storage.writer import StorageUnavailable
 from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
+
+if TYPE_CHECKING:
+    from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
 
 logger = logging.getLogger(__name__)
 
@@ -91,31 +93,47 @@ class PresenceTally:
         totals = {name: sum(c.get(name, 0) for c in by_node.values()) for name in report.connections}
         return PresenceReport(totals, report.on_purpose)
 
-    def nodes_in(self, room_id: RoomId) -> set[str]:
-        """The other nodes with connections counted in the room."""
-        return set(self._counts.get(room_id, {})) - {self._node}
+    def forget(self, room_id: RoomId) -> None:
+        """The room is no longer held here."""
+        self._counts.pop(room_id, None)
 
 
 class RoomFanOut:
     """Publishes the changes of the rooms held here: to this node's edge, and over the bus to the
-    other nodes whose sockets are in the room (or that a change names: a caller entering, one
-    caller's answer). It is the `Publish` the room registry is given."""
+    other nodes that a change of the room has named (a caller entering, one caller's answer) for as
+    long as the room is held here. It is the `Publish` the room registry is given.
+
+    A node joins a room's audience when a change names it, at once, not when its edge reports a
+    count back: the room's next event may come before that report. It stays in it until the room
+    is forgotten, since a report that its connections have gone may cross a change that brings one
+    back; an edge with nobody in the room drops what it gets."""
 
     def __init__(self, edge: Edge, bus: Bus) -> None:
         self._edge = edge
         self._bus = bus
         self.tally = PresenceTally(edge.node)
+        self._nodes: dict[RoomId, set[str]] = {}
 
     def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
         """Deliver the changes everywhere; this node's new count of the room's connections, added
         to the other nodes' (theirs come back over the bus)."""
         report = self._edge.publish(room_id, changes)
-        nodes = (self.tally.nodes_in(room_id) | nodes_named(changes)) - {self._edge.node}
+        nodes = self._nodes.setdefault(room_id, set())
+        nodes |= nodes_named(changes) - {self._edge.node}
         if nodes:
             message = ChangesMessage(room_id, encode_changes(changes))
             for node in sorted(nodes):
                 self._bus.post(node, room_id, message)
         return None if report is None else self.tally.add(room_id, self._edge.node, report)
+
+    def nodes_in(self, room_id: RoomId) -> set[str]:
+        """The other nodes that get the room's changes."""
+        return set(self._nodes.get(room_id, ()))
+
+    def forget(self, room_id: RoomId) -> None:
+        """The room is no longer held here."""
+        self._nodes.pop(room_id, None)
+        self.tally.forget(room_id)
 
 
 class ClusterHub(Hub):
@@ -223,7 +241,7 @@ class ClusterHub(Hub):
                 await self._join_again(room_id)
         for actor in self._rooms:
             room_id = actor.room.room_id
-            if self._fan_out.tally.nodes_in(room_id):
+            if self._fan_out.nodes_in(room_id):
                 self._bus.broadcast(OwnerNotice(room_id, self.node))
 
     async def _serve_command(self, message: CommandMessage) -> None:

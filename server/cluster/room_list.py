@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from server.bots.players import BotRoster
+from server.cluster.bus_hub import RoomFanOut
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.directory import OWNER_TTL_S, RENEW_EVERY_S
 from server.domain import RecordStore, RoomFacts, RoomId
 from server.rooms import views
-from server.rooms.actors import MoveChooser, Publish, RoomRegistry
+from server.rooms.actors import MoveChooser, RoomRegistry
 from wire.messages import RoomSummaryModel
 
 logger = logging.getLogger(__name__)
@@ -102,9 +103,10 @@ class ListedRoomRegistry(RoomRegistry):
     cluster's room list (`room_list`)."""
 
     def __init__(
-        self, store: RecordStore, publish: Publish, bots: MoveChooser | None, roster: BotRoster, lines: RoomLines
+        self, store: RecordStore, fan_out: RoomFanOut, bots: MoveChooser | None, roster: BotRoster, lines: RoomLines
     ) -> None:
-        super().__init__(store, publish, bots, roster)
+        super().__init__(store, fan_out.publish, bots, roster)
+        self._fan_out = fan_out
         self.room_list = SharedRoomList(lines, self._held_facts)
 
     def room_changed(self, facts: RoomFacts) -> None:
@@ -115,6 +117,7 @@ class ListedRoomRegistry(RoomRegistry):
     def room_disposable(self, room_id: RoomId) -> None:
         super().room_disposable(room_id)
         self.room_list.gone(room_id)
+        self._fan_out.forget(room_id)
 
     def _held_facts(self) -> list[RoomFacts]:
         return [facts for actor in self if (facts := self.facts(actor.room.room_id)) is not None]

@@ -8,6 +8,7 @@ order.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -126,3 +127,20 @@ async def test_a_node_started_later_leaves_the_rooms_another_node_holds(start_no
     (x, y) = FIVE_FOR_BLACK[3]
     assert (await bob.request(type="move", room_id=room_id, x=x, y=y))["ply"] == 4
     assert (await moves_seen(alice, 2))[-1] == (4, x, y)  # after bob's move on node 1
+
+
+async def test_a_move_right_after_a_join_from_another_node_reaches_the_joiner(start_node: StartNode) -> None:
+    """The owner sends a room's events to a node from the change that names it on, not from the
+    node's count of its connections (which comes back later): the first move, made as soon as the
+    joiner is answered, reaches the joiner. Eight rooms at once, to leave no room for luck."""
+    first, second = await start_node("n1"), await start_node("n2")
+
+    async def one_room(number: int) -> None:
+        black = await first.client(f"black{number}")
+        white = await second.client(f"white{number}")
+        room_id = (await black.request(type="create_room"))["room"]["room_id"]
+        await white.request(type="join_room", room_id=room_id, as_="player")
+        await black.request(type="move", room_id=room_id, x=7, y=7)
+        assert await moves_seen(white, 1) == [(1, 7, 7)]
+
+    await asyncio.gather(*(one_room(number) for number in range(8)))
