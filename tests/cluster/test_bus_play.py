@@ -9,9 +9,13 @@ order.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import redis.asyncio as redis
+
+from server.cluster.bus import BROADCAST
 from tests.cluster.conftest import Node, RedisServer
 from tests.server.server_harness import FIVE_FOR_BLACK, WireClient
 
@@ -144,3 +148,21 @@ async def test_a_move_right_after_a_join_from_another_node_reaches_the_joiner(st
         assert await moves_seen(white, 1) == [(1, 7, 7)]
 
     await asyncio.gather(*(one_room(number) for number in range(8)))
+
+
+async def test_after_a_take_over_notice_the_members_on_other_nodes_get_a_fresh_snapshot(
+    start_node: StartNode, redis_server: RedisServer
+) -> None:
+    """A node that takes a room over tells every node (`OwnerNotice` on the broadcast channel, sent
+    here as that node would); the room's members elsewhere join it again and get its state."""
+    alice, bob, room_id, _ = await alice_on_node_1_and_bob_on_node_2_seated(start_node)
+    await play(room_id, alice, bob, FIVE_FOR_BLACK[:2])
+
+    notice = [{"message": "OwnerNotice", "room_id": room_id, "node": "n1"}]
+    publisher = redis.Redis.from_url(redis_server.url)
+    await publisher.publish(BROADCAST, json.dumps(notice))
+    await publisher.aclose()
+
+    snapshot = await bob.expect_next("room")
+    assert snapshot["you"] == "white" and "id" not in snapshot
+    assert [(stone["x"], stone["y"]) for stone in snapshot["room"]["moves"]] == FIVE_FOR_BLACK[:2]
