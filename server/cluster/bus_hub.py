@@ -44,7 +44,7 @@ from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub, RoomCommand
 from server.players.ratings import RatingBook
-from server.rooms.room import RoomChange, RoomRequest
+from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
 from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
 
@@ -191,6 +191,22 @@ class ClusterHub(Hub):
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
 
+    async def held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether some node owns the room (this one does not, since it has no actor for it)."""
+        try:
+            return await self._directory.owner(room_id) is not None
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
+        """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
+        members (a `ChangesMessage` that comes to the room's node)."""
+        owner = await self._owner(room_id)
+        try:
+            await self._bus.deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what this node's edge counts of its connections, wherever the room is."""
         if self._actor(room_id) is not None:
@@ -217,6 +233,8 @@ class ClusterHub(Hub):
                     connection = self._connection(ref)
                     if connection is not None:
                         connection.send_wire(frame)
+            case ChangesMessage(room_id=room_id, changes=changes) if self._actor(room_id) is not None:
+                self._fan_out.publish(room_id, decode_changes(changes))  # relayed: no one enters or leaves
             case ChangesMessage(room_id=room_id, changes=changes):
                 report = self._edge.publish(room_id, decode_changes(changes))
                 if report is not None:

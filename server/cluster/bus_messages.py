@@ -96,7 +96,8 @@ class LobbyClosedMessage:
 
 @dataclass(frozen=True, slots=True)
 class ChangesMessage:
-    """A room's changes in order, for the edges of the nodes whose sockets are in it."""
+    """A room's changes in order, for the edges of the nodes whose sockets are in it; or, to the
+    room's node, an event another node relays (a chat line), for the room's node to publish."""
 
     room_id: RoomId
     changes: tuple[dict[str, Any], ...]

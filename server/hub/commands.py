@@ -16,7 +16,7 @@ from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
 from server.players.ratings import RatingBook
 from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
-from server.rooms.room import RoomRequest
+from server.rooms.room import RoomEvent, RoomRequest
 from wire.messages import JoinRoom, RoomSummaryModel
 
 
@@ -60,6 +60,15 @@ class Hub:
             raise Refusal("not_found", f"there is no room {command.room_id!r}")
         standings = await self._standings(command)
         await actor.apply(command.caller, command.request, standings)
+
+    async def held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether another node holds the room (in one process, none does)."""
+        return False
+
+    async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
+        """Send an event that stores nothing (a chat line) to everyone in a room held by another
+        node; in one process there is none (`not_found`)."""
+        raise Refusal("not_found", f"there is no room {room_id!r}")
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what the edge now counts of its connections (nothing if it is gone)."""

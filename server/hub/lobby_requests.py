@@ -18,13 +18,13 @@ from typing import assert_never
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
-from server.domain import Caller, ConnectionId, Refusal, new_room_id, utc_now
+from server.domain import EVERYONE, Caller, ConnectionId, Refusal, new_room_id, utc_now
 from server.hub.services import Requester, Services, hold_new_room, signed_in
 from server.lobby.hall import Pairing, new_seek_id
 from server.lobby.pacing import RecentCounts
 from server.lobby.seeks import GameTerms, Seek
 from server.rooms import views
-from server.rooms.room import Outcome, Room
+from server.rooms.room import Outcome, Room, RoomEvent
 from wire.messages import (
     AcceptSeek,
     CancelSeek,
@@ -291,7 +291,8 @@ class LobbyRequests:
         else:
             room = self._services.rooms.facts(request.room_id)
             if room is None:
-                raise Refusal("not_found", f"there is no room {request.room_id!r}")
+                await self._chat_elsewhere(connection, request, played)
+                return
             audience = set(self._services.edge.book.members(room.room_id))
             if connection.id not in audience:
                 raise Refusal("not_allowed", "join the room to chat in it")
@@ -302,6 +303,22 @@ class LobbyRequests:
         ]
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
+
+    async def _chat_elsewhere(self, connection: Requester, request: ChatRequest, played: bool) -> None:
+        """Chat in a room this node does not hold (in a cluster, another node's): this node knows
+        whether the connection is in it, and the room's node sends the line to all its members, the
+        copy that answers the request to the caller."""
+        room_id = request.room_id
+        assert room_id is not None
+        if connection.id not in self._services.edge.book.members(room_id):
+            if await self._services.hub.held_elsewhere(room_id):
+                raise Refusal("not_allowed", "join the room to chat in it")
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        name = signed_in(connection)
+        self._pace_chat(name, played)
+        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        caller = self._services.ref_of(connection.id)
+        await self._services.hub.relay(room_id, RoomEvent(said, EVERYONE, answers=caller, request_id=request.id))
 
     def _pace_chat(self, name: str, played: bool) -> None:
         """Count a chat line; raise Refusal (`rate_limited`) past the pace: fewer lines for a player

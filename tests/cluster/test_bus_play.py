@@ -166,3 +166,20 @@ async def test_after_a_take_over_notice_the_members_on_other_nodes_get_a_fresh_s
     snapshot = await bob.expect_next("room")
     assert snapshot["you"] == "white" and "id" not in snapshot
     assert [(stone["x"], stone["y"]) for stone in snapshot["room"]["moves"]] == FIVE_FOR_BLACK[:2]
+
+
+async def test_chat_in_a_room_held_by_another_node_reaches_every_member(start_node: StartNode) -> None:
+    alice, bob, room_id, second = await alice_on_node_1_and_bob_on_node_2_seated(start_node)
+    carol = await second.client("carol")
+    await carol.request(type="join_room", room_id=room_id, as_="spectator")
+
+    said = await bob.request(type="chat", room_id=room_id, text="good luck")
+    assert said["type"] == "chat" and said["from"] == "bob" and said["room_id"] == room_id, said
+    for member in (alice, carol):
+        heard = await member.expect_next("chat")
+        assert heard["text"] == "good luck" and "id" not in heard
+    stranger = await second.client("dave")
+    refused = await stranger.request(type="chat", room_id=room_id, text="hi")
+    assert refused["type"] == "error" and refused["code"] == "not_allowed", refused
+    missing = await stranger.request(type="chat", room_id="no-such-room", text="hi")
+    assert missing["type"] == "error" and missing["code"] == "not_found", missing
