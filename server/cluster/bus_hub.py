@@ -33,6 +33,7 @@ from server.domain import (
     Caller,
     CallerRef,
     ConnectionId,
+    Enter,
     PresenceReport,
     Refusal,
     RoomId,
@@ -93,6 +94,13 @@ class PresenceTally:
         totals = {name: sum(c.get(name, 0) for c in by_node.values()) for name in report.connections}
         return PresenceReport(totals, report.on_purpose)
 
+    def entering(self, room_id: RoomId, node: str, name: str) -> None:
+        """A connection of `name` on `node` enters the room: the node has at least one from now on,
+        before its edge's report says how many (a connection closing elsewhere meanwhile must not
+        make the player away)."""
+        counts = self._counts.setdefault(room_id, {}).setdefault(node, {})
+        counts[name] = max(counts.get(name, 0), 1)
+
     def forget(self, room_id: RoomId) -> None:
         """The room is no longer held here."""
         self._counts.pop(room_id, None)
@@ -118,6 +126,9 @@ class RoomFanOut:
         """Deliver the changes everywhere; this node's new count of the room's connections, added
         to the other nodes' (theirs come back over the bus)."""
         report = self._edge.publish(room_id, changes)
+        for change in changes:
+            if isinstance(change, Enter) and node_of(change.ref) != self._edge.node:
+                self.tally.entering(room_id, node_of(change.ref), change.name)
         nodes = self._nodes.setdefault(room_id, set())
         nodes |= nodes_named(changes) - {self._edge.node}
         if nodes:

@@ -183,3 +183,29 @@ async def test_chat_in_a_room_held_by_another_node_reaches_every_member(start_no
     assert refused["type"] == "error" and refused["code"] == "not_allowed", refused
     missing = await stranger.request(type="chat", room_id="no-such-room", text="hi")
     assert missing["type"] == "error" and missing["code"] == "not_found", missing
+
+
+async def test_a_player_with_tabs_on_two_nodes_is_away_only_when_both_have_closed(start_node: StartNode) -> None:
+    """Each node's edge counts only its own connections; the room's node adds them up, counting a
+    tab that enters from another node at once (before that node's count comes back). Six rooms at
+    once, black's first tab closing as soon as its second has joined."""
+    first, second = await start_node("n1"), await start_node("n2")
+
+    async def one_room(number: int) -> None:
+        black = await first.client(f"black{number}")
+        white = await second.client(f"white{number}")
+        room_id = (await black.request(type="create_room"))["room"]["room_id"]
+        await white.request(type="join_room", room_id=room_id, as_="player")
+        black_too = await second.client(f"black{number}", black.token)
+        await black_too.request(type="join_room", room_id=room_id, as_="player")
+        await black.close()
+        refused = await white.request(type="move", room_id=room_id, x=0, y=0)  # not white's turn
+        assert refused["type"] == "error", refused
+
+        await black_too.close()
+        away = await white.expect_next("opponent_away")
+        assert away["color"] == "black"
+        assert [message["type"] for message in white.seen].count("opponent_away") == 1, white.seen
+        assert all(message["type"] != "opponent_back" for message in white.seen), white.seen
+
+    await asyncio.gather(*(one_room(number) for number in range(6)))
