@@ -188,6 +188,15 @@ class ClusterHub(Hub):
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the room list cannot be read right now ({error}); try again") from error
 
+    async def seated(self, name: str) -> list[RoomId]:
+        """The rooms of every node where `name` holds a seat; this node's alone if the list cannot
+        be read (the player can still join the others by their ids)."""
+        try:
+            return await self._room_list.seated(name)
+        except BusUnavailable as error:
+            logger.warning("cannot read where %s is seated on other nodes: %s", name, error)
+            return await super().seated(name)
+
     async def command(self, command: RoomCommand) -> None:
         """Serve the command here if the room is held here, else hand it to the room's owner (whose
         answer comes back over the bus); `not_found` if no node owns the room."""

@@ -1,24 +1,26 @@
 """The cluster's room list: each node writes the lines of the rooms it holds into Redis, any node reads all.
 
-A line is a room's `list_rooms` summary as wire JSON, written when the room's facts change (the
-changes of one tick in one transaction) and dropped when the room is private, finished or
-forgotten. Each node's lines are one hash that expires unless the node rewrites it every
-RENEW_EVERY_S: the rooms of a node that died leave the list with it, and after a restart of Redis
-the list is whole again within that time.
+A line is an unfinished room's `list_rooms` summary (none for a private room) and the names of the
+people seated in it (for `welcome`'s rooms), as JSON, written when the room's facts change (the
+changes of one tick in one transaction) and dropped when the room finishes or is forgotten. Each
+node's lines are one hash that expires unless the node rewrites it every RENEW_EVERY_S: the rooms
+of a node that died leave the list with it, and after a restart of Redis the list is whole again
+within that time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from server.bots.players import BotRoster
 from server.cluster.bus_hub import RoomFanOut
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.directory import OWNER_TTL_S, RENEW_EVERY_S
-from server.domain import RecordStore, RoomFacts, RoomId
+from server.domain import RecordStore, RoomFacts, RoomId, is_server_bot
 from server.rooms import views
 from server.rooms.actors import MoveChooser, RoomRegistry
 from wire.messages import RoomSummaryModel
@@ -37,10 +39,12 @@ class RoomLines(Protocol):
 
 
 def _line(facts: RoomFacts) -> str | None:
-    """The room's line in the list, or None if the list does not show it."""
-    if facts.private or facts.status == "finished":
+    """The room's line, or None if it is finished."""
+    if facts.status == "finished":
         return None
-    return views.room_summary(facts).model_dump_json(by_alias=True)
+    summary = None if facts.private else views.room_summary(facts).model_dump(mode="json", by_alias=True)
+    seated = [seat.name for seat in facts.seats if seat is not None and not is_server_bot(seat)]
+    return json.dumps({"room_id": facts.room_id, "summary": summary, "seated": seated})
 
 
 class SharedRoomList:
@@ -65,10 +69,19 @@ class SharedRoomList:
     async def listed(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
         """A page of every node's rooms, in room id order after `after`, and the next page's cursor
         (None on the last), as `RoomRegistry.listed` pages one node's. Raises BusUnavailable."""
-        lines = [RoomSummaryModel.model_validate_json(line) for line in await self._lines.every_nodes_rooms()]
-        rooms = sorted((room for room in lines if after is None or room.room_id > after), key=lambda r: r.room_id)
+        summaries = [line["summary"] for line in await self._read() if line["summary"] is not None]
+        listed = [RoomSummaryModel.model_validate(summary) for summary in summaries]
+        rooms = sorted((room for room in listed if after is None or room.room_id > after), key=lambda r: r.room_id)
         page = rooms[:limit]
         return page, page[-1].room_id if len(rooms) > limit else None
+
+    async def seated(self, name: str) -> list[RoomId]:
+        """The unfinished rooms of every node where `name` holds a seat, as `RoomRegistry.seated`
+        finds one node's. Raises BusUnavailable."""
+        return [RoomId(line["room_id"]) for line in await self._read() if name in line["seated"]]
+
+    async def _read(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in await self._lines.every_nodes_rooms()]
 
     async def keep(self) -> None:
         """Every RENEW_EVERY_S, write this node's lines anew (which keeps them from expiring)."""

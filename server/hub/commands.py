@@ -49,6 +49,10 @@ class Hub:
         page, cursor = self._rooms.listed(limit, after)
         return [views.room_summary(facts) for facts in page], cursor
 
+    async def seated(self, name: str) -> list[RoomId]:
+        """The unfinished rooms where `name` holds a seat (`welcome`'s rooms)."""
+        return self._rooms.seated(name)
+
     def hold(self, actor: RoomActor) -> None:
         """Hold a room opened or restored here, and start its timers."""
         self._rooms.add(actor)

@@ -194,7 +194,7 @@ class RequestHandlers:
         welcome = Welcome(
             player=PlayerModel(name=player.name, kind=player.kind, rating=rating, rd=rd, games=games),
             token=token,
-            rooms=list(services.rooms.seated(player.name)),
+            rooms=await services.hub.seated(player.name),
             features=list(FEATURES),
             id=request.id,
         )

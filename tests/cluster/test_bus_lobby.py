@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from websockets.asyncio.client import connect
+
 from tests.cluster.conftest import Node
 from tests.server.server_harness import FIVE_FOR_BLACK, WireClient
 
@@ -98,3 +100,21 @@ async def test_the_room_list_is_every_nodes_rooms_from_any_node(start_node: Star
     second_page = await alice.request(type="list_rooms", limit=1, after=first_page["next"])
     assert [first_page["rooms"][0]["room_id"], second_page["rooms"][0]["room_id"]] == sorted([on_first, on_second])
     assert second_page["next"] is None
+
+
+async def test_welcome_lists_the_rooms_a_player_is_seated_in_on_every_node(start_node: StartNode) -> None:
+    """A player who comes back through another node (the proxy sends a new connection anywhere) is
+    told of every game it holds a seat in, private ones too, to join them again."""
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    public = (await alice.request(type="create_room"))["room"]["room_id"]
+    private = (await alice.request(type="create_room", private=True))["room"]["room_id"]
+    await alice.close()
+
+    for _ in range(30):  # a node writes its rooms' lines at the end of the tick that changed them
+        again = WireClient(await connect(second.ws_url))
+        welcome = await again.hello("alice", alice.token)
+        await again.close()
+        if len(welcome["rooms"]) == 2:
+            break
+    assert sorted(welcome["rooms"]) == sorted([public, private])
