@@ -197,6 +197,15 @@ class ClusterHub(Hub):
             logger.warning("cannot read where %s is seated on other nodes: %s", name, error)
             return await super().seated(name)
 
+    async def playing_names(self) -> set[str]:
+        """The people seated in an unfinished game on any node; this node's alone if the list cannot
+        be read."""
+        try:
+            return await self._room_list.playing_names()
+        except BusUnavailable as error:
+            logger.warning("cannot read who plays on other nodes: %s", error)
+            return await super().playing_names()
+
     async def command(self, command: RoomCommand) -> None:
         """Serve the command here if the room is held here, else hand it to the room's owner (whose
         answer comes back over the bus); `not_found` if no node owns the room."""

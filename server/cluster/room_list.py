@@ -80,6 +80,11 @@ class SharedRoomList:
         finds one node's. Raises BusUnavailable."""
         return [RoomId(line["room_id"]) for line in await self._read() if name in line["seated"]]
 
+    async def playing_names(self) -> set[str]:
+        """The people seated in an unfinished room of any node, as `RoomRegistry.playing_names`
+        finds one node's. Raises BusUnavailable."""
+        return {name for line in await self._read() for name in line["seated"]}
+
     async def _read(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in await self._lines.every_nodes_rooms()]
 

@@ -53,6 +53,10 @@ class Hub:
         """The unfinished rooms where `name` holds a seat (`welcome`'s rooms)."""
         return self._rooms.seated(name)
 
+    async def playing_names(self) -> set[str]:
+        """The people seated in an unfinished game (their status is `playing`)."""
+        return self._rooms.playing_names()
+
     def hold(self, actor: RoomActor) -> None:
         """Hold a room opened or restored here, and start its timers."""
         self._rooms.add(actor)

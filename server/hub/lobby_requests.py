@@ -264,7 +264,7 @@ class LobbyRequests:
     async def who_is_online(self, connection: Requester, request: WhoIsOnline) -> None:
         signed_in(connection)
         names = sorted(self._services.lobby.online, key=str.lower)
-        playing = self._services.rooms.playing_names()
+        playing = await self._services.hub.playing_names()
         players = [
             OnlinePlayerModel(
                 name=name, rating=await self._rating(name), status="playing" if name in playing else "idle"

@@ -59,9 +59,17 @@ async def test_a_seek_made_on_node_1_is_seen_and_accepted_on_node_2_and_the_game
 async def test_who_is_online_counts_every_node_and_the_limits_count_across_nodes(start_node: StartNode) -> None:
     first, second = await start_node("n1"), await start_node("n2")
     alice = await first.client("alice")
-    await second.client("bob")
-    online = await alice.request(type="who_is_online")
-    assert online["count"] == 2 and [player["name"] for player in online["players"]] == ["alice", "bob"]
+    bob = await second.client("bob")
+    await bob.request(type="create_room")  # on node 2: bob is seated there, waiting for an opponent
+    for _ in range(30):  # node 2 writes its room's line at the end of the tick that opened it
+        online = await alice.request(type="who_is_online")
+        if online["players"][1]["status"] == "playing":
+            break
+    assert online["count"] == 2
+    assert [(player["name"], player["status"]) for player in online["players"]] == [
+        ("alice", "idle"),
+        ("bob", "playing"),
+    ]
 
     alice_too = await second.client("alice", alice.token)
     for _ in range(2):
