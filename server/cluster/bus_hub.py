@@ -13,6 +13,7 @@ snapshots: they join again, which gives each a fresh `room` snapshot.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -44,6 +45,7 @@ from server.domain import (
 from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub, RoomCommand
+from server.hub.room_caps import Cap
 from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
@@ -119,6 +121,7 @@ class RoomFanOut:
     def __init__(self, edge: Edge, bus: Bus) -> None:
         self._edge = edge
         self._bus = bus
+        self.node = edge.node
         self.tally = PresenceTally(edge.node)
         self._nodes: dict[RoomId, set[str]] = {}
 
@@ -196,6 +199,15 @@ class ClusterHub(Hub):
         except BusUnavailable as error:
             logger.warning("cannot read where %s is seated on other nodes: %s", name, error)
             return await super().seated(name)
+
+    async def open_elsewhere(self) -> Counter[Cap]:
+        """The unfinished rooms the other nodes hold, under each cap (`RoomCaps`) they count towards."""
+        try:
+            return await self._room_list.open_elsewhere()
+        except BusUnavailable as error:
+            raise Refusal(
+                "unavailable", f"the rooms of other nodes cannot be counted now ({error}); try again"
+            ) from error
 
     async def playing_names(self) -> set[str]:
         """The people seated in an unfinished game on any node; this node's alone if the list cannot

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -21,6 +22,7 @@ from server.cluster.bus_hub import RoomFanOut
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.directory import OWNER_TTL_S, RENEW_EVERY_S
 from server.domain import RecordStore, RoomFacts, RoomId, is_server_bot
+from server.hub.room_caps import Cap, caps_of
 from server.rooms import views
 from server.rooms.actors import MoveChooser, RoomRegistry
 from wire.messages import RoomSummaryModel
@@ -38,20 +40,22 @@ class RoomLines(Protocol):
         """Every node's lines; raises BusUnavailable."""
 
 
-def _line(facts: RoomFacts) -> str | None:
+def _line(facts: RoomFacts, node: str) -> str | None:
     """The room's line, or None if it is finished."""
     if facts.status == "finished":
         return None
     summary = None if facts.private else views.room_summary(facts).model_dump(mode="json", by_alias=True)
     seated = [seat.name for seat in facts.seats if seat is not None and not is_server_bot(seat)]
-    return json.dumps({"room_id": facts.room_id, "summary": summary, "seated": seated})
+    line = {"room_id": facts.room_id, "node": node, "summary": summary, "seated": seated}
+    return json.dumps(line | {"created_by": facts.created_by, "bots_only": facts.bots_only})
 
 
 class SharedRoomList:
     """This node's part of the cluster's room list, and the whole list as read from Redis."""
 
-    def __init__(self, lines: RoomLines, held: Callable[[], Iterable[RoomFacts]]) -> None:
+    def __init__(self, lines: RoomLines, node: str, held: Callable[[], Iterable[RoomFacts]]) -> None:
         self._lines = lines
+        self._node = node
         self._held = held
         self._pending: dict[str, str | None] = {}
         self._writing = asyncio.Lock()
@@ -60,7 +64,7 @@ class SharedRoomList:
 
     def changed(self, facts: RoomFacts) -> None:
         """A room held here has changed: its line is written at the end of the tick."""
-        self._later(facts.room_id, _line(facts))
+        self._later(facts.room_id, _line(facts, self._node))
 
     def gone(self, room_id: RoomId) -> None:
         """A room held here is forgotten: its line goes."""
@@ -80,6 +84,12 @@ class SharedRoomList:
         finds one node's. Raises BusUnavailable."""
         return [RoomId(line["room_id"]) for line in await self._read() if name in line["seated"]]
 
+    async def open_elsewhere(self) -> Counter[Cap]:
+        """The unfinished rooms the other nodes hold, under each cap they count towards. Raises
+        BusUnavailable."""
+        lines = [line for line in await self._read() if line["node"] != self._node]
+        return Counter(cap for line in lines for cap in caps_of(line["created_by"], line["bots_only"]))
+
     async def playing_names(self) -> set[str]:
         """The people seated in an unfinished room of any node, as `RoomRegistry.playing_names`
         finds one node's. Raises BusUnavailable."""
@@ -91,7 +101,7 @@ class SharedRoomList:
     async def keep(self) -> None:
         """Every RENEW_EVERY_S, write this node's lines anew (which keeps them from expiring)."""
         while True:
-            lines: dict[str, str | None] = {facts.room_id: _line(facts) for facts in self._held()}
+            lines: dict[str, str | None] = {facts.room_id: _line(facts, self._node) for facts in self._held()}
             try:
                 async with self._writing:
                     await self._lines.write_rooms(lines, OWNER_TTL_S, replace=True)
@@ -125,7 +135,7 @@ class ListedRoomRegistry(RoomRegistry):
     ) -> None:
         super().__init__(store, fan_out.publish, bots, roster)
         self._fan_out = fan_out
-        self.room_list = SharedRoomList(lines, self._held_facts)
+        self.room_list = SharedRoomList(lines, fan_out.node, self._held_facts)
 
     def room_changed(self, facts: RoomFacts) -> None:
         super().room_changed(facts)

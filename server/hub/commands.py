@@ -10,7 +10,9 @@ the same values go to the room's owner node, and its events come back.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
 from server.players.ratings import RatingBook
@@ -18,6 +20,9 @@ from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomEvent, RoomRequest
 from wire.messages import JoinRoom, RoomSummaryModel
+
+if TYPE_CHECKING:
+    from server.hub.room_caps import Cap  # which stands on the services, which stand on this module
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,11 @@ class Hub:
     async def seated(self, name: str) -> list[RoomId]:
         """The unfinished rooms where `name` holds a seat (`welcome`'s rooms)."""
         return self._rooms.seated(name)
+
+    async def open_elsewhere(self) -> Counter[Cap]:
+        """The unfinished rooms other nodes hold, under each cap they count towards (none in one
+        process)."""
+        return Counter()
 
     async def playing_names(self) -> set[str]:
         """The people seated in an unfinished game (their status is `playing`)."""

@@ -209,7 +209,8 @@ class RequestHandlers:
         white = self._seat(request.white, request)
         bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
-        with self._caps.reserve(name, bots_only=len(bots) == 2):
+        elsewhere = await services.hub.open_elsewhere()
+        with self._caps.reserve(name, bots_only=len(bots) == 2, elsewhere=elsewhere):
             if request.rated and len(bots) == 2 and bots[0] == bots[1]:
                 raise Refusal("not_allowed", "a rated game needs two different players")
             if bots and services.bots is not None and services.bots.saturated:

@@ -126,3 +126,16 @@ async def test_welcome_lists_the_rooms_a_player_is_seated_in_on_every_node(start
         if len(welcome["rooms"]) == 2:
             break
     assert sorted(welcome["rooms"]) == sorted([public, private])
+
+
+async def test_the_rooms_per_player_cap_counts_the_rooms_on_every_node(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    alice_too = await second.client("alice", alice.token)
+    for _ in range(10):  # the most a player may have open (`--max-rooms-per-player`, 10)
+        assert (await alice.request(type="create_room"))["type"] == "room"
+    for _ in range(30):  # node 1 writes its rooms' lines at the end of the tick that opened them
+        if len((await alice_too.request(type="list_rooms"))["rooms"]) == 10:
+            break
+    refused = await alice_too.request(type="create_room")
+    assert refused["type"] == "error" and refused["code"] == "limit_reached", refused
