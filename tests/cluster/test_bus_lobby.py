@@ -139,3 +139,18 @@ async def test_the_rooms_per_player_cap_counts_the_rooms_on_every_node(start_nod
             break
     refused = await alice_too.request(type="create_room")
     assert refused["type"] == "error" and refused["code"] == "limit_reached", refused
+
+
+async def test_quick_pairing_pairs_a_player_waiting_on_node_2_with_one_asking_on_node_1(start_node: StartNode) -> None:
+    first, second = await start_node("n1"), await start_node("n2")
+    alice = await first.client("alice")
+    bob = await second.client("bob")
+    terms = {"rule": "freestyle", "size": 15, "clock": None, "rated": False}
+    waiting = await bob.request(type="quick_pair", **terms)
+    assert waiting["type"] == "seek_created" and waiting["seek"]["quick"] is True
+
+    paired = await alice.request(type="quick_pair", **terms)
+    assert paired["type"] == "room" and paired["room"]["status"] == "playing"
+    bobs = await bob.expect_next("room")
+    assert bobs["room"]["room_id"] == paired["room"]["room_id"]
+    assert {paired["you"], bobs["you"]} == {"black", "white"}
