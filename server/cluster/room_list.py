@@ -58,6 +58,9 @@ class SharedRoomList:
         self._node = node
         self._held = held
         self._pending: dict[str, str | None] = {}
+        self._written: dict[str, str] = {}
+        """Each room's line as last handed to a write: a change that leaves it as it was (most
+        moves) writes nothing."""
         self._writing = asyncio.Lock()
         """Writes go in the order of their ticks."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -110,6 +113,12 @@ class SharedRoomList:
             await asyncio.sleep(RENEW_EVERY_S)
 
     def _later(self, room_id: str, line: str | None) -> None:
+        if line is not None and self._written.get(room_id) == line:
+            return
+        if line is None:
+            self._written.pop(room_id, None)
+        else:
+            self._written[room_id] = line
         if not self._pending:
             task = asyncio.get_running_loop().create_task(self._write())
             self._tasks.add(task)
