@@ -31,11 +31,9 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
-from server.cluster.bus_hub import ClusterHub, RoomFanOut
-from server.cluster.bus_lobby import BusLobby, RemoteRequester, start_bus
-from server.cluster.directory import BusRoomDirectory
-from server.cluster.room_list import ListedRoomRegistry
-from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
+from server.cluster.bus_lobby import RemoteRequester
+from server.cluster.node import ClusterNode
+from server.domain import LOCAL_NODE, ConnectionId, Refusal
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
@@ -138,21 +136,19 @@ class GameServer:
         self.connections: dict[ConnectionId, Connection] = {}
         self.edge = Edge(self.connections, settings.node_id)
         """Which connection is in which room; it sends each room's events to their sockets."""
-        self.bus = bus
-        self.directory: BusRoomDirectory | None = None
+        self.lobby = Lobby()
+        self.cluster = None
+        """With a bus, the parts a node of a cluster adds (its rooms, hub and way to the lobby)."""
         self.hub: Hub
         if bus is None:
             self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
             self.hub = Hub(self.rooms, self.ratings)
         else:
-            fan_out = RoomFanOut(self.edge, bus)
-            self.rooms = listed = ListedRoomRegistry(storage, fan_out, bots, self.roster, bus)
-            self.directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
-            self.hub = ClusterHub(listed, self.ratings, fan_out, bus, self.directory, self.connections, self.edge)
+            self.cluster = ClusterNode(
+                bus, self.edge, storage, bots, self.roster, self.ratings, self.lobby, self.connections
+            )
+            self.rooms, self.hub = self.cluster.rooms, self.cluster.hub
         self.metrics.count_rooms(self.rooms.count_by_status)
-        self.lobby = Lobby()
-        self.bus_lobby = None if bus is None else BusLobby(bus, bus, self.lobby, self.connections)
-        """In a cluster, the way to the node that runs the lobby (or, on that node, to the others)."""
         handler_settings = HandlerSettings(
             settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
         )
@@ -167,11 +163,9 @@ class GameServer:
             self.hub,
             self.edge,
             self.roster,
-            self.bus_lobby,
+            None if self.cluster is None else self.cluster.lobby,
         )
         self.handlers = RequestHandlers(services)
-        if self.bus_lobby is not None:
-            self.bus_lobby.serve_with(self.handlers.lobby)
         self.http = HttpApi(storage, self.metrics)
         self._ids = itertools.count(1)
         self._per_address: Counter[str] = Counter()
@@ -216,16 +210,8 @@ class GameServer:
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
         ]
-        if bus is not None and app.directory is not None and app.bus_lobby is not None:
-            assert isinstance(app.hub, ClusterHub)
-            await app.bus_lobby.claim_or_follow()
-            start_bus(bus, app.hub, app.bus_lobby)
-            assert isinstance(app.rooms, ListedRoomRegistry)
-            app._chores += [
-                loop.create_task(app.directory.renew()),
-                loop.create_task(app.bus_lobby.keep()),
-                loop.create_task(app.rooms.room_list.keep()),
-            ]
+        if app.cluster is not None:
+            app._chores += await app.cluster.start(app.handlers.lobby)
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -262,8 +248,8 @@ class GameServer:
             chore.cancel()
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.rooms.close()
-        if self.bus is not None:
-            await self.bus.close()
+        if self.cluster is not None:
+            await self.cluster.bus.close()
         await self.handlers.close()
         if self.bots is not None:
             await self.bots.close()
@@ -271,11 +257,7 @@ class GameServer:
 
     def _elsewhere(self, connection: ConnectionId) -> RemoteRequester | None:
         """A caller on another node that this node's lobby serves (on the node that runs it)."""
-        return None if self.bus_lobby is None else self.bus_lobby.recipient(connection)
-
-    def _held_rooms(self) -> list[RoomId]:
-        """The rooms this node holds (their owner keys are renewed)."""
-        return [actor.room.room_id for actor in self.rooms]
+        return None if self.cluster is None else self.cluster.lobby.recipient(connection)
 
     async def _save_clocks_now_and_then(self) -> None:
         """Store every running clock every CLOCK_SAVE_EVERY_S: a server killed outright gives back
