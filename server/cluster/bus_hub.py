@@ -29,7 +29,7 @@ from server.cluster.bus_messages import (
     encode_changes,
     nodes_named,
 )
-from server.cluster.directory import BusRoomDirectory
+from server.cluster.directory import RoomDirectory
 from server.domain import (
     Caller,
     CallerRef,
@@ -159,7 +159,7 @@ class ClusterHub(Hub):
         ratings: RatingBook,
         fan_out: RoomFanOut,
         bus: Bus,
-        directory: BusRoomDirectory,
+        directory: RoomDirectory,
         connections: Mapping[ConnectionId, Connection],
         edge: Edge,
     ) -> None:

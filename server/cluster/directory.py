@@ -28,16 +28,27 @@ OWNER_KEY = "gomoku:room-owner:"
 
 
 class RoomDirectory(Protocol):
-    """Who owns each room, as every node sees it."""
+    """Who owns each room, as every node sees it (the cluster's hub asks it; `BusRoomDirectory`
+    keeps it in Redis, PostgreSQL's ownership may back it instead)."""
 
     async def claim(self, room_id: RoomId) -> None:
         """This node owns the room from now on; raises BusUnavailable if that cannot be recorded."""
+
+    async def claim_unowned(self, room_id: RoomId) -> bool:
+        """Own the room unless another node does; whether this node owns it now. Raises BusUnavailable."""
 
     async def owner(self, room_id: RoomId) -> str | None:
         """The node that owns the room, or None if none does; raises BusUnavailable."""
 
     def forget(self, room_id: RoomId) -> None:
         """What was known of the room's owner is stale (a take-over notice)."""
+
+    def forget_all(self) -> None:
+        """Everything known of other nodes' rooms may be stale (the bus was away)."""
+
+    async def announce(self) -> None:
+        """Record again that this node owns the rooms it holds (the record may have been lost with
+        Redis); a failure is logged, and the next renewal tries again."""
 
 
 class OwnerKeys(Protocol):
