@@ -26,6 +26,7 @@ from tests.server.server_harness import WireClient
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("GOMOKU_CLUSTER_TESTS") == "required"
 START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 30.0
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
 
 
@@ -151,9 +152,16 @@ async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator
         return node
 
     yield start
+    hung = []
     for node in started:
         for wire in node.clients:
             await wire.close()
         if node.process.returncode is None:
             node.process.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(node.process.wait(), START_TIMEOUT_S)
+            try:
+                await asyncio.wait_for(node.process.wait(), STOP_TIMEOUT_S)
+            except TimeoutError:
+                hung.append(node.name)
+                node.process.kill()  # by its pid: no node outlives its test
+                await node.process.wait()
+    assert not hung, f"nodes {hung} did not stop within {STOP_TIMEOUT_S:.0f} s of SIGTERM"
