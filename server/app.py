@@ -163,7 +163,7 @@ class GameServer:
             self.hub = Hub(self.rooms, self.ratings)
         else:
             self.cluster = ClusterNode(
-                bus, self.edge, storage, bots, self.roster, self.ratings, self.lobby, self.connections
+                bus, self.edge, storage, bots, self.roster, self.ratings, self.lobby, self.connections, settings.lease
             )
             self.rooms, self.hub = self.cluster.rooms, self.cluster.hub
         self.metrics.count_rooms(self.rooms.count_by_status)
@@ -260,11 +260,17 @@ class GameServer:
         served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.storage.fence_writes(self.ownership.fence)
-        self.hub.find_elsewhere = self.ownership.find
+        if self.cluster is None:
+            self.hub.find_elsewhere = self.ownership.find
+        else:
+            self.cluster.own_rooms_by(self.ownership)
 
     async def restore(self, rooms: set[RoomId]) -> None:
-        """Bring back rooms this node took over (`RoomKeeper`), as after a restart."""
+        """Bring back rooms this node took over (`RoomKeeper`), as after a restart; with a bus, every
+        node hears that they are served here now, and their members join them again."""
         await self.restore_rooms(rooms)
+        if self.cluster is not None:
+            await self.cluster.hub.took_over(rooms)
 
     async def drop(self, rooms: set[RoomId]) -> None:
         """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, and

@@ -172,6 +172,11 @@ class ClusterHub(Hub):
         self._room_list = rooms.room_list
         self.node = bus.node
 
+    def use_directory(self, directory: RoomDirectory) -> None:
+        """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
+        before any room is opened or restored)."""
+        self._directory = directory
+
     async def claim(self, room_id: RoomId) -> None:
         """Record this node as the room's owner before anyone hears of the room."""
         try:
@@ -221,16 +226,13 @@ class ClusterHub(Hub):
     async def command(self, command: RoomCommand) -> None:
         """Serve the command here if the room is held here, else hand it to the room's owner (whose
         answer comes back over the bus); `not_found` if no node owns the room."""
-        if self._actor(command.room_id) is not None:
+        owner = self.node if self._actor(command.room_id) is not None else await self._owner(command.room_id)
+        if owner == self.node:  # held here, or taken over from a dead node just now
             await super().command(command)
             return
-        owner = await self._owner(command.room_id)
         caller = command.caller
         message = CommandMessage(command.room_id, caller.ref, caller.name, caller.kind, command.request.to_wire())
-        try:
-            await self._bus.deliver(owner, command.room_id, message)
-        except BusUnavailable as error:
-            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        await self._deliver(owner, command.room_id, message)
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether some node owns the room (this one does not, since it has no actor for it)."""
@@ -243,10 +245,7 @@ class ClusterHub(Hub):
         """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
         members (a `ChangesMessage` that comes to the room's node)."""
         owner = await self._owner(room_id)
-        try:
-            await self._bus.deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
-        except BusUnavailable as error:
-            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        await self._deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what this node's edge counts of its connections, wherever the room is."""
@@ -302,6 +301,23 @@ class ClusterHub(Hub):
             room_id = actor.room.room_id
             if self._fan_out.nodes_in(room_id):
                 self._bus.broadcast(OwnerNotice(room_id, self.node))
+
+    async def took_over(self, rooms: set[RoomId]) -> None:
+        """Rooms restored here (taken over from a dead node, or brought back at start): every node
+        forgets their old owner and its members join again here, this node's first."""
+        for room_id in sorted(rooms):
+            self._directory.forget(room_id)
+            self._bus.broadcast(OwnerNotice(room_id, self.node))
+            await self._join_again(room_id)
+
+    async def _deliver(self, owner: str, room_id: RoomId, message: BusMessage) -> None:
+        """Hand a message to the room's owner; `unavailable` if it cannot be reached (the owner known
+        is forgotten: it may have died, and the next try asks the directory again)."""
+        try:
+            await self._bus.deliver(owner, room_id, message)
+        except BusUnavailable as error:
+            self._directory.forget(room_id)
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
 
     async def _serve_command(self, message: CommandMessage) -> None:
         """Serve a command forwarded by another node as if it came from a socket here: a refusal

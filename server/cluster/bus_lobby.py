@@ -2,9 +2,12 @@
 
 Seeks, quick pairing, who is online, lobby chat and their per-player and per-address limits live in
 one `Lobby`, on the node that holds the lobby's key in Redis (the first node up claims it, and
-renews it; when it lapses, another node claims it, and every node signs its players in there
-again: seeks are soft state, gone with their node). A node that does not run the lobby sends each
-lobby request over the bus (`LobbyCommandMessage`), with its connections signing in and closing.
+renews it every `--heartbeat-s`; when it lapses, `--lease-s` after its node's last renewal,
+another node claims it, and every node signs its players in there again. Seeks are soft state,
+gone with the lobby's node: each node watches the new lobby again for its connections that
+watched the old one, so that each gets a fresh `lobby` snapshot without them). A node that does
+not run the lobby sends each lobby request over the bus (`LobbyCommandMessage`), with its
+connections signing in and closing.
 The lobby's node serves it with the same `LobbyRequests` as its own connections', the caller
 standing in as a `RemoteRequester` known to the lobby by a connection number of its own (negative,
 so that it is never one of this node's). What the lobby sends to callers on other nodes leaves
@@ -32,12 +35,13 @@ from server.cluster.bus_messages import (
     LobbySignedInMessage,
     ReplyMessage,
 )
-from server.cluster.directory import RENEW_EVERY_S, OwnerKeys
+from server.cluster.directory import OwnerKeys
+from server.cluster.leases import LeaseSettings
 from server.domain import CallerRef, ConnectionId, Refusal, caller_ref, node_of
 from server.edge.connections import Connection
 from server.hub.lobby_requests import LobbyRequest, LobbyRequests
 from server.lobby.hall import Lobby
-from wire.messages import ClientRequest, ServerMessage, error_message, parse_client_message
+from wire.messages import ClientRequest, ServerMessage, UnwatchLobby, WatchLobby, error_message, parse_client_message
 
 if TYPE_CHECKING:
     from server.cluster.bus import RedisBus
@@ -45,8 +49,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 LOBBY_OWNER_KEY = "gomoku:lobby-owner"
-LOBBY_OWNER_TTL_S = 30.0
-"""How long the lobby's key lasts unless its node renews it (every RENEW_EVERY_S)."""
 
 
 class RemoteRequester:
@@ -77,8 +79,18 @@ class BusLobby:
     """Every node's way to the cluster's lobby (`LobbyElsewhere`), and on the lobby's node, what
     serves the other nodes' callers."""
 
-    def __init__(self, bus: Bus, keys: OwnerKeys, lobby: Lobby, connections: Mapping[ConnectionId, Connection]) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        keys: OwnerKeys,
+        lobby: Lobby,
+        connections: Mapping[ConnectionId, Connection],
+        lease: LeaseSettings,
+    ) -> None:
+        """`lease`: the lobby's key is renewed every heartbeat and lapses at the lease's expiry, as
+        a node's lease in PostgreSQL does."""
         self._bus = bus
+        self._lease = lease
         self._keys = keys
         self._lobby = lobby
         self._connections = connections
@@ -89,6 +101,9 @@ class BusLobby:
         self._by_ref: dict[CallerRef, RemoteRequester] = {}
         self._by_number: dict[ConnectionId, RemoteRequester] = {}
         self._outgoing: dict[str, dict[bytes, list[CallerRef]]] = {}
+        self._watching: dict[ConnectionId, WatchLobby] = {}
+        """This node's connections that watch the lobby, wherever it runs: they watch it again when
+        it moves."""
 
     def serve_with(self, requests: LobbyRequests) -> None:
         """The lobby requests of this node, which serve the other nodes' when the lobby is here."""
@@ -97,6 +112,10 @@ class BusLobby:
     # -------------------------------------------------- LobbyElsewhere
 
     async def forward(self, connection: Connection, request: ClientRequest) -> bool:
+        if isinstance(request, WatchLobby):
+            self._watching[connection.id] = request
+        elif isinstance(request, UnwatchLobby):
+            self._watching.pop(connection.id, None)
         if self._owner == self._node:
             return False
         if self._owner is None:
@@ -117,6 +136,7 @@ class BusLobby:
             self._bus.post(self._owner, LOBBY_LANE, self._signed_in(connection))
 
     def closed(self, connection: Connection) -> None:
+        self._watching.pop(connection.id, None)
         if self._owner is not None and self._owner != self._node:
             self._bus.post(self._owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
 
@@ -182,9 +202,9 @@ class BusLobby:
     # -------------------------------------------------------- the key
 
     async def keep(self) -> None:
-        """Every RENEW_EVERY_S, `claim_or_follow` (a failure is logged, and tried again the next time)."""
+        """Every heartbeat, `claim_or_follow` (a failure is logged, and tried again the next time)."""
         while True:
-            await asyncio.sleep(RENEW_EVERY_S)
+            await asyncio.sleep(self._lease.heartbeat_s)
             try:
                 await self.claim_or_follow()
             except BusUnavailable as error:
@@ -192,18 +212,33 @@ class BusLobby:
 
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
-        when another node runs it from now on, this node's players sign in there again. Raises
-        BusUnavailable."""
+        when another node runs it from now on, this node's players sign in there again, and its
+        watchers watch it again (its seeks are gone with the node that ran it). Raises BusUnavailable."""
         if self._owner == self._node:
-            await self._keys.put({LOBBY_OWNER_KEY: self._node}, LOBBY_OWNER_TTL_S)
-        elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, LOBBY_OWNER_TTL_S):
+            await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
+        elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
             logger.info("lobby: this node runs the lobby from now on")
         owner = await self._keys.get(LOBBY_OWNER_KEY)
-        moved, self._owner = owner != self._owner, owner
+        moved, previous, self._owner = owner != self._owner, self._owner, owner
         if moved and owner is not None and owner != self._node:
             for connection in list(self._connections.values()):
                 if connection.player is not None:
                     self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
+        if moved and owner is not None and previous is not None:
+            await self._watch_again()
+
+    async def _watch_again(self) -> None:
+        """The lobby moved: this node's watchers watch it where it runs now, each getting a fresh
+        `lobby` snapshot (the notice that the seeks of the node that ran it are gone)."""
+        for connection_id, request in list(self._watching.items()):
+            connection = self._connections.get(connection_id)
+            if connection is None:
+                continue
+            try:
+                if not await self.forward(connection, request) and self._requests is not None:
+                    await self._requests.serve(connection, request)
+            except Refusal as refusal:
+                logger.info("lobby: %s cannot watch the lobby again: %s", connection.player, refusal.message)
 
     def _signed_in(self, connection: Connection) -> LobbySignedInMessage:
         assert connection.player is not None

@@ -1,11 +1,15 @@
-"""Which node owns a room: the `RoomDirectory` port, and its implementation kept in Redis.
+"""Which node owns a room: the `RoomDirectory` port, kept in PostgreSQL or in Redis.
 
 A room is owned by the node that opened it (or restored it). Any node asks the directory for a
 room's owner before forwarding a command to it; the answer is cached, and dropped when a take-over
-notice says the room has a new owner. `BusRoomDirectory` keeps each owner in a Redis key that
-expires unless its node renews it: a node that dies stops renewing, and its rooms' keys go after
-`OWNER_TTL_S`. It says who owns a room, not who may write it: the storage's leases fence writes
-(PostgreSQL ownership, which may back this port instead).
+notice says the room has a new owner.
+
+On PostgreSQL, `OwnershipDirectory` reads the owners the storage's fence goes by (`room_owners`,
+`server.cluster.ownership`): the node that writes a room is the node commands go to, and a room
+whose owner's lease has run out is taken over by the first node asked about it (or by the next
+heartbeat's claim). On SQLite, `BusRoomDirectory` keeps each owner in a Redis key that expires
+unless its node renews it: a node that dies stops renewing, and its rooms' keys go after
+`OWNER_TTL_S`; it says who owns a room, not who may write it (one SQLite file has no fence).
 """
 
 from __future__ import annotations
@@ -113,3 +117,55 @@ class BusRoomDirectory:
                 await self._keys.put(owned, OWNER_TTL_S)
             except BusUnavailable as error:
                 logger.warning("directory: cannot write %d rooms' owner keys: %s", len(owned), error)
+
+
+class RoomOwners(Protocol):
+    """The rooms' owners in PostgreSQL, under leases (`server.cluster.ownership.Ownership`)."""
+
+    node_id: str
+    owned: dict[RoomId, int]
+
+    async def owner(self, room_id: RoomId) -> str | None:
+        """The live owner (this node once it has taken over a dead one's room), None if none ever
+        did; raises Refusal (`unavailable`)."""
+        ...
+
+    async def claim_new(self, room_id: RoomId) -> None:
+        """Own a room about to open here; raises Refusal (`unavailable`)."""
+        ...
+
+
+class OwnershipDirectory:
+    """Room owners as PostgreSQL records them (the owners every write is fenced by), cached where
+    they are read: a node claims a room there when it opens it, and takes over a dead node's rooms
+    there; `OwnerNotice` drops a cached owner."""
+
+    def __init__(self, owners: RoomOwners) -> None:
+        self._owners = owners
+        self._known: dict[RoomId, str] = {}
+
+    async def claim(self, room_id: RoomId) -> None:
+        await self._owners.claim_new(room_id)
+
+    async def claim_unowned(self, room_id: RoomId) -> bool:
+        """Whether this node owns the room: rooms are claimed (and restored) only by the ownership's
+        claims, at start and at every heartbeat, never by a node that merely starts."""
+        return room_id in self._owners.owned
+
+    async def owner(self, room_id: RoomId) -> str | None:
+        known = self._known.get(room_id)
+        if known is not None:
+            return known
+        owner = await self._owners.owner(room_id)
+        if owner is not None and owner != self._owners.node_id:
+            self._known[room_id] = owner
+        return owner
+
+    def forget(self, room_id: RoomId) -> None:
+        self._known.pop(room_id, None)
+
+    def forget_all(self) -> None:
+        self._known.clear()
+
+    async def announce(self) -> None:
+        """Nothing to write again: the owners are in PostgreSQL, not in the Redis that came back."""

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from server.bots.players import BotPlayers, BotRoster
 from server.cluster.bus_hub import ClusterHub, RoomFanOut
 from server.cluster.bus_lobby import BusLobby, start_bus
-from server.cluster.directory import BusRoomDirectory
+from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
+from server.cluster.leases import LeaseSettings
 from server.cluster.room_list import ListedRoomRegistry
 from server.domain import ConnectionId, Records, RoomId
 from server.edge.connections import Connection
@@ -35,13 +36,22 @@ class ClusterNode:
         ratings: RatingBook,
         lobby: Lobby,
         connections: Mapping[ConnectionId, Connection],
+        lease: LeaseSettings,
     ) -> None:
         self.bus = bus
         fan_out = RoomFanOut(edge, bus)
         self.rooms = ListedRoomRegistry(storage, fan_out, bots, roster, bus)
-        self.directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
+        self._redis_directory = BusRoomDirectory(bus, bus.node, self._held_rooms)
+        self.directory: RoomDirectory = self._redis_directory
+        """Who owns each room: Redis keys, unless the rooms are owned in PostgreSQL (`own_rooms_by`)."""
         self.hub = ClusterHub(self.rooms, ratings, fan_out, bus, self.directory, connections, edge)
-        self.lobby = BusLobby(bus, bus, lobby, connections)
+        self.lobby = BusLobby(bus, bus, lobby, connections, lease)
+
+    def own_rooms_by(self, owners: RoomOwners) -> None:
+        """Take each room's owner from PostgreSQL's ownership (leases and fencing epochs) rather than
+        from Redis keys; called once the node holds its lease, before any room opens here."""
+        self.directory = OwnershipDirectory(owners)
+        self.hub.use_directory(self.directory)
 
     async def start(self, requests: LobbyRequests) -> list[asyncio.Task[None]]:
         """Find (or take) the lobby, start the bus, and the chores that renew what this node keeps
@@ -50,11 +60,10 @@ class ClusterNode:
         await self.lobby.claim_or_follow()
         start_bus(self.bus, self.hub, self.lobby)
         loop = asyncio.get_running_loop()
-        return [
-            loop.create_task(self.directory.renew()),
-            loop.create_task(self.lobby.keep()),
-            loop.create_task(self.rooms.room_list.keep()),
-        ]
+        chores = [loop.create_task(self.lobby.keep()), loop.create_task(self.rooms.room_list.keep())]
+        if self.directory is self._redis_directory:
+            chores.append(loop.create_task(self._redis_directory.renew()))
+        return chores
 
     def _held_rooms(self) -> list[RoomId]:
         """The rooms this node holds (their owner keys are renewed)."""

@@ -161,6 +161,16 @@ class Ownership:
     async def find(self, room_id: RoomId) -> None:
         """For a room this node does not serve: take it over if its owner is dead (it is then served
         here), refuse `unavailable` if another live node serves it, nothing if no node ever owned it."""
+        owner = await self.owner(room_id)
+        if owner is not None and owner != self.node_id:
+            raise Refusal("unavailable", "the room is served by another node")
+
+    async def owner(self, room_id: RoomId) -> str | None:
+        """The live node that owns the room (this one after taking it over, if its owner is dead),
+        or None if no node ever owned it. Raises Refusal (`unavailable`) when the database cannot
+        be reached, or while another node is taking the room over."""
+        if room_id in self.owned:
+            return self.node_id
         try:
             async with self._talking:
                 owner = await self._db.fetchrow(
@@ -169,9 +179,9 @@ class Ownership:
                     room_id,
                 )
             if owner is None:
-                return
+                return None
             if owner["live"] and owner["node_id"] != self.node_id:
-                raise Refusal("unavailable", "the room is served by another node")
+                return str(owner["node_id"])
             claimed = await self._claim_orphans(room_id)
         except _UNREACHABLE as error:
             raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
@@ -179,6 +189,23 @@ class Ownership:
             await self._keeper.restore(claimed)
         elif room_id not in self.owned:
             raise Refusal("unavailable", "the room is being taken over by another node; try again")
+        return self.node_id
+
+    async def claim_new(self, room_id: RoomId) -> None:
+        """Own a room about to open here, before anyone hears of it, so that other nodes find its
+        owner while it waits for its game (whose first record the fence then finds owned here).
+        Raises Refusal (`unavailable`) when the database cannot be reached."""
+        try:
+            async with self._talking:
+                await self._db.execute(
+                    "INSERT INTO room_owners (room_id, node_id, node_epoch, epoch) VALUES ($1, $2, $3, 1)",
+                    room_id,
+                    self.node_id,
+                    self.epoch,
+                )
+        except _UNREACHABLE as error:
+            raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
+        self.owned[room_id] = 1
 
     # ------------------------------------------------------------- claims
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import WireClient
 from websockets.asyncio.client import connect
 
 from server.storage.database import Storage
 from tests.cluster.services import require_postgres
+from tests.server.server_harness import WireClient
 from tools.local_services import LocalPostgres, ServerNode
 
 LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
