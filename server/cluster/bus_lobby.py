@@ -113,7 +113,7 @@ class BusLobby:
 
     async def forward(self, connection: Connection, request: ClientRequest) -> bool:
         if isinstance(request, WatchLobby):
-            self._watching[connection.id] = request
+            self._watching[connection.id] = request.model_copy(update={"id": None})  # watched again unasked
         elif isinstance(request, UnwatchLobby):
             self._watching.pop(connection.id, None)
         if self._owner == self._node:

@@ -154,3 +154,26 @@ async def test_quick_pairing_pairs_a_player_waiting_on_node_2_with_one_asking_on
     bobs = await bob.expect_next("room")
     assert bobs["room"]["room_id"] == paired["room"]["room_id"]
     assert {paired["you"], bobs["you"]} == {"black", "white"}
+
+
+async def test_when_the_lobbys_node_is_killed_another_takes_the_lobby_and_its_watchers_see_the_seeks_gone(
+    start_node: StartNode,
+) -> None:
+    """The lobby's key is a lease (renewed every heartbeat, lapsing at `--lease-s`, 4 s): its node
+    killed, another node takes the lobby over, and each watcher gets a fresh `lobby` snapshot
+    without the seeks that went with it (they are soft state), then hears the new lobby."""
+    first, second = await start_node("n1"), await start_node("n2")  # n1, up first, runs the lobby
+    alice, bob, carol = await first.client("alice"), await second.client("bob"), await second.client("carol")
+    assert (await carol.request(type="watch_lobby"))["seeks"] == []
+    for seeker in (alice, bob):
+        assert (await seeker.request(type="seek", **SEEK))["type"] == "seek_created"
+        await carol.expect_next("seek_added")
+
+    first.process.kill()  # SIGKILL, by its pid
+    await first.process.wait()
+    snapshot = await carol.expect_next("lobby")
+    assert snapshot["seeks"] == [] and "id" not in snapshot, snapshot
+
+    again = await bob.request(type="seek", **SEEK)
+    assert again["type"] == "seek_created", again
+    assert (await carol.expect_next("seek_added"))["seek"]["seek_id"] == again["seek"]["seek_id"]
