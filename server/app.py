@@ -287,12 +287,13 @@ class GameServer:
         players can rejoin, and a room whose game ended within `abandon_after_s` as a finished one,
         for a rematch; each knows its seats' ratings as stored."""
         now = asyncio.get_running_loop().time()
-        recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
+        restored_at = datetime.now(UTC)
+        recently = restored_at - timedelta(seconds=self.settings.room.abandon_after_s)
         for game in await self.storage.games_to_restore(recently, rooms):
             if self.rooms.get(game.room_id) is not None or not await self.hub.may_restore(game.room_id):
                 continue
             try:
-                room = Room.restore(game, self.settings.room, now)
+                room = Room.restore(game, self.settings.room, now, restored_at)
             except ValueError as error:
                 # One unreadable game must not keep every other game (and the server) down.
                 logger.error("cannot restore game %s: %s", game.game_id, error)

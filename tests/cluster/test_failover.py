@@ -98,6 +98,7 @@ async def test_a_game_across_nodes_survives_the_sigkill_of_its_owner_with_nothin
     rejoined = await until_served(alice, type="join_room", room_id=room_id, as_="player")
     assert rejoined["type"] == "room" and rejoined["you"] == "black", rejoined
     assert [(m["x"], m["y"]) for m in rejoined["room"]["moves"]] == [(7, 7), (8, 8)]
+    assert rejoined["room"]["seq"] > max(m.get("seq", 0) for m in bob.seen + carol.seen)  # never backwards
     played.append(await until_served(alice, type="move", room_id=room_id, x=7, y=8))
     took = time.monotonic() - killed_at
     print(f"\nkill -> next accepted move: {took:.2f} s")
