@@ -75,6 +75,9 @@ class Ownership:
         self.owned: dict[RoomId, int] = {}
         """The rooms this node owns, and the room epoch it claimed each at."""
         self._talking = asyncio.Lock()
+        self._claiming = asyncio.Lock()
+        """Held from a claim until its rooms are restored: a room owned here is served here once
+        `owner` can say so (a request never finds it owned but not yet held)."""
         """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
         self._watch: asyncio.Task[None] | None = None
@@ -96,8 +99,9 @@ class Ownership:
     async def begin(self) -> None:
         """Claim the rooms nobody alive owns and restore them, then keep the lease and watch for dead
         nodes every heartbeat."""
-        claimed = await self._claim_unowned() | await self._claim_orphans()
-        await self._keeper.restore(claimed)
+        async with self._claiming:
+            claimed = await self._claim_unowned() | await self._claim_orphans()
+            await self._keeper.restore(claimed)
         self._watch = asyncio.get_running_loop().create_task(self._keep_watch())
 
     @property
@@ -169,6 +173,10 @@ class Ownership:
         """The live node that owns the room (this one after taking it over, if its owner is dead),
         or None if no node ever owned it. Raises Refusal (`unavailable`) when the database cannot
         be reached, or while another node is taking the room over."""
+        async with self._claiming:
+            return await self._owner(room_id)
+
+    async def _owner(self, room_id: RoomId) -> str | None:
         if room_id in self.owned:
             return self.node_id
         try:
@@ -278,9 +286,10 @@ class Ownership:
             await self._rejoin(self.epoch)
             return
         self._renewed_at = asyncio.get_running_loop().time()
-        claimed = await self._claim_orphans()
-        if claimed:
-            await self._keeper.restore(claimed)
+        async with self._claiming:
+            claimed = await self._claim_orphans()
+            if claimed:
+                await self._keeper.restore(claimed)
 
     async def _when_unreachable(self) -> None:
         """Past the lease's expiry without a renewal, the rooms are surely lost: stop serving them."""
