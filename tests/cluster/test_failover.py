@@ -12,12 +12,11 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
 
 from tests.cluster.conftest import RedisServer
 from tests.server.server_harness import WireClient
@@ -43,21 +42,6 @@ def start_node(tmp_path: Path, postgres_url: str, redis_server: RedisServer) -> 
     yield start
     for node in nodes:
         node.stop()
-
-
-@pytest.fixture
-async def clients() -> AsyncIterator[Callable[..., Any]]:
-    opened: list[WireClient] = []
-
-    async def open_client(node: ServerNode, name: str, token: str | None = None) -> WireClient:
-        wire = WireClient(await connect(node.url))
-        opened.append(wire)
-        await wire.hello(name, token)
-        return wire
-
-    yield open_client
-    for wire in opened:
-        await wire.close()
 
 
 def board_as_told(wire: WireClient) -> list[tuple[int, int]]:
