@@ -823,7 +823,7 @@ class ClientCore:
 
     def _resync(self, room: RoomView) -> list[Action]:
         """Ask for a fresh snapshot of the room, keeping the player's role in it; lines typed
-        meanwhile wait for it (after a server restart, its `seq` starts again from 0)."""
+        meanwhile wait for it (after a server restart or a take-over, its `seq` jumps ahead)."""
         self._resyncing = True
         return self._send_entering(
             JoinRoom(room_id=room.room_id, as_="spectator" if room.you == "spectator" else "player")

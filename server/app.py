@@ -17,6 +17,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.router import route
 from websockets.asyncio.server import Server, ServerConnection
@@ -31,9 +32,11 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
-from server.cluster.leases import LeaseSettings, default_node_id
+from server.cluster.bus_lobby import RemoteRequester
+from server.cluster.leases import LeaseSettings
+from server.cluster.node import ClusterNode
 from server.cluster.ownership import Ownership
-from server.domain import ConnectionId, Refusal, RoomId
+from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
@@ -47,7 +50,7 @@ from server.players.ratings import RatingBook
 from server.review.service import ReviewService, ReviewSettings
 from server.rooms.actors import RoomRegistry
 from server.rooms.room import Room, RoomSettings
-from server.storage.database import Storage, StorageSettings, StorageUnavailable, is_postgres
+from server.storage.database import Storage, StorageError, StorageSettings, StorageUnavailable, is_postgres
 from server.tournaments.director import Director, TournamentSettings
 from server.tournaments.requests import TournamentRequests
 from wire.messages import (
@@ -59,6 +62,9 @@ from wire.messages import (
     parse_client_message,
     peek_request_id,
 )
+
+if TYPE_CHECKING:
+    from server.cluster.bus import RedisBus
 
 logger = logging.getLogger(__name__)
 
@@ -112,13 +118,16 @@ class ServerSettings:
     """Outside engines offered as bot levels (`--engines FILE`); they need bot workers."""
     accounts: AccountSettings = field(default_factory=AccountSettings)
     """Wrong passwords allowed, and how long a deleted account's name waits (`server.accounts`)."""
-    node_id: str = field(default_factory=default_node_id)
-    """This node's name among several (`--node-id`; unused by a single node on SQLite)."""
     lease: LeaseSettings = field(default_factory=LeaseSettings)
     """How this node keeps its lease among several on one PostgreSQL (unused on SQLite)."""
     tournaments: TournamentSettings = field(default_factory=TournamentSettings)
     review: ReviewSettings = field(default_factory=ReviewSettings)
     """Game reviews and puzzles (`--review-nodes`, `--review-rated`, `--no-puzzle-mining`)."""
+    bus_url: str | None = None
+    """The Redis between the nodes of a cluster (`--bus redis://HOST:PORT/0`); None: one process."""
+    node_id: str = LOCAL_NODE
+    """This node's name among the cluster's (`--node-id`): callers here are `<node_id>/<connection>`.
+    Nodes on one PostgreSQL or one bus need distinct names (`gomoku-server` gives them host and pid)."""
 
 
 class GameServer:
@@ -131,7 +140,9 @@ class GameServer:
         bots: BotPlayers | None,
         metrics: Metrics | None = None,
         roster: BotRoster | None = None,
+        bus: RedisBus | None = None,
     ) -> None:
+        """A server of one process, or with `bus` one node of a cluster (see `server.cluster`)."""
         self.settings = settings
         self.storage = storage
         self.bots = bots
@@ -140,15 +151,28 @@ class GameServer:
         self.ratings = RatingBook(storage)
         storage.watch_ratings(self.ratings.rated)
         self.connections: dict[ConnectionId, Connection] = {}
-        self.edge = Edge(self.connections)
+        self.edge = Edge(self.connections, settings.node_id)
         """Which connection is in which room; it sends each room's events to their sockets."""
-        self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
-        self.hub = Hub(self.rooms)
-        self.metrics.count_rooms(self.rooms.count_by_status)
         self.lobby = Lobby()
         self.review = ReviewService(storage, None if bots is None else bots.analysis_pool, settings.review)
+        self.cluster = None
+        """With a bus, the parts a node of a cluster adds (its rooms, hub and way to the lobby)."""
+        self.hub: Hub
+        if bus is None:
+            self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
+            self.hub = Hub(self.rooms, self.ratings)
+        else:
+            self.cluster = ClusterNode(
+                bus, self.edge, storage, bots, self.roster, self.ratings, self.lobby, self.connections, settings.lease
+            )
+            self.rooms, self.hub = self.cluster.rooms, self.cluster.hub
+        self.metrics.count_rooms(self.rooms.count_by_status)
         handler_settings = HandlerSettings(
-            settings.room, settings.limits, settings.analysis_level, settings.analysis_max_ms
+            settings.room,
+            settings.limits,
+            settings.analysis_level,
+            settings.analysis_max_ms,
+            one_of_several_nodes=bus is not None or is_postgres(settings.db_path),
         )
         services = Services(
             handler_settings,
@@ -163,6 +187,7 @@ class GameServer:
             self.disconnect,
             self.roster,
             review=self.review,
+            lobby_elsewhere=None if self.cluster is None else self.cluster.lobby,
         )
         self.director = Director(services, storage, settings.tournaments, self.metrics)
         self.handlers = RequestHandlers(
@@ -192,7 +217,8 @@ class GameServer:
         storage = await Storage.open(settings.db_path, settings=settings.storage, metrics=metrics)
         try:
             await _check_engine_names(storage, settings.engines)
-        except EngineConfigError:
+            bus = await _connect_bus(settings) if settings.bus_url is not None else None
+        except (EngineConfigError, StorageError):
             await storage.close()
             raise
         arena_ratings = read_ratings()
@@ -204,7 +230,7 @@ class GameServer:
             analysis_pool = BotPool(settings.analysis_workers, settings.bot_queue_limit, niceness=ANALYSIS_NICENESS)
             outside = OutsideEngines(settings.engines, metrics) if settings.engines else None
             bots = BotPlayers(pool, analysis_pool, outside)
-        app = cls(settings, storage, bots, metrics, roster)
+        app = cls(settings, storage, bots, metrics, roster, bus)
         if is_postgres(settings.db_path):
             await app._join_the_cluster()
         await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
@@ -220,6 +246,8 @@ class GameServer:
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
         ]
+        if app.cluster is not None:
+            app._chores += await app.cluster.start(app.handlers.lobby)
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -236,11 +264,17 @@ class GameServer:
         served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.storage.fence_writes(self.ownership.fence)
-        self.hub.find_elsewhere = self.ownership.find
+        if self.cluster is None:
+            self.hub.find_elsewhere = self.ownership.find
+        else:
+            self.cluster.own_rooms_by(self.ownership)
 
     async def restore(self, rooms: set[RoomId]) -> None:
-        """Bring back rooms this node took over (`RoomKeeper`), as after a restart."""
+        """Bring back rooms this node took over (`RoomKeeper`), as after a restart; with a bus, every
+        node hears that they are served here now, and their members join them again."""
         await self.restore_rooms(rooms)
+        if self.cluster is not None:
+            await self.cluster.hub.took_over(rooms)
 
     async def drop(self, rooms: set[RoomId]) -> None:
         """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, and
@@ -257,18 +291,19 @@ class GameServer:
         players can rejoin, and a room whose game ended within `abandon_after_s` as a finished one,
         for a rematch; each knows its seats' ratings as stored."""
         now = asyncio.get_running_loop().time()
-        recently = datetime.now(UTC) - timedelta(seconds=self.settings.room.abandon_after_s)
+        restored_at = datetime.now(UTC)
+        recently = restored_at - timedelta(seconds=self.settings.room.abandon_after_s)
         for game in await self.storage.games_to_restore(recently, rooms):
-            if self.rooms.get(game.room_id) is not None:
+            if self.rooms.get(game.room_id) is not None or not await self.hub.may_restore(game.room_id):
                 continue
             try:
-                room = Room.restore(game, self.settings.room, now)
+                room = Room.restore(game, self.settings.room, now, restored_at)
             except ValueError as error:
                 # One unreadable game must not keep every other game (and the server) down.
                 logger.error("cannot restore game %s: %s", game.game_id, error)
                 continue
             room.know([await self.ratings.standing(seat) for seat in (game.black, game.white)])
-            self.rooms.add(self.rooms.actor_for(room))
+            self.hub.hold(self.rooms.actor_for(room))
             logger.info("restored game %s in room %s at ply %d", game.game_id, game.room_id, len(game.moves))
 
     async def close(self) -> None:
@@ -278,6 +313,8 @@ class GameServer:
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.director.close()
         await self.rooms.close()
+        if self.cluster is not None:
+            await self.cluster.bus.close()
         await self.handlers.close()
         await self.review.close()
         if self.bots is not None:
@@ -285,6 +322,10 @@ class GameServer:
         if self.ownership is not None:
             await self.ownership.close()
         await self.storage.close()
+
+    def _elsewhere(self, connection: ConnectionId) -> RemoteRequester | None:
+        """A caller on another node that this node's lobby serves (on the node that runs it)."""
+        return None if self.cluster is None else self.cluster.lobby.recipient(connection)
 
     async def _save_clocks_now_and_then(self) -> None:
         """Store every running clock every CLOCK_SAVE_EVERY_S: a server killed outright gives back
@@ -321,7 +362,7 @@ class GameServer:
             return snapshot[0]
 
         for connection_id, message in messages:
-            connection = self.connections.get(connection_id)
+            connection = self.connections.get(connection_id) or self._elsewhere(connection_id)
             if connection is None:
                 continue
             frame = frames.get(id(message))
@@ -426,6 +467,19 @@ class GameServer:
         for (room_id, _), result in zip(reports, results, strict=True):
             if isinstance(result, BaseException):
                 logger.error("room %s: cannot tell it of closed connections", room_id, exc_info=result)
+
+
+async def _connect_bus(settings: ServerSettings) -> RedisBus:
+    """The bus to the other nodes (redis-py, the `cluster` extra, is imported only here); raises
+    StorageError when Redis does not answer, as for a database the server cannot use."""
+    assert settings.bus_url is not None
+    from server.cluster.bus import RedisBus
+    from server.cluster.bus_messages import BusUnavailable
+
+    try:
+        return await RedisBus.connect(settings.bus_url, settings.node_id)
+    except BusUnavailable as error:
+        raise StorageError(str(error)) from error
 
 
 async def _check_engine_names(storage: Storage, engines: tuple[EngineSpec, ...]) -> None:

@@ -67,6 +67,11 @@ def caller_ref(connection: ConnectionId, node: str = LOCAL_NODE) -> CallerRef:
     return CallerRef(f"{node}/{connection}")
 
 
+def node_of(ref: CallerRef) -> str:
+    """The node whose edge holds the connection a reference names."""
+    return ref.partition("/")[0]
+
+
 def connection_of(ref: CallerRef, node: str = LOCAL_NODE) -> ConnectionId | None:
     """The connection a reference names, if it is one of `node`'s."""
     ref_node, _, number = ref.partition("/")

@@ -1,6 +1,7 @@
 """`gomoku-server`: run the game server until SIGTERM or SIGINT.
 
     gomoku-server [--host 127.0.0.1] [--port 8765] [--db PATH|postgresql://...] [--bot-workers N] [--engines FILE] ...
+    gomoku-server --db postgresql://... --bus redis://HOST:PORT/0 [--node-id NAME] ...   (one node of a cluster)
 
 (`gomoku-server --help` lists every option: bots' time and pauses, how long
 a dropped player may stay away, and the limits per player and address.)
@@ -23,10 +24,11 @@ from server.accounts.service import AccountSettings
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
 from server.cluster.leases import LeaseSettings, default_node_id
+from server.domain import LOCAL_NODE
 from server.hub.services import Limits
 from server.review.service import ReviewSettings
 from server.rooms.room import RoomSettings
-from server.storage.database import StorageError
+from server.storage.database import StorageError, is_postgres
 from server.tournaments.director import TournamentSettings
 
 DEFAULT_DB = "gomoku.sqlite3"
@@ -67,6 +69,22 @@ def _port(text: str) -> int:
     return value
 
 
+def _node_id(text: str) -> str:
+    if not text or not all(char.isalnum() or char in "-_." for char in text):
+        raise argparse.ArgumentTypeError(f"a node's name is letters, digits, '-', '_' and '.', not {text!r}")
+    return text
+
+
+def _node_name(arguments: argparse.Namespace) -> str:
+    """The node's name: the one given, else (one of several: a bus or PostgreSQL) the host's and
+    the process id, else `local`."""
+    if arguments.node_id is not None:
+        return str(arguments.node_id)
+    if arguments.bus is None and not is_postgres(arguments.db):
+        return LOCAL_NODE
+    return _node_id(default_node_id())
+
+
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
     """Read the command line into settings."""
     parser = argparse.ArgumentParser(prog="gomoku-server", description="Run the Gomoku websocket server.")
@@ -104,6 +122,10 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--review-rated", action="store_true", help="review every rated game as soon as it ends (default: "
         "reviews are computed when first asked for)")
     add("--no-puzzle-mining", action="store_true", help="do not look for puzzles in finished games")
+    add("--bus", metavar="URL", default=None, help="run as one node of a cluster, the nodes talking through "
+        "this Redis (redis://HOST:PORT/0; needs the cluster extra); without it, one process (default)")
+    add("--node-id", type=_node_id, default=None, help="this node's name in the cluster, unique among its "
+        "nodes (default: the host's name and this process's id with --bus or PostgreSQL, else 'local')")
     limits = Limits()
     add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
         help=f"open connections from one IP address (default {limits.connections_per_address})")
@@ -132,8 +154,6 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     add("--deleted-name-reserved-days", type=_seconds, default=accounts.name_reserved_days,
         help=f"days a deleted account's name waits before anyone may take it (default {accounts.name_reserved_days:g})")
     lease = LeaseSettings()
-    add("--node-id", default=None, help="this node's name among several on one PostgreSQL "
-        "(default: host name and process id)")
     add("--heartbeat-s", type=_positive_seconds, default=lease.heartbeat_s, help="how often a node on PostgreSQL "
         f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
     add("--lease-s", type=_positive_seconds, default=lease.expiry_s, help="how long a node's lease outlasts its "
@@ -172,13 +192,14 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         ),
         compression=arguments.compression,
         engines=engines,
-        node_id=arguments.node_id or default_node_id(),
+        node_id=_node_name(arguments),
         lease=lease,
         review=ReviewSettings(
             budget_nodes=arguments.review_nodes,
             review_rated=arguments.review_rated,
             mine_puzzles=not arguments.no_puzzle_mining,
         ),
+        bus_url=arguments.bus,
         limits=Limits(
             connections_per_address=arguments.max_connections_per_address,
             rooms_per_player=arguments.max_rooms_per_player,

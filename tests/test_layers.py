@@ -7,6 +7,7 @@ much as one at the top, and nothing has to be imported to be checked.
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -99,17 +100,19 @@ def test_analysis_knows_nothing_of_the_connection_layer() -> None:
 
 
 SERVER_LAYERS = {
+    "cluster": -1,
     "edge": 0,
     "hub": 1,
     "moderation": 1,
     "tournaments": 1,
-    **dict.fromkeys(("rooms", "lobby", "players", "bots", "cluster"), 2),
+    **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
     "accounts": 2,
     "review": 2,
     "storage": 3,
     **dict.fromkeys(("domain", "metrics"), 4),
 }
-"""Each part of the server (a sub-package, or a module at the top) and its layer: a part may import
+"""Each part of the server (a sub-package, or a module at the top) and its layer (the cluster stands
+between one node's edge and another's rooms, on top of both): a part may import
 its own layer and those below it (a higher number). `app` and `main` put the parts together and may
 import any of them."""
 IMPORTS_UP = {
@@ -153,3 +156,17 @@ def test_every_part_of_the_server_has_its_layer() -> None:
     """A new sub-package or top-level module is placed in the layering, or left to the composition root."""
     parts = {part_of(module) for module in imports_of("server")} - {"__init__", "app", "main"}
     assert parts == set(SERVER_LAYERS)
+
+
+def test_only_the_bus_imports_redis_and_a_server_without_it_never_does() -> None:
+    """redis-py is the `cluster` extra: the default install has none, so nothing but the bus may
+    import it, and the server imports the bus only when it runs with `--bus`."""
+    importing = {
+        module
+        for package in ("server", "wire", "engine", "client")
+        for module, names in imports_of(package).items()
+        if any(name.split(".")[0] == "redis" for name in names)
+    }
+    assert importing == {"server/cluster/bus.py"}
+    check = "import sys, server.main; sys.exit('redis' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", check], cwd=ROOT).returncode == 0

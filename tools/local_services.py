@@ -1,13 +1,15 @@
-"""Throw-away services on this machine, on loopback only: a PostgreSQL and server nodes, for tests and `./dev cluster`.
+"""Throw-away services on this machine, on loopback only: a PostgreSQL, a Redis, an HAProxy and
+server nodes, for tests and `./dev cluster` (`tools.cluster`).
 
 `LocalPostgres.start()` makes a new database cluster in a temporary folder with
 Debian's `initdb` (as the `postgres` user when run as root, which PostgreSQL
 requires), starts it on 127.0.0.1 on a free port with fsync on, and gives
 its address; `stop()` ends it by its pid, waiting until it has exited, and
 `remove()` deletes its folder too. `ServerNode.start` runs one `gomoku-server`
-node on it, stopped by its pid.
-Nothing here downloads anything: where PostgreSQL is not installed,
-`postgres_missing()` says which `apt-get install` line brings it.
+node on it, stopped by its pid. `LocalRedis` runs a `redis-server` that keeps
+nothing on disk, and `LocalProxy` an HAProxy in front of nodes.
+Nothing here downloads anything: where a program is not installed,
+`postgres_missing()` and `missing_programs()` say which `apt-get install` line brings it.
 """
 
 from __future__ import annotations
@@ -230,3 +232,119 @@ def _drop_to_postgres(folder: Path) -> str | None:
     for path in [folder, *folder.rglob("*")]:
         os.chown(path, entry.pw_uid, entry.pw_gid)
     return SUPERUSER
+
+
+REDIS_PACKAGE = ("redis-server", "redis-server")
+HAPROXY_PACKAGE = ("haproxy", "haproxy")
+"""A program looked for on PATH, and the Debian package that brings it."""
+
+
+def missing_programs() -> list[str]:
+    """The Debian packages a local cluster needs that are not installed here (an `apt-get install`
+    line brings them)."""
+    missing = ["postgresql"] if postgres_missing() is not None else []
+    return missing + [package for program, package in (REDIS_PACKAGE, HAPROXY_PACKAGE) if not shutil.which(program)]
+
+
+@dataclass
+class LocalRedis:
+    """A `redis-server` this process started on loopback, keeping nothing on disk."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls, log: Path) -> LocalRedis:
+        """Start it on a free port, its output appended to `log`; return once it accepts connections."""
+        port = free_port()
+        command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        with log.open("ab") as output:
+            process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait_for_port(process, port, "redis-server", log)
+        return cls(port, process)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        """Stop it by its pid and wait until it has exited."""
+        _stop(self.process, signal.SIGTERM)
+
+
+@dataclass
+class LocalProxy:
+    """An HAProxy this process started: one address on loopback, websockets spread round robin over
+    the nodes that answer their health check (`GET /healthz`)."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls, backends: Sequence[str], folder: Path) -> LocalProxy:
+        """Start it on a free port in front of `backends` (`ws://HOST:PORT/ws` each), its
+        configuration and output in `folder`; return once it listens."""
+        port = free_port()
+        config = folder / "haproxy.cfg"
+        config.write_text(_proxy_config(port, backends))
+        with (folder / "haproxy.log").open("ab") as output:
+            process = subprocess.Popen(
+                ["haproxy", "-db", "-f", str(config)], stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        _wait_for_port(process, port, "haproxy", folder / "haproxy.log")
+        return cls(port, process)
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        """Stop it by its pid (SIGUSR1 is HAProxy's soft stop; SIGTERM ends it at once)."""
+        _stop(self.process, signal.SIGTERM)
+
+
+def _proxy_config(port: int, backends: Sequence[str]) -> str:
+    """HAProxy's configuration: HTTP mode (websocket upgrades pass through), round robin, a health
+    check on each node every second, long tunnel timeouts for open websockets."""
+    servers = [
+        f"    server node{number} {url.removeprefix('ws://').removesuffix('/ws')} check inter 1s fall 2 rise 1"
+        for number, url in enumerate(backends, start=1)
+    ]
+    return "\n".join(
+        [
+            "defaults",
+            "    mode http",
+            "    timeout connect 5s",
+            "    timeout client 60s",
+            "    timeout server 60s",
+            "    timeout tunnel 1h",
+            "frontend gomoku",
+            f"    bind 127.0.0.1:{port}",
+            "    default_backend nodes",
+            "backend nodes",
+            "    balance roundrobin",
+            "    option httpchk GET /healthz",
+            "    http-check expect status 200",
+            *servers,
+            "",
+        ]
+    )
+
+
+def _wait_for_port(process: subprocess.Popen[bytes], port: int, name: str, log: Path) -> None:
+    give_up_at = time.monotonic() + START_TIMEOUT_S
+    while not _accepts(port):
+        if process.poll() is not None or time.monotonic() > give_up_at:
+            _stop(process, signal.SIGTERM)
+            raise RuntimeError(f"{name} did not start: {log.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.05)
+
+
+def _stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    if process.poll() is None:
+        os.kill(process.pid, how)
+        try:
+            process.wait(START_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()

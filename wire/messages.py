@@ -56,6 +56,7 @@ Feature = Literal[
     "tournaments",
     "review",
     "puzzles",
+    "cluster",
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 

@@ -75,6 +75,9 @@ class Ownership:
         self.owned: dict[RoomId, int] = {}
         """The rooms this node owns, and the room epoch it claimed each at."""
         self._talking = asyncio.Lock()
+        self._claiming = asyncio.Lock()
+        """Held from a claim until its rooms are restored: a room owned here is served here once
+        `owner` can say so (a request never finds it owned but not yet held)."""
         """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
         self._watch: asyncio.Task[None] | None = None
@@ -96,8 +99,9 @@ class Ownership:
     async def begin(self) -> None:
         """Claim the rooms nobody alive owns and restore them, then keep the lease and watch for dead
         nodes every heartbeat."""
-        claimed = await self._claim_unowned() | await self._claim_orphans()
-        await self._keeper.restore(claimed)
+        async with self._claiming:
+            claimed = await self._claim_unowned() | await self._claim_orphans()
+            await self._keeper.restore(claimed)
         self._watch = asyncio.get_running_loop().create_task(self._keep_watch())
 
     @property
@@ -161,6 +165,20 @@ class Ownership:
     async def find(self, room_id: RoomId) -> None:
         """For a room this node does not serve: take it over if its owner is dead (it is then served
         here), refuse `unavailable` if another live node serves it, nothing if no node ever owned it."""
+        owner = await self.owner(room_id)
+        if owner is not None and owner != self.node_id:
+            raise Refusal("unavailable", "the room is served by another node")
+
+    async def owner(self, room_id: RoomId) -> str | None:
+        """The live node that owns the room (this one after taking it over, if its owner is dead),
+        or None if no node ever owned it. Raises Refusal (`unavailable`) when the database cannot
+        be reached, or while another node is taking the room over."""
+        async with self._claiming:
+            return await self._owner(room_id)
+
+    async def _owner(self, room_id: RoomId) -> str | None:
+        if room_id in self.owned:
+            return self.node_id
         try:
             async with self._talking:
                 owner = await self._db.fetchrow(
@@ -169,9 +187,9 @@ class Ownership:
                     room_id,
                 )
             if owner is None:
-                return
+                return None
             if owner["live"] and owner["node_id"] != self.node_id:
-                raise Refusal("unavailable", "the room is served by another node")
+                return str(owner["node_id"])
             claimed = await self._claim_orphans(room_id)
         except _UNREACHABLE as error:
             raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
@@ -179,6 +197,23 @@ class Ownership:
             await self._keeper.restore(claimed)
         elif room_id not in self.owned:
             raise Refusal("unavailable", "the room is being taken over by another node; try again")
+        return self.node_id
+
+    async def claim_new(self, room_id: RoomId) -> None:
+        """Own a room about to open here, before anyone hears of it, so that other nodes find its
+        owner while it waits for its game (whose first record the fence then finds owned here).
+        Raises Refusal (`unavailable`) when the database cannot be reached."""
+        try:
+            async with self._talking:
+                await self._db.execute(
+                    "INSERT INTO room_owners (room_id, node_id, node_epoch, epoch) VALUES ($1, $2, $3, 1)",
+                    room_id,
+                    self.node_id,
+                    self.epoch,
+                )
+        except _UNREACHABLE as error:
+            raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
+        self.owned[room_id] = 1
 
     # ------------------------------------------------------------- claims
 
@@ -251,9 +286,10 @@ class Ownership:
             await self._rejoin(self.epoch)
             return
         self._renewed_at = asyncio.get_running_loop().time()
-        claimed = await self._claim_orphans()
-        if claimed:
-            await self._keeper.restore(claimed)
+        async with self._claiming:
+            claimed = await self._claim_orphans()
+            if claimed:
+                await self._keeper.restore(claimed)
 
     async def _when_unreachable(self) -> None:
         """Past the lease's expiry without a renewal, the rooms are surely lost: stop serving them."""

@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 from typing import Protocol
 
 from server.domain import (
+    LOCAL_NODE,
+    CallerRef,
     ConnectionId,
     Enter,
     Everyone,
@@ -24,6 +26,7 @@ from server.domain import (
     PresenceReport,
     RoomId,
     connection_of,
+    node_of,
 )
 from server.rooms.room import Role, RoomChange, RoomEvent
 
@@ -86,12 +89,21 @@ class Subscriptions:
         """The rooms the connection is in."""
         return sorted(self._rooms_of.get(connection, ()))
 
+    def rooms(self) -> list[RoomId]:
+        """The rooms some connection is in."""
+        return sorted(self._members)
+
 
 class Edge:
-    """The connections of this process, their rooms, and the fan-out of each room's events."""
+    """The connections of this process, their rooms, and the fan-out of each room's events.
 
-    def __init__(self, connections: Mapping[ConnectionId, Recipient]) -> None:
+    Callers are named `<node>/<connection>`: the edge reads back only the references of its own
+    `node`, and leaves another node's entering or leaving a room to that node's edge (in a cluster,
+    a room's changes reach the edge of every node with connections in it)."""
+
+    def __init__(self, connections: Mapping[ConnectionId, Recipient], node: str = LOCAL_NODE) -> None:
         self._connections = connections
+        self.node = node
         self.book = Subscriptions()
         self._closed_in: dict[RoomId, set[str]] = {}
         """Rooms that connections left by closing since the last `closed_reports`, and whose."""
@@ -138,7 +150,7 @@ class Edge:
         """The event's frame for each group of recipients who read the same: one frame for all of
         them, except a snapshot's `you` (one per role) and the request's answer (its `id`)."""
         targets = self._audience(room_id, event)
-        answering = None if event.answers is None or event.request_id is None else connection_of(event.answers)
+        answering = None if event.answers is None or event.request_id is None else self._connection_of(event.answers)
         if event.roles is None and answering not in targets:
             yield event.message.to_wire().encode(), list(targets)
             return
@@ -157,7 +169,7 @@ class Edge:
             case Everyone():
                 return self.book.members(room_id)
             case OneCaller(ref=ref):
-                connection = connection_of(ref)
+                connection = self._connection_of(ref)
                 recipient = None if connection is None else self._connections.get(connection)
                 if connection is None or recipient is None or recipient.player is None:
                     return {}
@@ -172,14 +184,21 @@ class Edge:
 
     def _enter(self, room_id: RoomId, change: Enter, counted: dict[str, int]) -> None:
         """Put the connection in the book; one that has closed meanwhile is not, and the room is
-        told its player's count all the same (the room counted it in)."""
-        connection = connection_of(change.ref)
+        told its player's count all the same (the room counted it in). Another node's connection is
+        that node's edge's to count."""
+        if node_of(change.ref) != self.node:
+            return
+        connection = self._connection_of(change.ref)
         is_open = connection is not None and connection in self._connections
         if connection is not None and is_open and not self.book.enter(room_id, connection, change.name):
             return
         counted[change.name] = self.book.count(room_id, change.name)
 
     def _exit(self, room_id: RoomId, change: Exit, counted: dict[str, int]) -> None:
-        connection = connection_of(change.ref)
+        connection = self._connection_of(change.ref)
         if connection is not None and self.book.exit(room_id, connection) is not None:
             counted[change.name] = self.book.count(room_id, change.name)
+
+    def _connection_of(self, ref: CallerRef) -> ConnectionId | None:
+        """The connection of this node's that a reference names, if it is one of this node's."""
+        return connection_of(ref, self.node)

@@ -3,18 +3,27 @@
 A room command is a value: which room, who asks (a caller reference, never
 a connection) and the validated request. In one process the hub is a dict
 lookup to the room's actor (`RoomRegistry`), and a room's events go
-straight to the edge's `publish`, once per outcome however many watch; a
-hub across processes would carry the same values over a stream.
+straight to the edge's `publish`, once per outcome however many watch. The
+cluster's hub (`server.cluster.bus_hub`) is this one with a bus behind it:
+the same values go to the room's owner node, and its events come back.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
+from server.players.ratings import RatingBook
+from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
-from server.rooms.room import RoomRequest
+from server.rooms.room import RoomEvent, RoomRequest
+from wire.messages import JoinRoom, RoomSummaryModel
+
+if TYPE_CHECKING:
+    from server.hub.room_caps import Cap  # which stands on the services, which stand on this module
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,18 +33,47 @@ class RoomCommand:
     room_id: RoomId
     caller: Caller
     request: RoomRequest
-    standings: tuple[Standing, ...] = ()
-    """Standings the room is to show in its seats (the caller's rating)."""
 
 
 class Hub:
     """Hands each command to its room's actor, and the edge's presence reports to theirs."""
 
-    def __init__(self, rooms: RoomRegistry) -> None:
+    def __init__(self, rooms: RoomRegistry, ratings: RatingBook) -> None:
         self._rooms = rooms
+        self._ratings = ratings
         self.find_elsewhere: Callable[[RoomId], Awaitable[None]] | None = None
         """Asked about a room not served here, when this is one of several nodes: it takes the room
         over if its node is dead, or refuses (`unavailable`) if another node serves it."""
+
+    async def claim(self, room_id: RoomId) -> None:
+        """Make this node the owner of a room about to open here (in one process it is already)."""
+
+    async def may_restore(self, room_id: RoomId) -> bool:
+        """Whether this node is to bring back a room of the stored games at its start (in one
+        process, every one)."""
+        return True
+
+    async def listed_rooms(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
+        """A page of the room list (`list_rooms`) and the next page's cursor (None on the last)."""
+        page, cursor = self._rooms.listed(limit, after)
+        return [views.room_summary(facts) for facts in page], cursor
+
+    async def seated(self, name: str) -> list[RoomId]:
+        """The unfinished rooms where `name` holds a seat (`welcome`'s rooms)."""
+        return self._rooms.seated(name)
+
+    async def open_elsewhere(self) -> Counter[Cap]:
+        """The unfinished rooms other nodes hold, under each cap they count towards (none in one
+        process)."""
+        return Counter()
+
+    async def playing_names(self) -> set[str]:
+        """The people seated in an unfinished game (their status is `playing`)."""
+        return self._rooms.playing_names()
+
+    def hold(self, actor: RoomActor) -> None:
+        """Hold a room opened or restored here, and start its timers."""
+        self._rooms.add(actor)
 
     async def command(self, command: RoomCommand) -> None:
         """Serve a command in its room (raising Refusal as the room does); `not_found` if no such room."""
@@ -45,7 +83,17 @@ class Hub:
             actor = self._actor(command.room_id)
         if actor is None:
             raise Refusal("not_found", f"there is no room {command.room_id!r}")
-        await actor.apply(command.caller, command.request, command.standings)
+        standings = await self._standings(command)
+        await actor.apply(command.caller, command.request, standings)
+
+    async def held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether another node holds the room (in one process, none does)."""
+        return False
+
+    async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
+        """Send an event that stores nothing (a chat line) to everyone in a room held by another
+        node; in one process there is none (`not_found`)."""
+        raise Refusal("not_found", f"there is no room {room_id!r}")
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what the edge now counts of its connections (nothing if it is gone)."""
@@ -55,3 +103,13 @@ class Hub:
 
     def _actor(self, room_id: RoomId) -> RoomActor | None:
         return self._rooms.get(room_id)
+
+    async def _standings(self, command: RoomCommand) -> tuple[Standing, ...]:
+        """One who asks for a seat brings its standing (the rating book's, as stored), for the seat's
+        rating in the room's snapshots: a room learns ratings when a seat is taken and from the rated
+        results it stores, not before each request. Read where the room is, so that a command carries
+        only the request."""
+        request = command.request
+        if isinstance(request, JoinRoom) and request.as_ == "player":
+            return (await self._ratings.standing(command.caller.name),)
+        return ()

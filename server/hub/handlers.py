@@ -25,7 +25,7 @@ from server.domain import Refusal, new_room_id
 from server.edge.connections import Connection
 from server.hub.account_requests import AccountRequests
 from server.hub.commands import RoomCommand
-from server.hub.lobby_requests import LobbyRequests
+from server.hub.lobby_requests import LobbyRequest, LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
 from server.moderation.requests import ModerationRequests
@@ -144,8 +144,7 @@ class RequestHandlers:
             case CreateRoom():
                 await self._create_room(connection, request)
             case ListRooms():
-                page, cursor = self._services.rooms.listed(request.limit, request.after)
-                summaries = [views.room_summary(facts) for facts in page]
+                summaries, cursor = await self._services.hub.listed_rooms(request.limit, request.after)
                 connection.send(Rooms(rooms=summaries, next=cursor, id=request.id))
             case (
                 JoinRoom()
@@ -172,20 +171,18 @@ class RequestHandlers:
                 await self.analysis.start(signed_in(connection), request, connection.send)
             case Leaderboard():
                 await self.lobby.leaderboard(connection, request)
-            case WatchLobby():
-                self.lobby.watch(connection, request)
-            case UnwatchLobby():
-                self.lobby.unwatch(connection, request)
-            case SeekRequest():
-                await self.lobby.seek(connection, request)
-            case CancelSeek():
-                self.lobby.cancel(connection, request)
-            case AcceptSeek():
-                await self.lobby.accept(connection, request)
-            case QuickPair():
-                await self.lobby.quick_pair(connection, request)
-            case WhoIsOnline():
-                await self.lobby.who_is_online(connection, request)
+            case (
+                WatchLobby()
+                | UnwatchLobby()
+                | SeekRequest()
+                | CancelSeek()
+                | AcceptSeek()
+                | QuickPair()
+                | WhoIsOnline()
+            ):
+                await self._in_lobby(connection, request)
+            case ChatRequest() if request.room_id is None:
+                await self._in_lobby(connection, request)
             case ChatRequest():
                 await self.lobby.chat(connection, request)
             case SetPassword():
@@ -227,6 +224,14 @@ class RequestHandlers:
         self.lobby.connection_closed(connection)
         self.accounts.connection_closed(connection)
         self.tournaments.connection_closed(connection)
+        if self._services.lobby_elsewhere is not None and connection.player is not None:
+            self._services.lobby_elsewhere.closed(connection)
+
+    async def _in_lobby(self, connection: Connection, request: LobbyRequest) -> None:
+        """Serve a lobby request here, or hand it to the node that runs the cluster's lobby."""
+        elsewhere = self._services.lobby_elsewhere
+        if elsewhere is None or not await elsewhere.forward(connection, request):
+            await self.lobby.serve(connection, request)
 
     async def close(self) -> None:
         """Stop the analyses still running."""
@@ -247,12 +252,14 @@ class RequestHandlers:
         connection.player = player.name
         connection.player_kind = player.kind
         services.lobby.signed_in(connection.id, player.name)
+        if services.lobby_elsewhere is not None:
+            services.lobby_elsewhere.signed_in(connection)
         rating, rd, games = views.rounded(await services.ratings.standing(player.name))
         welcome = Welcome(
             player=PlayerModel(name=player.name, kind=player.kind, rating=rating, rd=rd, games=games),
             token=token,
-            rooms=list(services.rooms.seated(player.name)),
-            features=list(FEATURES),
+            rooms=await services.hub.seated(player.name),
+            features=[*FEATURES, "cluster"] if services.settings.one_of_several_nodes else list(FEATURES),
             password=signed.device_id is not None,
             role=await services.storage.role_of(player.name),
             id=request.id,
@@ -268,7 +275,8 @@ class RequestHandlers:
         white = self._seat(request.white, request)
         bots = [seat for seat in (black, white) if isinstance(seat, PlayerInfo)]
         clock = None if request.clock is None else ClockSetting(request.clock.initial_ms, request.clock.increment_ms)
-        with self._caps.reserve(name, bots_only=len(bots) == 2):
+        elsewhere = await services.hub.open_elsewhere()
+        with self._caps.reserve(name, bots_only=len(bots) == 2, elsewhere=elsewhere):
             if request.rated and len(bots) == 2 and bots[0] == bots[1]:
                 raise Refusal("not_allowed", "a rated game needs two different players")
             if bots and services.bots is not None and services.bots.saturated:
@@ -285,12 +293,13 @@ class RequestHandlers:
             )
             standings = [await services.ratings.standing(bot) for bot in bots] + [await services.ratings.standing(name)]
             actor = services.rooms.actor_for(room)
-            caller = caller_of(connection)
+            caller = caller_of(connection, services.edge.node)
 
             def open_room(room: Room, now: float) -> Outcome:
                 room.know(standings)
                 return room.open(caller, black, white, now)
 
+            await services.hub.claim(room.room_id)
             await actor.run(open_room, request.id)
             await hold_new_room(services, actor)
 
@@ -304,16 +313,12 @@ class RequestHandlers:
         return PlayerInfo(spec.bot, "bot", spec.bot, spec.depth, spec.width)
 
     async def _in_room(self, connection: Connection, request: RoomRequest) -> None:
-        """Hand a request to its room as a command, from the connection's player. One who asks for
-        a seat brings its standing (the rating book's, as stored), for the seat's rating in the
-        room's snapshots: a room learns ratings when a seat is taken and from the rated results it
-        stores, not before each request."""
-        caller = caller_of(connection)
+        """Hand a request to its room as a command, from the connection's player (the hub reads
+        the standing of one who asks for a seat, where the room is)."""
+        caller = caller_of(connection, self._services.edge.node)
         if isinstance(request, JoinRoom):
             self.moderation.check_may_join(request.room_id, caller.name)
-        asks_for_a_seat = isinstance(request, JoinRoom) and request.as_ == "player"
-        standings = (await self._services.ratings.standing(caller.name),) if asks_for_a_seat else ()
-        await self._services.hub.command(RoomCommand(request.room_id, caller, request, standings))
+        await self._services.hub.command(RoomCommand(request.room_id, caller, request))
 
     # -------------------------------------------------------------- records
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from typing import assert_never
 
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerKind, format_timestamp
 from engine.types import Rule
-from server.domain import Caller, ConnectionId, Refusal, caller_ref, new_room_id, utc_now
-from server.edge.connections import Connection
-from server.hub.services import Services, hold_new_room, signed_in
+from server.domain import EVERYONE, Caller, ConnectionId, Refusal, new_room_id, utc_now
+from server.hub.services import Requester, Services, hold_new_room, signed_in
 from server.lobby.hall import Pairing, new_seek_id
 from server.lobby.pacing import RecentCounts
 from server.lobby.seeks import GameTerms, Seek
 from server.moderation.gate import check_may_chat
 from server.rooms import views
-from server.rooms.room import Outcome, Room
+from server.rooms.room import Outcome, Room, RoomEvent
 from wire.messages import (
     AcceptSeek,
     CancelSeek,
@@ -49,6 +49,10 @@ from wire.messages import (
 logger = logging.getLogger(__name__)
 
 
+LobbyRequest = WatchLobby | UnwatchLobby | SeekRequest | CancelSeek | AcceptSeek | QuickPair | WhoIsOnline | ChatRequest
+"""The requests the lobby's node serves (in a cluster, one node runs the lobby for all)."""
+
+
 class LobbyRequests:
     """Serves the lobby, the online list, chat and the leaderboard."""
 
@@ -57,17 +61,39 @@ class LobbyRequests:
         self._lines_said: RecentCounts[str] = RecentCounts(services.settings.limits.chat_window_s)
         """Chat lines each player has said within the chat window."""
 
+    async def serve(self, connection: Requester, request: LobbyRequest) -> None:
+        """Serve a lobby request; raise Refusal to answer it with an error."""
+        match request:
+            case WatchLobby():
+                self.watch(connection, request)
+            case UnwatchLobby():
+                self.unwatch(connection, request)
+            case SeekRequest():
+                await self.seek(connection, request)
+            case CancelSeek():
+                self.cancel(connection, request)
+            case AcceptSeek():
+                await self.accept(connection, request)
+            case QuickPair():
+                await self.quick_pair(connection, request)
+            case WhoIsOnline():
+                await self.who_is_online(connection, request)
+            case ChatRequest():
+                await self.chat(connection, request)
+            case _:
+                assert_never(request)
+
     # ------------------------------------------------------------- watching
 
-    def watch(self, connection: Connection, request: WatchLobby) -> None:
+    def watch(self, connection: Requester, request: WatchLobby) -> None:
         signed_in(connection)
         snapshot = self._services.lobby.watch(connection.id, request.batches)
         connection.send(snapshot.model_copy(update={"id": request.id}))
 
-    def unwatch(self, connection: Connection, request: UnwatchLobby) -> None:
+    def unwatch(self, connection: Requester, request: UnwatchLobby) -> None:
         self._services.lobby.unwatch(connection.id)
 
-    def connection_closed(self, connection: Connection) -> None:
+    def connection_closed(self, connection: Requester) -> None:
         """Forget a closed connection: it stops watching, and with its player's last one go the
         player's seeks and what the server keeps of the player (read again if it comes back)."""
         lobby = self._services.lobby
@@ -77,7 +103,7 @@ class LobbyRequests:
 
     # ---------------------------------------------------------------- seeks
 
-    async def seek(self, connection: Connection, request: SeekRequest) -> None:
+    async def seek(self, connection: Requester, request: SeekRequest) -> None:
         name = signed_in(connection)
         lobby = self._services.lobby
         limit = self._services.settings.limits.seeks_per_player
@@ -101,7 +127,7 @@ class LobbyRequests:
         self._services.deliver(lobby.add(seek))
         connection.send(SeekCreated(seek=views.seek_model(seek), id=request.id))
 
-    def cancel(self, connection: Connection, request: CancelSeek) -> None:
+    def cancel(self, connection: Requester, request: CancelSeek) -> None:
         """Withdraw one's seek: `seek_removed` to every watcher and to the owner, whose copy on this
         connection answers the request."""
         deliveries = self._services.lobby.cancel(request.seek_id, signed_in(connection))
@@ -109,12 +135,12 @@ class LobbyRequests:
         self._services.deliver(others)
         connection.send(SeekRemoved(seek_id=request.seek_id, id=request.id))
 
-    async def accept(self, connection: Connection, request: AcceptSeek) -> None:
+    async def accept(self, connection: Requester, request: AcceptSeek) -> None:
         name = signed_in(connection)
         seek = self._services.lobby.take(request.seek_id, name, await self._rating(name))
         await self._pair(Pairing(seek, name, connection.id, 0), request.id)
 
-    async def quick_pair(self, connection: Connection, request: QuickPair) -> None:
+    async def quick_pair(self, connection: Requester, request: QuickPair) -> None:
         name = signed_in(connection)
         lobby = self._services.lobby
         limits = self._services.settings.limits
@@ -208,7 +234,7 @@ class LobbyRequests:
             owner = self._seated(seek.owner, seek.connection, owner_standing.kind)
             taker = self._seated(pairing.taker, pairing.taker_connection, taker_standing.kind)
             black, white = (owner, taker) if owner_color == "black" else (taker, owner)
-            taker_ref = caller_ref(pairing.taker_connection)
+            taker_ref = services.ref_of(pairing.taker_connection)
             asked = taker[0] if request_id is not None and taker[0].ref == taker_ref else None
             room.know(standings)
             outcome = room.open_paired(black[0], white[0], seek.owner, asked, now)
@@ -221,24 +247,25 @@ class LobbyRequests:
         def announce_seeks_gone() -> None:
             services.deliver(services.lobby.removed(pairing.seeks))
 
+        await services.hub.claim(room.room_id)
         await actor.run(open_game, request_id, before_publishing=announce_seeks_gone)
         await hold_new_room(services, actor)
 
     def _seated(self, name: str, asked_from: ConnectionId, kind: PlayerKind) -> list[Caller]:
         """The connections to seat a player on: the one it asked from if open, else all it has open."""
         if self._services.lobby.is_open(asked_from):
-            return [Caller(caller_ref(asked_from), name, kind)]
+            return [Caller(self._services.ref_of(asked_from), name, kind)]
         connections = sorted(self._services.lobby.connections_of(name))
         if not connections:
             raise Refusal("not_found", f"{name!r} has just left")
-        return [Caller(caller_ref(connection), name, kind) for connection in connections]
+        return [Caller(self._services.ref_of(connection), name, kind) for connection in connections]
 
     # -------------------------------------------------------------- players
 
-    async def who_is_online(self, connection: Connection, request: WhoIsOnline) -> None:
+    async def who_is_online(self, connection: Requester, request: WhoIsOnline) -> None:
         signed_in(connection)
         names = sorted(self._services.lobby.online, key=str.lower)
-        playing = self._services.rooms.playing_names()
+        playing = await self._services.hub.playing_names()
         players = [
             OnlinePlayerModel(
                 name=name, rating=await self._rating(name), status="playing" if name in playing else "idle"
@@ -247,7 +274,7 @@ class LobbyRequests:
         ]
         connection.send(OnlinePlayers(count=len(names), players=players, id=request.id))
 
-    async def leaderboard(self, connection: Connection, request: Leaderboard) -> None:
+    async def leaderboard(self, connection: Requester, request: Leaderboard) -> None:
         standings = await self._services.storage.leaderboard(request.limit, request.kind)
         entries = [views.leaderboard_entry(standing) for standing in standings]
         connection.send(LeaderboardMessage(players=entries, id=request.id))
@@ -257,7 +284,7 @@ class LobbyRequests:
 
     # ----------------------------------------------------------------- chat
 
-    async def chat(self, connection: Connection, request: ChatRequest) -> None:
+    async def chat(self, connection: Requester, request: ChatRequest) -> None:
         name = signed_in(connection)
         await check_may_chat(self._services.storage, name, utc_now())
         played = (await self._services.ratings.standing(name)).games > 0
@@ -266,7 +293,8 @@ class LobbyRequests:
         else:
             room = self._services.rooms.facts(request.room_id)
             if room is None:
-                raise Refusal("not_found", f"there is no room {request.room_id!r}")
+                await self._chat_elsewhere(connection, request, played)
+                return
             audience = set(self._services.edge.book.members(room.room_id))
             if connection.id not in audience:
                 raise Refusal("not_allowed", "join the room to chat in it")
@@ -280,6 +308,22 @@ class LobbyRequests:
         ]
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
+
+    async def _chat_elsewhere(self, connection: Requester, request: ChatRequest, played: bool) -> None:
+        """Chat in a room this node does not hold (in a cluster, another node's): this node knows
+        whether the connection is in it, and the room's node sends the line to all its members, the
+        copy that answers the request to the caller."""
+        room_id = request.room_id
+        assert room_id is not None
+        if connection.id not in self._services.edge.book.members(room_id):
+            if await self._services.hub.held_elsewhere(room_id):
+                raise Refusal("not_allowed", "join the room to chat in it")
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        name = signed_in(connection)
+        self._pace_chat(name, played)
+        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        caller = self._services.ref_of(connection.id)
+        await self._services.hub.relay(room_id, RoomEvent(said, EVERYONE, answers=caller, request_id=request.id))
 
     def _pace_chat(self, name: str, played: bool) -> None:
         """Count a chat line; raise Refusal (`rate_limited`) past the pace: fewer lines for a player

@@ -22,6 +22,14 @@ Cap = tuple[str | None, bool]
 """Whose rooms a cap counts (None: everyone's), and whether only games between two bots."""
 
 
+def caps_of(player: str | None, bots_only: bool) -> list[Cap]:
+    """The caps a room opened by `player` counts towards."""
+    caps: list[Cap] = [(player, False)]
+    if bots_only:
+        caps += [(player, True), (None, True)]
+    return caps
+
+
 class RoomCaps:
     """Rooms per player, games between bots per player and on the server (`Limits`)."""
 
@@ -31,14 +39,14 @@ class RoomCaps:
         self._reserved: Counter[Cap] = Counter()
 
     @contextmanager
-    def reserve(self, player: str, bots_only: bool) -> Iterator[None]:
+    def reserve(self, player: str, bots_only: bool, elsewhere: Counter[Cap] | None = None) -> Iterator[None]:
         """Hold a place under every cap a new room of `player`'s counts towards, for as long as it
-        is being opened. Raises Refusal (`limit_reached`) naming the cap that is full."""
-        caps: list[Cap] = [(player, False)]
-        if bots_only:
-            caps += [(player, True), (None, True)]
+        is being opened, counting `elsewhere` the rooms other nodes hold (in a cluster: read before,
+        so two nodes opening at the same moment may both pass). Raises Refusal (`limit_reached`)
+        naming the cap that is full."""
+        caps = caps_of(player, bots_only)
         for cap in caps:
-            self._check(cap)
+            self._check(cap, (elsewhere or Counter())[cap])
         self._reserved.update(caps)
         try:
             yield
@@ -46,9 +54,9 @@ class RoomCaps:
             self._reserved.subtract(caps)
             self._reserved = +self._reserved
 
-    def _check(self, cap: Cap) -> None:
+    def _check(self, cap: Cap, elsewhere: int) -> None:
         player, bots_only = cap
-        taken = self._rooms.count_open(created_by=player, bots_only=bots_only) + self._reserved[cap]
+        taken = self._rooms.count_open(created_by=player, bots_only=bots_only) + self._reserved[cap] + elsewhere
         limits = self._limits
         if player is None:
             if taken >= limits.bot_games:

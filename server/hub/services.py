@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from engine.record import PlayerKind
 from server.bots.players import BotPlayers, BotRoster
-from server.domain import Caller, ConnectionId, Records, Refusal, caller_ref
+from server.domain import Caller, CallerRef, ConnectionId, Records, Refusal, caller_ref
 from server.edge.connections import Connection
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
@@ -22,7 +24,7 @@ from server.players.ratings import RatingBook
 from server.review.service import ReviewService
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import RoomSettings
-from wire.messages import ServerMessage
+from wire.messages import ClientRequest, ServerMessage
 
 Deliver = Callable[[list[tuple[ConnectionId, ServerMessage]]], None]
 Disconnect = Callable[[ConnectionId, str], None]
@@ -63,6 +65,49 @@ class HandlerSettings:
     """The bot level that answers `analyze`; None means the strongest one."""
     analysis_max_ms: int = 5_000
     """The longest analysis; a longer `time_ms` is lowered to it."""
+    one_of_several_nodes: bool = False
+    """Whether this server is a node of a cluster (on PostgreSQL, or with a bus): `welcome` then
+    lists the `cluster` feature."""
+
+
+class Requester(Protocol):
+    """Who a lobby request comes from: a connection here, or (on the node that runs a cluster's
+    lobby) a connection on another node."""
+
+    @property
+    def id(self) -> ConnectionId:
+        """The connection, as the lobby knows it."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in on it."""
+
+    @property
+    def player_kind(self) -> PlayerKind:
+        """A person, or a bot account."""
+
+    @property
+    def address(self) -> str:
+        """The IP address it comes from."""
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message to it."""
+
+
+class LobbyElsewhere(Protocol):
+    """The lobby when another node may run it (a cluster's: `server.cluster.bus_lobby`)."""
+
+    async def forward(self, connection: Connection, request: ClientRequest) -> bool:
+        """Hand a lobby request to the node that runs the lobby; False if that is this node."""
+
+    def signed_in(self, connection: Connection) -> None:
+        """Tell the lobby's node that a connection here has signed in."""
+
+    def closed(self, connection: Connection) -> None:
+        """Tell the lobby's node that a signed-in connection here has closed."""
+
+    def ref_of(self, connection: ConnectionId) -> CallerRef | None:
+        """The reference of a connection of another node's that the lobby here knows by `connection`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,24 +135,32 @@ class Services:
     """The latest chat lines, for a moderator to remove and a player to report."""
     review: ReviewService | None = None
     """Game reviews and puzzles; None on a server put together without them (every request refused)."""
+    lobby_elsewhere: LobbyElsewhere | None = None
+    """In a cluster, the way to the node that runs the lobby; None in one process."""
+
+    def ref_of(self, connection: ConnectionId) -> CallerRef:
+        """The reference rooms know a connection the lobby names by: one of this node's, or one of
+        another node's that this node's lobby serves."""
+        elsewhere = None if self.lobby_elsewhere is None else self.lobby_elsewhere.ref_of(connection)
+        return caller_ref(connection, self.edge.node) if elsewhere is None else elsewhere
 
 
-def signed_in(connection: Connection) -> str:
+def signed_in(connection: Requester) -> str:
     """The player signed in on the connection (requests other than hello come from one)."""
     if connection.player is None:
         raise Refusal("unauthorized", "say hello first")
     return connection.player
 
 
-def caller_of(connection: Connection) -> Caller:
-    """The connection's player, as rooms know a caller."""
-    return Caller(caller_ref(connection.id), signed_in(connection), connection.player_kind)
+def caller_of(connection: Connection, node: str) -> Caller:
+    """The connection's player, as rooms know a caller (the connection is one of `node`'s)."""
+    return Caller(caller_ref(connection.id, node), signed_in(connection), connection.player_kind)
 
 
 async def hold_new_room(services: Services, actor: RoomActor) -> None:
     """Hold a room just opened, then tell it the edge's count of its players' connections: one that
     closed after the room was published but before it was held could not be reported to it, and
     its player would stay present for good."""
-    services.rooms.add(actor)
+    services.hub.hold(actor)
     room_id = actor.room.room_id
     await actor.report_presence(services.edge.recount(room_id, list(actor.room.presence.connections)))

@@ -191,7 +191,7 @@ class ModerationRequests:
         self._kicked.add((facts.room_id, name.lower()))
         told = Kicked(room_id=facts.room_id, reason=request.reason)
         self._services.deliver([(connection_id, told) for connection_id in watching])
-        await _take_out(room_actor, name, list(watching))
+        await _take_out(room_actor, name, list(watching), self._services.edge.node)
         connection.send(ModerationDone(action="kick", target=name, id=request.id))
 
     async def _remove_chat(self, connection: Connection, request: RemoveChat) -> None:
@@ -261,7 +261,7 @@ class ModerationRequests:
         for room_id, connections in in_rooms.items():
             room_actor = self._services.rooms.get(room_id)
             if room_actor is not None:
-                await _take_out(room_actor, name, connections)
+                await _take_out(room_actor, name, connections, self._services.edge.node)
 
     def _disconnect(self, name: str, reason: str) -> None:
         for connection_id in self._services.lobby.connections_of(name):
@@ -280,9 +280,10 @@ class ModerationRequests:
         return set(self._services.edge.book.members(line.room_id))
 
 
-async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId]) -> None:
-    """Each of the player's connections leaves the room, as if it had asked to (`Room.leave`)."""
-    callers = [RoomCaller(caller_ref(connection_id), name) for connection_id in connections]
+async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId], node: str) -> None:
+    """Each of the player's connections (on `node`, this one) leaves the room, as if it had asked
+    to (`Room.leave`)."""
+    callers = [RoomCaller(caller_ref(connection_id, node), name) for connection_id in connections]
 
     def leave(room: Room, now: float) -> Outcome:
         outcome = Outcome()

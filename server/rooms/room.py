@@ -122,6 +122,23 @@ RoomRequest = (
 # ------------------------------------------------------------------- values
 
 
+def restored_seq(restored_at: datetime) -> int:
+    """The `seq` a room brought back from its stored game starts at: the wall clock, in microseconds
+    since 1970, when it is brought back.
+
+    A client must never see a room's `seq` go backwards, and its previous server (before a
+    restart, or a dead node before a take-over) sent events that were never stored: offers,
+    declines, chat, anything after its last commit. Nothing stored can bound them; time can. That
+    server started the room's `seq` at its own creation (0) or restoration time (this value then)
+    and raised it by one an event, and a room never sends a million events a second: its `seq`
+    stayed below the wall clock in microseconds at its last event, earlier than this restoration.
+    Across nodes this holds while their clocks agree within the lease's expiry, which passes
+    between a node's last event and the take-over (NTP keeps them within milliseconds). The
+    values stay below 2**53, exact in every JSON reader, for another two centuries.
+    """
+    return int(restored_at.timestamp() * 1_000_000)
+
+
 @dataclass(frozen=True, slots=True)
 class RoomEvent:
     """One message of a room's, for an audience (the edge turns it into text once for all of it)."""
@@ -306,12 +323,14 @@ class Room:
         return outcome
 
     @classmethod
-    def restore(cls, game: RestoredGame, settings: RoomSettings, now: float) -> Room:
-        """The room of a game stored before the server stopped: playing if the game is unfinished,
-        finished (waiting for its players to come back for a rematch) if not.
+    def restore(cls, game: RestoredGame, settings: RoomSettings, now: float, restored_at: datetime) -> Room:
+        """The room of a game stored before the server stopped (or its node died): playing if the
+        game is unfinished, finished (waiting for its players to come back for a rematch) if not.
 
         Nobody is connected yet; the side to move's time runs from `now`, so
-        the time the server was down is charged to no one.
+        the time the server was down is charged to no one. Its `seq` starts at
+        `restored_seq(restored_at)`, above anything the room's previous server
+        can have sent.
         """
         opening_rule = OpeningRule.NONE if game.opening is None else game.opening.rule
         room = cls(game.room_id, game.rule, game.size, game.clock, game.private, settings, rated=game.rated)
@@ -321,6 +340,7 @@ class Room:
         room.created_by = game.created_by
         room.board = Board.from_moves(game.moves, game.size, game.rule)
         room.started_at = game.started_at
+        room.seq = restored_seq(restored_at)
         room.turn_started = now
         room.presence.empty_since = now
         if game.clock is not None:

@@ -47,7 +47,6 @@ from server.domain import (
     TournamentGameOpened,
     TournamentReader,
     TournamentTerms,
-    caller_ref,
     new_room_id,
     utc_now,
 )
@@ -307,7 +306,7 @@ class Director:
 
         def open_game(room: Room, now: float) -> Outcome:
             present = [
-                Caller(caller_ref(connection), seat.name, seat.kind)
+                Caller(services.ref_of(connection), seat.name, seat.kind)
                 for seat in (black, white)
                 if seat.level is None
                 for connection in sorted(services.lobby.connections_of(seat.name))

@@ -9,6 +9,7 @@ a few milliseconds where migrating would cost more.
 Where PostgreSQL is not installed, these tests skip, saying why; with
 `GOMOKU_CLUSTER_TESTS=required` (as `.ci/run` sets) they fail instead.
 `database` runs a test on both databases: a SQLite file and PostgreSQL.
+`clients` opens clients signed in on server nodes (`ServerNode`), closed at the end.
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import asyncpg
 import pytest
+from websockets.asyncio.client import connect
 
 from server.storage.database import Storage
-from tools.local_services import LocalPostgres, postgres_missing
+from tests.server.server_harness import WireClient
+from tools.local_services import LocalPostgres, ServerNode, postgres_missing
 
 MIGRATED_TEMPLATE = "gomoku_template"
 """The database every test's migrated database is copied from."""
@@ -86,3 +89,20 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "db.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+async def clients() -> AsyncIterator[Callable[[ServerNode, str, str | None], Awaitable[WireClient]]]:
+    """Open a client on a node, signed in as a name (with its token, if given); all are closed at
+    the end of the test."""
+    opened: list[WireClient] = []
+
+    async def open_client(node: ServerNode, name: str, token: str | None = None) -> WireClient:
+        wire = WireClient(await connect(node.url))
+        opened.append(wire)
+        await wire.hello(name, token)
+        return wire
+
+    yield open_client
+    for wire in opened:
+        await wire.close()

@@ -33,6 +33,7 @@ from server.domain import (
     new_room_id,
 )
 from server.hub.commands import Hub
+from server.players.ratings import RatingBook
 from server.rooms import actors
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import Room, RoomChange, RoomSettings
@@ -342,7 +343,7 @@ async def test_the_registry_lists_public_unfinished_rooms_and_finds_a_players_se
 
 
 async def test_the_edge_knows_which_rooms_a_connection_is_in_and_tells_a_room_it_closed(
-    registry: RoomRegistry, inbox: Inbox
+    registry: RoomRegistry, store: ScriptedStore, inbox: Inbox
 ) -> None:
     first = await open_room(registry, new_room())
     second = await open_room(registry, new_room())
@@ -354,7 +355,7 @@ async def test_the_edge_knows_which_rooms_a_connection_is_in_and_tells_a_room_it
     await first.run(lambda room, now: room.leave(CAROL, now))
     assert inbox.edge.book.rooms_of(CAROL_CONNECTION) == [second.room.room_id]
     assert first.room.spectator_count() == 0
-    hub = Hub(registry)
+    hub = Hub(registry, RatingBook(store))
     for room_id, report in inbox.close(CAROL):
         await hub.report(room_id, report)
     assert inbox.edge.book.rooms_of(CAROL_CONNECTION) == [] and second.room.spectator_count() == 0

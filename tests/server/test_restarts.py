@@ -83,3 +83,27 @@ async def test_two_bots_pause_between_their_moves_so_that_people_can_watch(
     thinking = [move["time_ms"] for move in record["moves"]]
     assert len(thinking) >= 4 and min(thinking) >= 400, thinking
     await carol.request(type="leave_room", room_id=created["room"]["room_id"])
+
+
+async def test_a_rooms_seq_never_goes_backwards_across_a_restart(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    """Events the stopped server sent but did not store (an offer declined, chat) raised the seq
+    too: the room brought back starts above anything it can have sent."""
+    first = await start_server()
+    alice = await client("alice", server=first)
+    bob = await client("bob", server=first)
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await alice.request(type="move", room_id=room_id, move="h8")
+    await alice.request(type="offer_draw", room_id=room_id)
+    declined = await bob.request(type="answer_draw", room_id=room_id, accept=False)
+    assert declined["type"] == "declined", declined
+    await first.stop()
+
+    second = await start_server()
+    back = await client("bob", server=second)
+    snapshot = await back.request(type="join_room", room_id=room_id)
+    assert snapshot["room"]["seq"] > declined["seq"]
+    moved = await back.request(type="move", room_id=room_id, move="j9")
+    assert moved["seq"] == snapshot["room"]["seq"] + 1

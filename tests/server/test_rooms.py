@@ -421,7 +421,7 @@ def test_a_restored_game_charges_no_time_for_the_downtime() -> None:
         started_at=datetime(2026, 11, 22, 17, 0, tzinfo=UTC),
         private=False,
     )
-    room = Room.restore(game, RoomSettings(), 1000.0)
+    room = Room.restore(game, RoomSettings(), 1000.0, datetime.now(UTC))
     assert room.status == "playing" and room.board.to_move is Color.WHITE
     assert room.clock is not None and room.clock.left_ms(Color.WHITE, 1000.0) == 50_000
     bob = Caller(caller_ref(ConnectionId(5)), "bob")

@@ -11,16 +11,15 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import WireClient
-from websockets.asyncio.client import connect
 
 from server.storage.database import Storage
 from tests.cluster.services import require_postgres
+from tests.server.server_harness import WireClient
 from tools.local_services import LocalPostgres, ServerNode
 
 LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
@@ -40,21 +39,6 @@ def start_node(tmp_path: Path) -> Iterator[Any]:
     yield start
     for node in nodes:
         node.stop()
-
-
-@pytest.fixture
-async def clients() -> AsyncIterator[Any]:
-    opened: list[WireClient] = []
-
-    async def open_client(node: ServerNode, name: str, token: str | None = None) -> WireClient:
-        wire = WireClient(await connect(node.url))
-        opened.append(wire)
-        await wire.hello(name, token)
-        return wire
-
-    yield open_client
-    for wire in opened:
-        await wire.close()
 
 
 async def start_game(clients: Any, node: ServerNode) -> tuple[WireClient, WireClient, str]:

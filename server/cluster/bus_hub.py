@@ -1,0 +1,375 @@
+"""The hub with a bus behind it: any node takes any socket, each room runs on its owner node.
+
+A command for a room held here goes to its actor as in one process. A command for a room held
+elsewhere goes over the bus to its owner (`RoomDirectory`), which serves it as its own and
+answers a refusal back to the caller's node. The owner publishes a room's changes to its own edge
+and to the nodes whose sockets are in the room (`RoomFanOut`), whose edges deliver them as they
+deliver their own rooms'. Each edge counts only its own connections: the owner adds up the counts
+of every node (`PresenceTally`) before the room hears them. When a room changes owner, or the bus
+comes back after an outage, each node asks the room's owner again for its members' seats and
+snapshots: they join again, which gives each a fresh `room` snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from server.cluster.bus_messages import (
+    BusMessage,
+    BusUnavailable,
+    ChangesMessage,
+    CommandMessage,
+    OwnerNotice,
+    PresenceMessage,
+    ReplyMessage,
+    decode_changes,
+    encode_changes,
+    nodes_named,
+)
+from server.cluster.directory import RoomDirectory
+from server.domain import (
+    Caller,
+    CallerRef,
+    ConnectionId,
+    Enter,
+    PresenceReport,
+    Refusal,
+    RoomId,
+    caller_ref,
+    connection_of,
+    node_of,
+)
+from server.edge.connections import Connection
+from server.edge.subscriptions import Edge
+from server.hub.commands import Hub, RoomCommand
+from server.hub.room_caps import Cap
+from server.players.ratings import RatingBook
+from server.rooms.room import RoomChange, RoomEvent, RoomRequest
+from server.storage.writer import StorageUnavailable
+from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
+
+if TYPE_CHECKING:
+    from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
+
+logger = logging.getLogger(__name__)
+
+
+class Bus(Protocol):
+    """What the hub sends through (the server's `RedisBus`)."""
+
+    node: str
+
+    def post(self, node: str, room_id: RoomId, message: BusMessage) -> None:
+        """Send a message about a room to a node, with this tick's others."""
+
+    async def deliver(self, node: str, room_id: RoomId, message: BusMessage) -> None:
+        """Send, and return once the bus has taken it; raises BusUnavailable."""
+
+    def broadcast(self, message: BusMessage) -> None:
+        """Send a message to every node."""
+
+
+class PresenceTally:
+    """The owner's count of each room's connections per node: a room hears the sum of every
+    node's edge, since each edge counts only its own connections."""
+
+    def __init__(self, node: str) -> None:
+        self._node = node
+        self._counts: dict[RoomId, dict[str, dict[str, int]]] = {}
+
+    def add(self, room_id: RoomId, node: str, report: PresenceReport) -> PresenceReport:
+        """Take in one node's report; the report the room hears (the same names, every node's sum)."""
+        by_node = self._counts.setdefault(room_id, {})
+        counts = by_node.setdefault(node, {})
+        for name, connections in report.connections.items():
+            if connections:
+                counts[name] = connections
+            else:
+                counts.pop(name, None)
+        if not counts:
+            del by_node[node]
+        if not by_node:
+            del self._counts[room_id]
+        totals = {name: sum(c.get(name, 0) for c in by_node.values()) for name in report.connections}
+        return PresenceReport(totals, report.on_purpose)
+
+    def entering(self, room_id: RoomId, node: str, name: str) -> None:
+        """A connection of `name` on `node` enters the room: the node has at least one from now on,
+        before its edge's report says how many (a connection closing elsewhere meanwhile must not
+        make the player away)."""
+        counts = self._counts.setdefault(room_id, {}).setdefault(node, {})
+        counts[name] = max(counts.get(name, 0), 1)
+
+    def forget(self, room_id: RoomId) -> None:
+        """The room is no longer held here."""
+        self._counts.pop(room_id, None)
+
+
+class RoomFanOut:
+    """Publishes the changes of the rooms held here: to this node's edge, and over the bus to the
+    other nodes that a change of the room has named (a caller entering, one caller's answer) for as
+    long as the room is held here. It is the `Publish` the room registry is given.
+
+    A node joins a room's audience when a change names it, at once, not when its edge reports a
+    count back: the room's next event may come before that report. It stays in it until the room
+    is forgotten, since a report that its connections have gone may cross a change that brings one
+    back; an edge with nobody in the room drops what it gets."""
+
+    def __init__(self, edge: Edge, bus: Bus) -> None:
+        self._edge = edge
+        self._bus = bus
+        self.node = edge.node
+        self.tally = PresenceTally(edge.node)
+        self._nodes: dict[RoomId, set[str]] = {}
+
+    def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
+        """Deliver the changes everywhere; this node's new count of the room's connections, added
+        to the other nodes' (theirs come back over the bus)."""
+        report = self._edge.publish(room_id, changes)
+        for change in changes:
+            if isinstance(change, Enter) and node_of(change.ref) != self._edge.node:
+                self.tally.entering(room_id, node_of(change.ref), change.name)
+        nodes = self._nodes.setdefault(room_id, set())
+        nodes |= nodes_named(changes) - {self._edge.node}
+        if nodes:
+            message = ChangesMessage(room_id, encode_changes(changes))
+            for node in sorted(nodes):
+                self._bus.post(node, room_id, message)
+        return None if report is None else self.tally.add(room_id, self._edge.node, report)
+
+    def nodes_in(self, room_id: RoomId) -> set[str]:
+        """The other nodes that get the room's changes."""
+        return set(self._nodes.get(room_id, ()))
+
+    def forget(self, room_id: RoomId) -> None:
+        """The room is no longer held here."""
+        self._nodes.pop(room_id, None)
+        self.tally.forget(room_id)
+
+
+class ClusterHub(Hub):
+    """The hub of one node among several: local rooms served here, others through their owner."""
+
+    def __init__(
+        self,
+        rooms: ListedRoomRegistry,
+        ratings: RatingBook,
+        fan_out: RoomFanOut,
+        bus: Bus,
+        directory: RoomDirectory,
+        connections: Mapping[ConnectionId, Connection],
+        edge: Edge,
+    ) -> None:
+        super().__init__(rooms, ratings)
+        self._fan_out = fan_out
+        self._bus = bus
+        self._directory = directory
+        self._connections = connections
+        self._edge = edge
+        self._room_list = rooms.room_list
+        self.node = bus.node
+
+    def use_directory(self, directory: RoomDirectory) -> None:
+        """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
+        before any room is opened or restored)."""
+        self._directory = directory
+
+    async def claim(self, room_id: RoomId) -> None:
+        """Record this node as the room's owner before anyone hears of the room."""
+        try:
+            await self._directory.claim(room_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the server cannot open rooms right now ({error}); try again") from error
+
+    async def may_restore(self, room_id: RoomId) -> bool:
+        """A node that starts brings back only the stored rooms no other node holds (a node that
+        starts again under its name takes its own back)."""
+        return await self._directory.claim_unowned(room_id)
+
+    async def listed_rooms(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
+        """A page of every node's rooms (`SharedRoomList`)."""
+        try:
+            return await self._room_list.listed(limit, after)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room list cannot be read right now ({error}); try again") from error
+
+    async def seated(self, name: str) -> list[RoomId]:
+        """The rooms of every node where `name` holds a seat; this node's alone if the list cannot
+        be read (the player can still join the others by their ids)."""
+        try:
+            return await self._room_list.seated(name)
+        except BusUnavailable as error:
+            logger.warning("cannot read where %s is seated on other nodes: %s", name, error)
+            return await super().seated(name)
+
+    async def open_elsewhere(self) -> Counter[Cap]:
+        """The unfinished rooms the other nodes hold, under each cap (`RoomCaps`) they count towards."""
+        try:
+            return await self._room_list.open_elsewhere()
+        except BusUnavailable as error:
+            raise Refusal(
+                "unavailable", f"the rooms of other nodes cannot be counted now ({error}); try again"
+            ) from error
+
+    async def playing_names(self) -> set[str]:
+        """The people seated in an unfinished game on any node; this node's alone if the list cannot
+        be read."""
+        try:
+            return await self._room_list.playing_names()
+        except BusUnavailable as error:
+            logger.warning("cannot read who plays on other nodes: %s", error)
+            return await super().playing_names()
+
+    async def command(self, command: RoomCommand) -> None:
+        """Serve the command here if the room is held here, else hand it to the room's owner (whose
+        answer comes back over the bus); `not_found` if no node owns the room."""
+        owner = self.node if self._actor(command.room_id) is not None else await self._owner(command.room_id)
+        if owner == self.node:  # held here, or taken over from a dead node just now
+            await super().command(command)
+            return
+        caller = command.caller
+        message = CommandMessage(command.room_id, caller.ref, caller.name, caller.kind, command.request.to_wire())
+        await self._deliver(owner, command.room_id, message)
+
+    async def held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether some node owns the room (this one does not, since it has no actor for it)."""
+        try:
+            return await self._directory.owner(room_id) is not None
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
+        """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
+        members (a `ChangesMessage` that comes to the room's node)."""
+        owner = await self._owner(room_id)
+        await self._deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
+
+    async def report(self, room_id: RoomId, report: PresenceReport) -> None:
+        """Tell a room what this node's edge counts of its connections, wherever the room is."""
+        if self._actor(room_id) is not None:
+            await super().report(room_id, self._fan_out.tally.add(room_id, self.node, report))
+            return
+        try:
+            owner = await self._directory.owner(room_id)
+        except BusUnavailable as error:
+            logger.warning("room %s: cannot tell its owner of this node's connections: %s", room_id, error)
+            return
+        if owner is not None:
+            self._bus.post(owner, room_id, PresenceMessage(room_id, self.node, report.connections, report.on_purpose))
+
+    # ------------------------------------------------------------ from the bus
+
+    async def receive(self, message: BusMessage) -> None:
+        """Serve one message from another node (in its room's order)."""
+        match message:
+            case CommandMessage():
+                await self._serve_command(message)
+            case ReplyMessage(refs=refs, text=text):
+                frame = text.encode()
+                for ref in refs:
+                    connection = self._connection(ref)
+                    if connection is not None:
+                        connection.send_wire(frame)
+            case ChangesMessage(room_id=room_id, changes=changes) if self._actor(room_id) is not None:
+                self._fan_out.publish(room_id, decode_changes(changes))  # relayed: no one enters or leaves
+            case ChangesMessage(room_id=room_id, changes=changes):
+                report = self._edge.publish(room_id, decode_changes(changes))
+                if report is not None:
+                    await self.report(room_id, report)
+            case PresenceMessage(room_id=room_id, node=node):
+                if self._actor(room_id) is not None:
+                    await super().report(room_id, self._fan_out.tally.add(room_id, node, message.report))
+            case OwnerNotice(room_id=room_id, node=node):
+                self._directory.forget(room_id)
+                if node != self.node:
+                    await self._join_again(room_id)
+
+    async def reconnected(self) -> None:
+        """The bus was away: owners may have changed and events were lost. This node's members of
+        rooms held elsewhere join them again, and the rooms held here with members on other nodes
+        are announced, for theirs to join again (whichever of two nodes is back last, one of the
+        two reaches the other)."""
+        self._directory.forget_all()
+        await self._directory.announce()
+        for room_id in self._edge.book.rooms():
+            if self._actor(room_id) is None:
+                await self._join_again(room_id)
+        for actor in self._rooms:
+            room_id = actor.room.room_id
+            if self._fan_out.nodes_in(room_id):
+                self._bus.broadcast(OwnerNotice(room_id, self.node))
+
+    async def took_over(self, rooms: set[RoomId]) -> None:
+        """Rooms restored here (taken over from a dead node, or brought back at start): every node
+        forgets their old owner and its members join again here, this node's first."""
+        for room_id in sorted(rooms):
+            self._directory.forget(room_id)
+            self._bus.broadcast(OwnerNotice(room_id, self.node))
+            await self._join_again(room_id)
+
+    async def _deliver(self, owner: str, room_id: RoomId, message: BusMessage) -> None:
+        """Hand a message to the room's owner; `unavailable` if it cannot be reached (the owner known
+        is forgotten: it may have died, and the next try asks the directory again)."""
+        try:
+            await self._bus.deliver(owner, room_id, message)
+        except BusUnavailable as error:
+            self._directory.forget(room_id)
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def _serve_command(self, message: CommandMessage) -> None:
+        """Serve a command forwarded by another node as if it came from a socket here: a refusal
+        (as `GameServer` words it) goes back to the caller's node, in the room's lane."""
+        request = parse_client_message(message.request)
+        if not isinstance(request, RoomRequest):
+            raise ValueError(f"a {request.type!r} request is no room's to serve")
+        caller = Caller(message.ref, message.name, message.kind)
+        answer = await refusal_of(Hub.command(self, RoomCommand(message.room_id, caller, request)), request.id)
+        if answer is not None:
+            reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
+            self._bus.post(node_of(message.ref), message.room_id, reply)
+
+    async def _join_again(self, room_id: RoomId) -> None:
+        """Join this node's members of a room again at its (new) owner: seated players come back to
+        their seats, spectators watch again, and each gets a fresh snapshot."""
+        for connection_id, name in list(self._edge.book.members(room_id).items()):
+            connection = self._connections.get(connection_id)
+            if connection is None:
+                continue
+            caller = Caller(caller_ref(connection_id, self.node), name, connection.player_kind)
+            request = JoinRoom(room_id=room_id, as_="spectator")
+            try:
+                await self.command(RoomCommand(room_id, caller, request))
+            except Refusal as refusal:
+                logger.info("room %s: %s cannot join again: %s", room_id, name, refusal.message)
+
+    async def _owner(self, room_id: RoomId) -> str:
+        try:
+            owner = await self._directory.owner(room_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        if owner is None:
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        return owner
+
+    def _connection(self, ref: CallerRef) -> Connection | None:
+        connection_id = connection_of(ref, self.node)
+        return None if connection_id is None else self._connections.get(connection_id)
+
+
+async def refusal_of(serving: Awaitable[None], request_id: str | int | None) -> ServerMessage | None:
+    """Serve a request forwarded from another node; the `error` that answers it if it fails, worded
+    as `GameServer` words it for a request from a socket here (its node sends it on)."""
+    try:
+        await serving
+    except Refusal as refusal:
+        return error_message(refusal, request_id)
+    except StorageUnavailable as error:
+        unavailable = Refusal("unavailable", f"the server cannot store changes ({error}); try again")
+        return error_message(unavailable, request_id)
+    except Exception:
+        logger.exception("a request from another node failed")
+        return error_message(Refusal("internal", "the server failed on this request"), request_id)
+    return None

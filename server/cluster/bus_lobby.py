@@ -1,0 +1,263 @@
+"""The cluster's lobby: one node runs it for all, the others forward their lobby requests to it.
+
+Seeks, quick pairing, who is online, lobby chat and their per-player and per-address limits live in
+one `Lobby`, on the node that holds the lobby's key in Redis (the first node up claims it, and
+renews it every `--heartbeat-s`; when it lapses, `--lease-s` after its node's last renewal,
+another node claims it, and every node signs its players in there again. Seeks are soft state,
+gone with the lobby's node: each node watches the new lobby again for its connections that
+watched the old one, so that each gets a fresh `lobby` snapshot without them). A node that does
+not run the lobby sends each lobby request over the bus (`LobbyCommandMessage`), with its
+connections signing in and closing.
+The lobby's node serves it with the same `LobbyRequests` as its own connections', the caller
+standing in as a `RemoteRequester` known to the lobby by a connection number of its own (negative,
+so that it is never one of this node's). What the lobby sends to callers on other nodes leaves
+once per message and node (`ReplyMessage`, a tick's batch sent once to all of a node's watchers),
+and each node's edge fans it out. A game the lobby pairs opens on the lobby's node, its seats
+naming the players' own connections wherever they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from engine.record import PlayerKind
+from server.cluster.bus_hub import Bus, ClusterHub, refusal_of
+from server.cluster.bus_messages import (
+    LOBBY_LANE,
+    BusMessage,
+    BusUnavailable,
+    LobbyClosedMessage,
+    LobbyCommandMessage,
+    LobbySignedInMessage,
+    ReplyMessage,
+)
+from server.cluster.directory import OwnerKeys
+from server.cluster.leases import LeaseSettings
+from server.domain import CallerRef, ConnectionId, Refusal, caller_ref, node_of
+from server.edge.connections import Connection
+from server.hub.lobby_requests import LobbyRequest, LobbyRequests
+from server.lobby.hall import Lobby
+from wire.messages import ClientRequest, ServerMessage, UnwatchLobby, WatchLobby, error_message, parse_client_message
+
+if TYPE_CHECKING:
+    from server.cluster.bus import RedisBus
+
+logger = logging.getLogger(__name__)
+
+LOBBY_OWNER_KEY = "gomoku:lobby-owner"
+
+
+class RemoteRequester:
+    """A connection on another node, as the lobby's node serves its requests."""
+
+    def __init__(
+        self, lobby: BusLobby, number: ConnectionId, ref: CallerRef, name: str, kind: PlayerKind, address: str
+    ) -> None:
+        self._lobby = lobby
+        self.id = number
+        self.ref = ref
+        self.player: str | None = name
+        self.player_kind: PlayerKind = kind
+        self.address = address
+
+    def send(self, message: ServerMessage) -> None:
+        self.send_wire(message.to_wire().encode())
+
+    def send_wire(self, frame: bytes) -> None:
+        self._lobby.send_to(self.ref, frame)
+
+    def send_lobby_change(self, frame: bytes, fresh_snapshot: Callable[[], bytes]) -> None:
+        """A lobby change, sent as it is (its node's connection queues it)."""
+        self.send_wire(frame)
+
+
+class BusLobby:
+    """Every node's way to the cluster's lobby (`LobbyElsewhere`), and on the lobby's node, what
+    serves the other nodes' callers."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        keys: OwnerKeys,
+        lobby: Lobby,
+        connections: Mapping[ConnectionId, Connection],
+        lease: LeaseSettings,
+    ) -> None:
+        """`lease`: the lobby's key is renewed every heartbeat and lapses at the lease's expiry, as
+        a node's lease in PostgreSQL does."""
+        self._bus = bus
+        self._lease = lease
+        self._keys = keys
+        self._lobby = lobby
+        self._connections = connections
+        self._node = bus.node
+        self._owner: str | None = None
+        self._requests: LobbyRequests | None = None
+        self._numbers = itertools.count(-1, -1)
+        self._by_ref: dict[CallerRef, RemoteRequester] = {}
+        self._by_number: dict[ConnectionId, RemoteRequester] = {}
+        self._outgoing: dict[str, dict[bytes, list[CallerRef]]] = {}
+        self._watching: dict[ConnectionId, WatchLobby] = {}
+        """This node's connections that watch the lobby, wherever it runs: they watch it again when
+        it moves."""
+
+    def serve_with(self, requests: LobbyRequests) -> None:
+        """The lobby requests of this node, which serve the other nodes' when the lobby is here."""
+        self._requests = requests
+
+    # -------------------------------------------------- LobbyElsewhere
+
+    async def forward(self, connection: Connection, request: ClientRequest) -> bool:
+        if isinstance(request, WatchLobby):
+            self._watching[connection.id] = request.model_copy(update={"id": None})  # watched again unasked
+        elif isinstance(request, UnwatchLobby):
+            self._watching.pop(connection.id, None)
+        if self._owner == self._node:
+            return False
+        if self._owner is None:
+            raise Refusal("unavailable", "the lobby cannot be reached right now; try again")
+        assert connection.player is not None, "only signed-in connections reach the lobby"
+        ref = caller_ref(connection.id, self._node)
+        message = LobbyCommandMessage(
+            ref, connection.player, connection.player_kind, connection.address, request.to_wire()
+        )
+        try:
+            await self._bus.deliver(self._owner, LOBBY_LANE, message)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the lobby cannot be reached right now ({error}); try again") from error
+        return True
+
+    def signed_in(self, connection: Connection) -> None:
+        if self._owner is not None and self._owner != self._node and connection.player is not None:
+            self._bus.post(self._owner, LOBBY_LANE, self._signed_in(connection))
+
+    def closed(self, connection: Connection) -> None:
+        self._watching.pop(connection.id, None)
+        if self._owner is not None and self._owner != self._node:
+            self._bus.post(self._owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
+
+    def ref_of(self, connection: ConnectionId) -> CallerRef | None:
+        requester = self._by_number.get(connection)
+        return None if requester is None else requester.ref
+
+    # ------------------------------------------------ the lobby's node
+
+    def recipient(self, connection: ConnectionId) -> RemoteRequester | None:
+        """The caller on another node that the lobby here knows by `connection`, if any."""
+        return self._by_number.get(connection)
+
+    async def receive(self, message: LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage) -> None:
+        """Serve a lobby message from another node."""
+        match message:
+            case LobbySignedInMessage():
+                self._requester(message.ref, message.name, message.kind, message.address)
+            case LobbyClosedMessage(ref=ref):
+                requester = self._by_ref.pop(ref, None)
+                if requester is not None and self._requests is not None:
+                    del self._by_number[requester.id]
+                    self._requests.connection_closed(requester)
+            case LobbyCommandMessage():
+                await self._serve(message)
+
+    async def _serve(self, message: LobbyCommandMessage) -> None:
+        requester = self._requester(message.ref, message.name, message.kind, message.address)
+        request = parse_client_message(message.request)
+        if not isinstance(request, LobbyRequest):
+            raise ValueError(f"a {request.type!r} request is not the lobby's to serve")
+        if self._requests is None or self._owner != self._node:
+            requester.send(error_message(Refusal("unavailable", "the lobby is moving; try again"), request.id))
+            return
+        answer = await refusal_of(self._requests.serve(requester, request), request.id)
+        if answer is not None:
+            requester.send(answer)
+
+    def _requester(self, ref: CallerRef, name: str, kind: PlayerKind, address: str) -> RemoteRequester:
+        """The stand-in of a caller on another node (signed in to the lobby when first heard of)."""
+        requester = self._by_ref.get(ref)
+        if requester is None:
+            number = ConnectionId(next(self._numbers))
+            requester = self._by_ref[ref] = self._by_number[number] = RemoteRequester(
+                self, number, ref, name, kind, address
+            )
+            self._lobby.signed_in(number, name)
+        return requester
+
+    def send_to(self, ref: CallerRef, frame: bytes) -> None:
+        """Send a frame to a caller on another node: the same frame to several callers of one node
+        goes once, at the end of the tick."""
+        if not self._outgoing:
+            asyncio.get_running_loop().call_soon(self._send_outgoing)
+        self._outgoing.setdefault(node_of(ref), {}).setdefault(frame, []).append(ref)
+
+    def _send_outgoing(self) -> None:
+        outgoing, self._outgoing = self._outgoing, {}
+        for node, frames in outgoing.items():
+            for frame, refs in frames.items():
+                self._bus.post(node, LOBBY_LANE, ReplyMessage(LOBBY_LANE, tuple(refs), frame.decode()))
+
+    # -------------------------------------------------------- the key
+
+    async def keep(self) -> None:
+        """Every heartbeat, `claim_or_follow` (a failure is logged, and tried again the next time)."""
+        while True:
+            await asyncio.sleep(self._lease.heartbeat_s)
+            try:
+                await self.claim_or_follow()
+            except BusUnavailable as error:
+                logger.warning("lobby: cannot renew or read the lobby's key: %s", error)
+
+    async def claim_or_follow(self) -> None:
+        """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
+        when another node runs it from now on, this node's players sign in there again, and its
+        watchers watch it again (its seeks are gone with the node that ran it). Raises BusUnavailable."""
+        if self._owner == self._node:
+            await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
+        elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
+            logger.info("lobby: this node runs the lobby from now on")
+        owner = await self._keys.get(LOBBY_OWNER_KEY)
+        moved, previous, self._owner = owner != self._owner, self._owner, owner
+        if moved and owner is not None and owner != self._node:
+            for connection in list(self._connections.values()):
+                if connection.player is not None:
+                    self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
+        if moved and owner is not None and previous is not None:
+            await self._watch_again()
+
+    async def _watch_again(self) -> None:
+        """The lobby moved: this node's watchers watch it where it runs now, each getting a fresh
+        `lobby` snapshot (the notice that the seeks of the node that ran it are gone)."""
+        for connection_id, request in list(self._watching.items()):
+            connection = self._connections.get(connection_id)
+            if connection is None:
+                continue
+            try:
+                if not await self.forward(connection, request) and self._requests is not None:
+                    await self._requests.serve(connection, request)
+            except Refusal as refusal:
+                logger.info("lobby: %s cannot watch the lobby again: %s", connection.player, refusal.message)
+
+    def _signed_in(self, connection: Connection) -> LobbySignedInMessage:
+        assert connection.player is not None
+        ref = caller_ref(connection.id, self._node)
+        return LobbySignedInMessage(ref, connection.player, connection.player_kind, connection.address)
+
+
+def start_bus(bus: RedisBus, hub: ClusterHub, lobby: BusLobby) -> None:
+    """Start the bus: the lobby's messages go to the lobby, the rooms' to the hub; once the bus is
+    back after an outage, the lobby's key is claimed (or followed) and the rooms' owners told."""
+
+    async def receive(message: BusMessage) -> None:
+        if isinstance(message, LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage):
+            await lobby.receive(message)
+        else:
+            await hub.receive(message)
+
+    async def reconnected() -> None:
+        await lobby.claim_or_follow()
+        await hub.reconnected()
+
+    bus.start(receive, reconnected)

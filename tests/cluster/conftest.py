@@ -1,0 +1,167 @@
+"""Fixtures for cluster tests: a real `redis-server` on loopback and real server processes (nodes)
+on one SQLite file, each started on a free port and stopped by its pid.
+
+Without `redis-server` the tests are skipped, saying how to install it; with
+GOMOKU_CLUSTER_TESTS=required (set by CI) that skip is a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.server.server_harness import WireClient
+
+REPO = Path(__file__).resolve().parents[2]
+REQUIRED = os.environ.get("GOMOKU_CLUSTER_TESTS") == "required"
+START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 30.0
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
+
+
+def free_port() -> int:
+    """A port nothing listens on now (Redis cannot pick its own)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class RedisServer:
+    """A `redis-server` child process with no persistence, on loopback."""
+
+    port: int
+    process: asyncio.subprocess.Process | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def start(self) -> None:
+        """Start it (again, on the same port) and return once it accepts connections."""
+        self.process = await asyncio.create_subprocess_exec(
+            _redis_server(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        assert self.process.stdout is not None
+        async with asyncio.timeout(START_TIMEOUT_S):
+            while b"Ready to accept connections" not in (line := await self.process.stdout.readline()):
+                assert line, "redis-server stopped before it was ready"
+        self._drain = asyncio.ensure_future(self.process.stdout.read())
+
+    async def stop(self) -> None:
+        """Stop it by its pid and wait until it has gone."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(self.process.wait(), START_TIMEOUT_S)
+            await self._drain
+
+
+def _redis_server() -> str:
+    path = shutil.which("redis-server")
+    if path is None:
+        message = "redis-server is not installed (apt-get install redis-server)"
+        if REQUIRED:
+            pytest.fail(f"{message} (GOMOKU_CLUSTER_TESTS=required)")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture
+async def redis_server() -> AsyncIterator[RedisServer]:
+    _redis_server()
+    server = RedisServer(free_port())
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@dataclass
+class Node:
+    """A `gomoku-server` process, one node of the cluster."""
+
+    name: str
+    process: asyncio.subprocess.Process
+    port: int
+    clients: list[WireClient] = field(default_factory=list)
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def client(self, name: str, token: str | None = None) -> WireClient:
+        """A client signed in on this node as `name` (with its token if it has one)."""
+        wire = WireClient(await connect(self.ws_url))
+        self.clients.append(wire)
+        await wire.hello(name, token)
+        return wire
+
+
+@pytest.fixture
+async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator[object]:
+    """Start nodes on one database file and the test's Redis; all are stopped at the end."""
+    started: list[Node] = []
+
+    async def start(name: str) -> Node:
+        with open(tmp_path / f"{name}.log", "wb") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "server.main",
+                "--port",
+                "0",
+                "--db",
+                str(tmp_path / "games.sqlite3"),
+                "--bot-workers",
+                "0",
+                "--bus",
+                redis_server.url,
+                "--node-id",
+                name,
+                cwd=REPO,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+            )
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), START_TIMEOUT_S)).decode().strip()
+        match = LISTENING.fullmatch(line)
+        assert match is not None, f"unexpected first line {line!r}: {(tmp_path / f'{name}.log').read_text()}"
+        node = Node(name, process, int(match.group(1)))
+        started.append(node)
+        return node
+
+    yield start
+    hung = []
+    for node in started:
+        for wire in node.clients:
+            await wire.close()
+        if node.process.returncode is None:
+            node.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(node.process.wait(), STOP_TIMEOUT_S)
+            except TimeoutError:
+                hung.append(node.name)
+                node.process.kill()  # by its pid: no node outlives its test
+                await node.process.wait()
+    assert not hung, f"nodes {hung} did not stop within {STOP_TIMEOUT_S:.0f} s of SIGTERM"
