@@ -13,7 +13,7 @@ request by raising `Refusal`; the connection layer answers it with an
 from __future__ import annotations
 
 import asyncio
-from typing import Literal, assert_never
+from typing import Literal, assert_never, get_args
 
 from engine.build import build_kind
 from engine.openings import OpeningRule
@@ -92,22 +92,9 @@ from wire.moderation import (
 from wire.review_requests import GetPuzzle, NextPuzzle, ReviewGame, TryPuzzle
 from wire.tournaments import TournamentRequest
 
-FEATURES: tuple[Feature, ...] = (
-    "paging",
-    "ratings",
-    "lobby",
-    "chat",
-    "claims",
-    "analysis_at_ply",
-    "openings",
-    "lobby_batches",
-    "accounts",
-    "moderation",
-    "tournaments",
-    "review",
-    "puzzles",
-)
-"""The 1.1 additions this server supports, as `welcome` lists them."""
+FEATURES: tuple[Feature, ...] = tuple(feature for feature in get_args(Feature) if feature != "cluster")
+"""The additions to the contract this server supports, as `welcome` lists them: every one the wire
+knows, but `cluster`, which only a node of several lists."""
 
 
 class RequestHandlers:
