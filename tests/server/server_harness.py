@@ -145,8 +145,17 @@ def worker_pids() -> set[int]:
             except OSError:
                 continue
             parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    children = {pid for pid, parent in parents.items() if parent == os.getpid()}
-    return {pid for pid, parent in parents.items() if parent in children}
+    forkservers = {pid for pid, parent in parents.items() if parent == os.getpid() and _is_forkserver(pid)}
+    return {pid for pid, parent in parents.items() if parent in forkservers}
+
+
+def _is_forkserver(pid: int) -> bool:
+    """Whether the process is multiprocessing's forkserver (not, say, a PostgreSQL or Redis that a
+    cluster test of this same test process started, whose own children are no bot workers)."""
+    try:
+        return b"forkserver" in (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 async def wait_for_worker() -> int:
