@@ -61,6 +61,10 @@ SIZE = 15
 TAKE_OVER_TIMEOUT_S = 30.0
 """The longest a room may stay unavailable after its owner is killed before the bench gives up."""
 RETRY_PAUSE_S = 0.05
+LOAD_LIMITS = ["--max-connections-per-address", "100000", "--max-new-names-per-address-per-hour", "100000"]
+"""Every client of the bench comes from 127.0.0.1: the per-address limits would refuse them."""
+SEEKS_EACH = 10
+"""Seeks one seeker posts and cancels: 21 requests in all, within a connection's burst of 40."""
 NODES = "nodes"
 COMPONENTS = (NODES, "PostgreSQL", "Redis", "HAProxy")
 
@@ -273,7 +277,7 @@ class Bench:
         """Start a node (stopped when `running` closes) with a name never used before."""
         self._nodes += 1
         name = f"n{self._nodes}"
-        arguments = ["--bot-workers", "0", *(["--bus", self.redis.url] if bus else [])]
+        arguments = ["--bot-workers", "0", *LOAD_LIMITS, *(["--bus", self.redis.url] if bus else [])]
         node = ServerNode.start(database, name, self.folder / f"{name}.log", arguments)
         running.callback(node.stop)
         return node
@@ -323,17 +327,20 @@ def run_setup(bench: Bench, setup: str, node_count: int, through_proxy: bool, ga
 async def lobby_delivery(nodes: Sequence[ServerNode], seeks: int) -> list[float]:
     """Seconds from a `seek` sent on the first node to `seek_added` read by a watcher on each other
     node, for `seeks` seeks posted and cancelled one after the other."""
-    seeker = await Player.signed_in(nodes[0].url, "seeker")
     watchers = [await Player.signed_in(node.url, f"watcher{index}") for index, node in enumerate(nodes[1:])]
     for watcher in watchers:
         await watcher.ask_until_served("watch_lobby", "lobby")
+    seekers = [await Player.signed_in(nodes[0].url, f"seeker{index}") for index in range(-(-seeks // SEEKS_EACH))]
+    for seeker in seekers:
+        await seeker.ask_until_served("who_is_online", "online_players", limit=1)  # the lobby answers its node
     delays: list[float] = []
-    for _ in range(seeks):
+    for index in range(seeks):
+        seeker = seekers[index // SEEKS_EACH]
         sent = time.perf_counter()
         seek_id = (await seeker.ask("seek", "seek_created"))["seek"]["seek_id"]
         await asyncio.gather(*(timed(seek_added(watcher, seek_id), sent, delays) for watcher in watchers))
         await seeker.ask("cancel_seek", "seek_removed", seek_id=seek_id)
-    for player in (seeker, *watchers):
+    for player in (*seekers, *watchers):
         await player.close()
     return delays
 
@@ -475,16 +482,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--kills", type=int, default=10, help="owners SIGKILLed, one after the other (default 10)")
     parser.add_argument("--seeks", type=int, default=50, help="seeks posted for lobby delivery (default 50)")
     arguments = parser.parse_args(argv)
+    print(command_line(argv, "bench.cluster"), flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as scratch, shared_services(Path(scratch)) as bench:
         results = [
             run_setup(bench, setup, node_count, through_proxy, arguments.games, arguments.plies)
             for setup, node_count, through_proxy in SETUPS
         ]
+        header = ["setup", "plies", "plies/s", "round trip p50", "round trip p99", "to spectator p99"]
+        header += [f"CPU per ply, {component}" for component in COMPONENTS]
+        print(table(header, [play_row(figures) for figures in results]), flush=True)
         lobby, fail_overs = fail_overs_and_lobby(bench, arguments.kills, arguments.seeks)
-    print(command_line(argv, "bench.cluster"))
-    header = ["setup", "plies", "plies/s", "round trip p50", "round trip p99", "to spectator p99"]
-    header += [f"CPU per ply, {component}" for component in COMPONENTS]
-    print(table(header, [play_row(figures) for figures in results]))
     print("\n".join(fail_over_lines(lobby, fail_overs)))
 
 
