@@ -80,6 +80,8 @@ class Ownership:
         `owner` can say so (a request never finds it owned but not yet held)."""
         """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
+        """When the lease last taken or renewed was asked for (the loop's clock): it lasts at most
+        the expiry from then, as the database counts from a moment after."""
         self._watch: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[None]] = set()
 
@@ -159,6 +161,13 @@ class Ownership:
                 [(room_id, self.node_id, self.epoch) for room_id in sorted(new)],
             )
             self.owned.update(dict.fromkeys(new, 1))
+
+    def confirm_lease(self) -> None:
+        """Refuse (`unavailable`) once the expiry has passed since the lease was last renewed: the
+        rooms may have been taken over, and a node that wakes from a pause must not answer from them
+        before its next heartbeat finds out (writes are fenced, but reads are not)."""
+        if asyncio.get_running_loop().time() - self._renewed_at >= self.settings.expiry_s:
+            raise Refusal("unavailable", f"node {self.node_id} is not sure it still holds its lease; try again")
 
     # ------------------------------------------------------ rooms elsewhere
 
@@ -261,9 +270,10 @@ class Ownership:
     # ---------------------------------------------------- lease and watch
 
     async def _join(self) -> None:
+        asked_at = asyncio.get_running_loop().time()
         async with self._talking:
             await self._lease.join()
-        self._renewed_at = asyncio.get_running_loop().time()
+        self._renewed_at = asked_at
         logger.info("node %s joined with lease epoch %d", self.node_id, self.epoch)
 
     async def _keep_watch(self) -> None:
@@ -281,11 +291,12 @@ class Ownership:
         async with self._talking:
             if self._db.is_closed():
                 self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
+            asked_at = asyncio.get_running_loop().time()
             renewed = await self._lease.renew()
         if not renewed:
             await self._rejoin(self.epoch)
             return
-        self._renewed_at = asyncio.get_running_loop().time()
+        self._renewed_at = asked_at
         async with self._claiming:
             claimed = await self._claim_orphans()
             if claimed:

@@ -61,6 +61,55 @@ async def seat_players_on_two_nodes(
     return alice, bob, room_id
 
 
+async def test_a_node_paused_past_its_lease_serves_nothing_stale_and_rejoins_as_a_follower(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
+    alice, bob, room_id = await seat_players_on_two_nodes(clients, first, second)
+    carol = await clients(third, "carol")
+    assert (await carol.request(type="join_room", room_id=room_id, as_="spectator"))["type"] == "room"
+    played = [await alice.request(type="move", room_id=room_id, x=7, y=7)]
+    played.append(await bob.request(type="move", room_id=room_id, x=8, y=8))
+    assert await board_once_told(carol, 2) == [(7, 7), (8, 8)]
+
+    os.kill(first.pid, signal.SIGSTOP)
+    forwarded = asyncio.create_task(bob.request(type="join_room", room_id=room_id, as_="player"))  # for n1
+    late = asyncio.create_task(alice.request(type="move", room_id=room_id, x=7, y=8))  # waits in n1's socket
+    await until_owned_elsewhere(postgres_url, room_id, "n1")
+    for member in (bob, carol):  # told by the new owner
+        assert await board_once_told(member, 2) == [(7, 7), (8, 8)]
+    os.kill(first.pid, signal.SIGCONT)
+
+    refused = await late
+    assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+    answered = await forwarded  # n1 had it before it slept: it must not answer from the room it lost
+    assert answered["type"] == "error" and answered["code"] == "unavailable", answered
+    assert await stored_moves(postgres_url, played[0]["game_id"]) == [(7, 7), (8, 8)]
+    alice_elsewhere = await clients(third, "alice", alice.token)
+    played.append(await until_served(alice_elsewhere, type="move", room_id=room_id, x=7, y=8))
+    played.append(await bob.request(type="move", room_id=room_id, x=9, y=9))
+    assert [move["type"] for move in played] == ["moved"] * 4, played
+    for member in (bob, carol, alice_elsewhere):
+        assert await board_once_told(member, 4) == [(7, 7), (8, 8), (7, 8), (9, 9)]
+    for member in (alice, bob, carol, alice_elsewhere):
+        assert_nothing_stale(member, room_id)
+    assert await stored_moves(postgres_url, played[0]["game_id"]) == [(m["x"], m["y"]) for m in played]
+
+    dave, erin = await clients(first, "dave"), await clients(second, "erin")  # n1 is back, as a follower
+    new_room = (await until_served(dave, type="create_room"))["room"]["room_id"]
+    assert (await erin.request(type="join_room", room_id=new_room, as_="player"))["you"] == "white"
+    assert (await dave.request(type="move", room_id=new_room, x=7, y=7))["type"] == "moved"
+    assert await board_once_told(erin, 1) == [(7, 7)]
+
+
+async def until_owned_elsewhere(database: str, room_id: str, node_id: str) -> None:
+    """Wait until PostgreSQL says another node than `node_id` owns the room (it took it over)."""
+    give_up_at = time.monotonic() + TAKE_OVER_TIMEOUT_S
+    while await owner_of(database, room_id) == node_id:
+        assert time.monotonic() < give_up_at, f"{node_id} still owns the room after {TAKE_OVER_TIMEOUT_S} s"
+        await asyncio.sleep(0.1)
+
+
 async def test_redis_restarted_with_owners_in_postgres_play_across_nodes_stops_then_resumes_with_nothing_lost(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str, redis_server: RedisServer
 ) -> None:
