@@ -47,6 +47,13 @@ _UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.In
 """What asyncpg raises when the database cannot be reached or its connection is lost."""
 
 
+async def _connect(url: str, settings: LeaseSettings) -> asyncpg.Connection:
+    """The ownership's connection. Each of its statements times out after the lease's expiry (an
+    answer later than that is of no use): one the database never answers (sent on a connection it
+    was dropping as it shut down) would otherwise stop the heartbeat for good."""
+    return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, command_timeout=settings.expiry_s)
+
+
 class RoomKeeper(Protocol):
     """What the node does with rooms it gains or loses (the server's registry of rooms)."""
 
@@ -91,8 +98,7 @@ class Ownership:
         storage fence its writes with `fence`, and `begin`. Raises StorageError if the database
         cannot be reached."""
         try:
-            connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-            ownership = cls(url, connection, node_id, settings, keeper)
+            ownership = cls(url, await _connect(url, settings), node_id, settings, keeper)
             await ownership._join()
         except _UNREACHABLE as error:
             raise StorageError(f"node {node_id} cannot take its lease: {error}") from error
@@ -290,7 +296,7 @@ class Ownership:
     async def _beat(self) -> None:
         async with self._talking:
             if self._db.is_closed():
-                self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
+                self._db = self._lease.connection = await _connect(self._url, self.settings)
             asked_at = asyncio.get_running_loop().time()
             renewed = await self._lease.renew()
         if not renewed:
