@@ -294,7 +294,10 @@ class Ownership:
                 await self._when_unreachable()
 
     async def _beat(self) -> None:
-        async with self._talking:
+        """Renew the lease, then claim the rooms of dead nodes. The renewal gives up after the lease's
+        expiry, whatever asyncpg does: a renewal sent as PostgreSQL shut down was never answered,
+        and asyncpg's own timeout (`_connect`) did not end it, which stopped the heartbeat for good."""
+        async with asyncio.timeout(self.settings.expiry_s), self._talking:
             if self._db.is_closed():
                 self._db = self._lease.connection = await _connect(self._url, self.settings)
             asked_at = asyncio.get_running_loop().time()
