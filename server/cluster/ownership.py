@@ -49,8 +49,8 @@ _UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.In
 
 async def _connect(url: str, settings: LeaseSettings) -> asyncpg.Connection:
     """The ownership's connection. Each of its statements times out after the lease's expiry (an
-    answer later than that is of no use): one the database never answers (sent on a connection it
-    was dropping as it shut down) would otherwise stop the heartbeat for good."""
+    answer later than that is of no use): one the database does not answer (waiting on a lock)
+    would otherwise hold the heartbeat, and the node would keep serving rooms past its lease."""
     return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, command_timeout=settings.expiry_s)
 
 
