@@ -264,6 +264,7 @@ class GameServer:
         served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.storage.fence_writes(self.ownership.fence)
+        self.hub.confirm_lease = self.ownership.confirm_lease
         if self.cluster is None:
             self.hub.find_elsewhere = self.ownership.find
         else:

@@ -47,6 +47,13 @@ _UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.In
 """What asyncpg raises when the database cannot be reached or its connection is lost."""
 
 
+async def _connect(url: str, settings: LeaseSettings) -> asyncpg.Connection:
+    """The ownership's connection. Each of its statements times out after the lease's expiry (an
+    answer later than that is of no use): one the database does not answer (waiting on a lock)
+    would otherwise hold the heartbeat, and the node would keep serving rooms past its lease."""
+    return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, command_timeout=settings.expiry_s)
+
+
 class RoomKeeper(Protocol):
     """What the node does with rooms it gains or loses (the server's registry of rooms)."""
 
@@ -80,6 +87,8 @@ class Ownership:
         `owner` can say so (a request never finds it owned but not yet held)."""
         """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
+        """When the lease last taken or renewed was asked for (the loop's clock): it lasts at most
+        the expiry from then, as the database counts from a moment after."""
         self._watch: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[None]] = set()
 
@@ -89,8 +98,7 @@ class Ownership:
         storage fence its writes with `fence`, and `begin`. Raises StorageError if the database
         cannot be reached."""
         try:
-            connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-            ownership = cls(url, connection, node_id, settings, keeper)
+            ownership = cls(url, await _connect(url, settings), node_id, settings, keeper)
             await ownership._join()
         except _UNREACHABLE as error:
             raise StorageError(f"node {node_id} cannot take its lease: {error}") from error
@@ -159,6 +167,13 @@ class Ownership:
                 [(room_id, self.node_id, self.epoch) for room_id in sorted(new)],
             )
             self.owned.update(dict.fromkeys(new, 1))
+
+    def confirm_lease(self) -> None:
+        """Refuse (`unavailable`) once the expiry has passed since the lease was last renewed: the
+        rooms may have been taken over, and a node that wakes from a pause must not answer from them
+        before its next heartbeat finds out (writes are fenced, but reads are not)."""
+        if asyncio.get_running_loop().time() - self._renewed_at >= self.settings.expiry_s:
+            raise Refusal("unavailable", f"node {self.node_id} is not sure it still holds its lease; try again")
 
     # ------------------------------------------------------ rooms elsewhere
 
@@ -261,9 +276,10 @@ class Ownership:
     # ---------------------------------------------------- lease and watch
 
     async def _join(self) -> None:
+        asked_at = asyncio.get_running_loop().time()
         async with self._talking:
             await self._lease.join()
-        self._renewed_at = asyncio.get_running_loop().time()
+        self._renewed_at = asked_at
         logger.info("node %s joined with lease epoch %d", self.node_id, self.epoch)
 
     async def _keep_watch(self) -> None:
@@ -278,14 +294,18 @@ class Ownership:
                 await self._when_unreachable()
 
     async def _beat(self) -> None:
-        async with self._talking:
+        """Renew the lease, then claim the rooms of dead nodes. The renewal gives up after the lease's
+        expiry, whatever asyncpg does: a renewal sent as PostgreSQL shut down was never answered,
+        and asyncpg's own timeout (`_connect`) did not end it, which stopped the heartbeat for good."""
+        async with asyncio.timeout(self.settings.expiry_s), self._talking:
             if self._db.is_closed():
-                self._db = self._lease.connection = await asyncpg.connect(self._url, timeout=CONNECT_TIMEOUT_S)
+                self._db = self._lease.connection = await _connect(self._url, self.settings)
+            asked_at = asyncio.get_running_loop().time()
             renewed = await self._lease.renew()
         if not renewed:
             await self._rejoin(self.epoch)
             return
-        self._renewed_at = asyncio.get_running_loop().time()
+        self._renewed_at = asked_at
         async with self._claiming:
             claimed = await self._claim_orphans()
             if claimed:

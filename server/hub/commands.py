@@ -44,6 +44,10 @@ class Hub:
         self.find_elsewhere: Callable[[RoomId], Awaitable[None]] | None = None
         """Asked about a room not served here, when this is one of several nodes: it takes the room
         over if its node is dead, or refuses (`unavailable`) if another node serves it."""
+        self.confirm_lease: Callable[[], None] | None = None
+        """Asked before a room served here answers, when this is one of several nodes: it refuses
+        (`unavailable`) while the node cannot be sure it still holds its lease (a node paused past
+        it must not answer from rooms another node has taken over, not even a read)."""
 
     async def claim(self, room_id: RoomId) -> None:
         """Make this node the owner of a room about to open here (in one process it is already)."""
@@ -83,6 +87,8 @@ class Hub:
             actor = self._actor(command.room_id)
         if actor is None:
             raise Refusal("not_found", f"there is no room {command.room_id!r}")
+        if self.confirm_lease is not None:
+            self.confirm_lease()
         standings = await self._standings(command)
         await actor.apply(command.caller, command.request, standings)
 

@@ -1,5 +1,6 @@
 """Fixtures for cluster tests: a real `redis-server` on loopback and real server processes (nodes)
-on one SQLite file, each started on a free port and stopped by its pid.
+on one SQLite file (`start_node`) or on the test's PostgreSQL database with short leases
+(`start_cluster_node`), each started on a free port and stopped by its pid.
 
 Without `redis-server` the tests are skipped, saying how to install it; with
 GOMOKU_CLUSTER_TESTS=required (set by CI) that skip is a failure.
@@ -14,20 +15,30 @@ import shutil
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 from websockets.asyncio.client import connect
 
 from tests.server.server_harness import WireClient
+from tools.local_services import ServerNode
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("GOMOKU_CLUSTER_TESTS") == "required"
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/ws")
+LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
+"""Short leases (renewed every 0.25 s, lost after 2 s), so that a take-over takes seconds."""
+
+
+class StartClusterNode(Protocol):
+    """Starts a node named `name` on the test's database, or on `database` when given."""
+
+    def __call__(self, name: str, database: str | None = None) -> ServerNode: ...
 
 
 def free_port() -> int:
@@ -165,3 +176,20 @@ async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator
                 node.process.kill()  # by its pid: no node outlives its test
                 await node.process.wait()
     assert not hung, f"nodes {hung} did not stop within {STOP_TIMEOUT_S:.0f} s of SIGTERM"
+
+
+@pytest.fixture
+def start_cluster_node(tmp_path: Path, postgres_url: str, redis_server: RedisServer) -> Iterator[StartClusterNode]:
+    """Start nodes on the test's PostgreSQL database (or another one) and Redis; all are stopped by
+    their pids."""
+    nodes: list[ServerNode] = []
+
+    def start(name: str, database: str | None = None) -> ServerNode:
+        arguments = [*LEASE, "--bus", redis_server.url]
+        node = ServerNode.start(database or postgres_url, name, tmp_path / f"{name}.log", arguments)
+        nodes.append(node)
+        return node
+
+    yield start
+    for node in nodes:
+        node.stop()

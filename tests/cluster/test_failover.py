@@ -12,36 +12,12 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from tests.cluster.conftest import RedisServer
+from tests.cluster.conftest import StartClusterNode
 from tests.server.server_harness import WireClient
 from tests.server.test_storage_node_faults import stored_moves, until_served
-from tools.local_services import ServerNode
-
-LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
-
-StartNode = Callable[[str], ServerNode]
-
-
-@pytest.fixture
-def start_node(tmp_path: Path, postgres_url: str, redis_server: RedisServer) -> Iterator[StartNode]:
-    """Start nodes on the test's PostgreSQL database and Redis; all are stopped by their pids."""
-    nodes: list[ServerNode] = []
-
-    def start(name: str) -> ServerNode:
-        arguments = [*LEASE, "--bus", redis_server.url]
-        node = ServerNode.start(postgres_url, name, tmp_path / f"{name}.log", arguments)
-        nodes.append(node)
-        return node
-
-    yield start
-    for node in nodes:
-        node.stop()
 
 
 def board_as_told(wire: WireClient) -> list[tuple[int, int]]:
@@ -65,9 +41,9 @@ async def board_once_told(wire: WireClient, plies: int) -> list[tuple[int, int]]
 
 
 async def test_a_game_across_nodes_survives_the_sigkill_of_its_owner_with_nothing_lost(
-    start_node: StartNode, clients: Callable[..., Any], postgres_url: str
+    start_cluster_node: StartClusterNode, clients: Callable[..., Any], postgres_url: str
 ) -> None:
-    first, second, third = start_node("n1"), start_node("n2"), start_node("n3")
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
     alice, bob, carol = await clients(first, "alice"), await clients(second, "bob"), await clients(third, "carol")
     room_id = (await alice.request(type="create_room"))["room"]["room_id"]  # owned by n1
     assert (await bob.request(type="join_room", room_id=room_id, as_="player"))["you"] == "white"

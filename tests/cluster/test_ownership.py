@@ -20,7 +20,7 @@ from server.domain import GameId, GameStarted, MovePlayed, RoomId, new_game_id, 
 from server.storage.database import Storage
 from server.storage.writer import Fenced
 
-FAST = {"heartbeat_s": 0.05, "expiry_s": 30.0}
+FAST = LeaseSettings(heartbeat_s=0.05, expiry_s=30.0)
 """A quick watch and a lease that does not run out by itself during a test."""
 
 
@@ -167,10 +167,31 @@ async def test_nodes_claiming_at_once_split_a_dead_nodes_rooms_without_sharing_o
     assert set().union(*claimed) == set(rooms)
 
 
-async def _start(url: str, name: str) -> Node:
+async def test_a_node_whose_lease_renewal_gets_no_answer_drops_its_rooms_once_the_lease_has_run_out(
+    nodes: dict[str, Node], postgres_url: str
+) -> None:
+    """A statement the database never answers (on a connection it dropped while shutting down, here
+    one waiting for a lock) must not stop the heartbeat: it times out, and past the lease's expiry
+    the node stops serving its rooms."""
+    b = nodes["b"] = await _start(postgres_url, "b", LeaseSettings(heartbeat_s=0.05, expiry_s=1.0))
+    room_id = new_room_id()
+    await b.storage.apply([game_in(room_id, new_game_id())])
+    await b.ownership.begin()
+    blocker = await asyncpg.connect(postgres_url)
+    try:
+        async with blocker.transaction():
+            await blocker.execute("LOCK TABLE cluster_nodes IN ACCESS EXCLUSIVE MODE")  # renewals wait
+            await asyncio.wait_for(b.keeper.dropped_any.wait(), 10)
+    finally:
+        await blocker.close()
+
+    assert b.keeper.dropped == {room_id} and not b.ownership.owned
+
+
+async def _start(url: str, name: str, lease: LeaseSettings = FAST) -> Node:
     """A node as the server makes one: it joins, and its storage's writes are fenced."""
     storage = await Storage.open(url)
     keeper = Keeper()
-    ownership = await Ownership.join(url, name, LeaseSettings(**FAST), keeper)
+    ownership = await Ownership.join(url, name, lease, keeper)
     storage.fence_writes(ownership.fence)
     return Node(storage, ownership, keeper)
