@@ -33,7 +33,7 @@ import asyncpg
 from server.cluster.leases import NOW_MS, LeaseSettings, NodeLease
 from server.domain import GameStarted, Refusal, RoomId, StoreRecord
 from server.storage.drivers import Queries, StorageError
-from server.storage.writer import Fenced
+from server.storage.writer import Fenced, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +91,9 @@ class Ownership:
         the expiry from then, as the database counts from a moment after."""
         self._watch: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[None]] = set()
+        self._unrestored: set[RoomId] = set()
+        """Rooms claimed by the watch whose restoring failed (the database went away in between):
+        the next heartbeat tries them again."""
 
     @classmethod
     async def join(cls, url: str, node_id: str, settings: LeaseSettings, keeper: RoomKeeper) -> Ownership:
@@ -289,9 +292,11 @@ class Ownership:
             await asyncio.sleep(self.settings.heartbeat_s)
             try:
                 await self._beat()
-            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, StorageUnavailable) as error:
                 logger.warning("node %s cannot reach the database: %s", self.node_id, error)
                 await self._when_unreachable()
+            except Exception:  # a heartbeat that stops silently leaves the node serving rooms it lost
+                logger.exception("node %s: its heartbeat failed; it beats again", self.node_id)
 
     async def _beat(self) -> None:
         """Renew the lease, then claim the rooms of dead nodes. The renewal gives up after the lease's
@@ -307,9 +312,11 @@ class Ownership:
             return
         self._renewed_at = asked_at
         async with self._claiming:
-            claimed = await self._claim_orphans()
-            if claimed:
-                await self._keeper.restore(claimed)
+            self._unrestored |= await self._claim_orphans()
+            if self._unrestored:
+                rooms = set(self._unrestored)
+                await self._keeper.restore(rooms)
+                self._unrestored -= rooms
 
     async def _when_unreachable(self) -> None:
         """Past the lease's expiry without a renewal, the rooms are surely lost: stop serving them."""

@@ -18,7 +18,7 @@ from server.cluster.leases import LeaseSettings
 from server.cluster.ownership import Ownership
 from server.domain import GameId, GameStarted, MovePlayed, RoomId, new_game_id, new_room_id
 from server.storage.database import Storage
-from server.storage.writer import Fenced
+from server.storage.writer import Fenced, StorageUnavailable
 
 FAST = LeaseSettings(heartbeat_s=0.05, expiry_s=30.0)
 """A quick watch and a lease that does not run out by itself during a test."""
@@ -32,8 +32,13 @@ class Keeper:
         self.dropped: set[RoomId] = set()
         self.dropped_any = asyncio.Event()
         self.restored_any = asyncio.Event()
+        self.failures_left = 0
+        """How many restores fail before they succeed."""
 
     async def restore(self, rooms: set[RoomId]) -> None:
+        if rooms and self.failures_left > 0:  # the database went away between the claim and the restore
+            self.failures_left -= 1
+            raise StorageUnavailable("the database cannot be reached")
         self.restored |= rooms
         if rooms:
             self.restored_any.set()
@@ -130,6 +135,22 @@ async def test_a_running_node_takes_over_the_rooms_of_a_node_whose_lease_runs_ou
     await asyncio.wait_for(b.keeper.restored_any.wait(), 10)  # within a heartbeat or so
 
     assert b.keeper.restored == {room_id} and b.ownership.owned == {room_id: 2}
+
+
+async def test_a_take_over_whose_restore_fails_is_tried_again_and_the_heartbeat_goes_on(
+    nodes: dict[str, Node], postgres_url: str
+) -> None:
+    a = nodes["a"]
+    b = nodes["b"] = await _start(postgres_url, "b")
+    b.keeper.failures_left = 1
+    await b.ownership.begin()
+    room_id = new_room_id()
+    await a.storage.apply([game_in(room_id, new_game_id())])
+
+    await expire_lease(postgres_url, "a")
+    await asyncio.wait_for(b.keeper.restored_any.wait(), 10)  # the failed restore, then a later heartbeat's
+
+    assert b.keeper.failures_left == 0 and b.keeper.restored == {room_id}
 
 
 async def test_a_node_that_lost_its_lease_drops_its_rooms_and_comes_back_owning_nothing(
