@@ -6,6 +6,13 @@ moderation's roles and actions (`wire.moderation`); nothing else here
 knows the wire (`server.rooms.views` renders these values as wire models) or the database
 (`server.storage.database` writes the records and reads back the summaries), so a
 room, the storage and their tests share one small set of plain values.
+
+It is one module past 500 lines because the records form one closed set:
+`StoreRecord` is the union of every change storage writes (games, accounts,
+moderation, tournaments, reviews), and the record writer and its statements
+match on all of them. Each feature's records stand in a section of their
+own; their reading ports (`RecordReader`, `ModerationReader`,
+`TournamentReader`) sit at the end, beside `Records`.
 """
 
 from __future__ import annotations
