@@ -254,9 +254,10 @@ class LocalRedis:
     process: subprocess.Popen[bytes]
 
     @classmethod
-    def start(cls, log: Path) -> LocalRedis:
-        """Start it on a free port, its output appended to `log`; return once it accepts connections."""
-        port = free_port()
+    def start(cls, log: Path, port: int | None = None) -> LocalRedis:
+        """Start it on `port` (a free one by default: a test restarting Redis gives the old one), its
+        output appended to `log`; return once it accepts connections."""
+        port = free_port() if port is None else port
         command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         with log.open("ab") as output:
             process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)

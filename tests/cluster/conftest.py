@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.server.server_harness import WireClient
-from tools.local_services import ServerNode
+from tools.local_services import LocalRedis, ServerNode
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("GOMOKU_CLUSTER_TESTS") == "required"
@@ -41,52 +40,25 @@ class StartClusterNode(Protocol):
     def __call__(self, name: str, database: str | None = None) -> ServerNode: ...
 
 
-def free_port() -> int:
-    """A port nothing listens on now (Redis cannot pick its own)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @dataclass
 class RedisServer:
-    """A `redis-server` child process with no persistence, on loopback."""
+    """The test's Redis (`tools.local_services.LocalRedis`), which a test may stop and start again on
+    the same port, as a Redis restarted."""
 
-    port: int
-    process: asyncio.subprocess.Process | None = None
+    log: Path
+    server: LocalRedis
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.server.url
 
     async def start(self) -> None:
-        """Start it (again, on the same port) and return once it accepts connections."""
-        self.process = await asyncio.create_subprocess_exec(
-            _redis_server(),
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        assert self.process.stdout is not None
-        async with asyncio.timeout(START_TIMEOUT_S):
-            while b"Ready to accept connections" not in (line := await self.process.stdout.readline()):
-                assert line, "redis-server stopped before it was ready"
-        self._drain = asyncio.ensure_future(self.process.stdout.read())
+        """Start it again on its port and return once it accepts connections."""
+        self.server = await asyncio.to_thread(LocalRedis.start, self.log, self.server.port)
 
     async def stop(self) -> None:
         """Stop it by its pid and wait until it has gone."""
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(self.process.wait(), START_TIMEOUT_S)
-            await self._drain
+        await asyncio.to_thread(self.server.stop)
 
 
 def _redis_server() -> str:
@@ -100,10 +72,10 @@ def _redis_server() -> str:
 
 
 @pytest.fixture
-async def redis_server() -> AsyncIterator[RedisServer]:
+async def redis_server(tmp_path: Path) -> AsyncIterator[RedisServer]:
     _redis_server()
-    server = RedisServer(free_port())
-    await server.start()
+    log = tmp_path / "redis.log"
+    server = RedisServer(log, await asyncio.to_thread(LocalRedis.start, log))
     yield server
     await server.stop()
 
