@@ -314,8 +314,7 @@ async def test_a_server_that_reviews_rated_games_does_so_as_each_one_ends(
     winner, loser = await client("ann", server), await client("bob", server)
     await win_rated_game(winner, loser)
     game_id = (await winner.request(type="list_games", player="ann"))["games"][0]["game_id"]
-    started = list(server.app.review._tasks)  # the reviews it started on its own, nobody asking
-    assert len(started) == 1
-    await asyncio.gather(*started)
+    await server.app.review.rated_games_reviewed()  # nobody asked for the review
     stored = await server.app.storage.review(game_id)
     assert stored is not None and len(stored.review.evaluations) == len(FIVE_FOR_BLACK) + 1
+    assert server.app.review.reviewer.positions_judged == len(FIVE_FOR_BLACK) + 1
