@@ -12,12 +12,13 @@ and the answer is the defender's reply from the solution, or the end of the
 try: solved when every move was the solution's (or a later one makes five
 at once), failed at the first other move. A player's first finished try at a
 puzzle is rated, one Glicko-2 game between player and puzzle
-(`engine.glicko2.rate_game`); later tries are stored unrated.
+(`engine.glicko2.rate_game`), in the try's transaction from both ratings as
+stored then (`server.storage.review.rate_try`), so that tries on several
+nodes at once lose nothing; later tries are stored unrated.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import logging
@@ -28,7 +29,7 @@ from typing import Literal, Protocol
 
 from engine.board import Board
 from engine.errors import IllegalMoveError
-from engine.glicko2 import LOSS, WIN, Rating, rate_game
+from engine.glicko2 import Rating
 from engine.notation import format_point
 from engine.record import GameRecord
 from engine.review import MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
@@ -111,7 +112,7 @@ class PuzzleRecords(Protocol):
 
     async def puzzle_rating(self, player: str) -> tuple[Rating, int]: ...
 
-    async def has_tried(self, player: str, puzzle_id: str) -> bool: ...
+    async def store_try(self, tried: PuzzleTried) -> PuzzleTried: ...
 
     async def games_to_mine(self, limit: int) -> list[GameId]: ...
 
@@ -197,8 +198,6 @@ class PuzzleTrainer:
 
     def __init__(self, storage: PuzzleRecords) -> None:
         self._storage = storage
-        self._rating = asyncio.Lock()
-        """Rated tries one at a time: each reads and writes the ratings of its player and puzzle."""
 
     async def rating(self, player: str) -> Rating:
         """The player's puzzle rating."""
@@ -233,20 +232,12 @@ class PuzzleTrainer:
         status, reply = judge_try(puzzle, moves)
         if status == "continue":
             return TryResult(puzzle, status, reply)
-        async with self._rating:
-            return await self._finish(player, puzzle, status == "solved")
-
-    async def _finish(self, player: str, puzzle: Puzzle, solved: bool) -> TryResult:
-        status: TryStatus = "solved" if solved else "failed"
-        if await self._storage.has_tried(player, puzzle.puzzle_id):
-            await self._storage.apply([PuzzleTried(player, puzzle.puzzle_id, solved, utc_now(), None, None)])
+        stored = await self._storage.store_try(PuzzleTried(player, puzzle.puzzle_id, status == "solved", utc_now()))
+        rated = stored.rated
+        if rated is None:
             return TryResult(puzzle, status)
-        player_before, _ = await self._storage.puzzle_rating(player)
-        puzzle = await self.get(puzzle.puzzle_id)
-        player_after, puzzle_after = rate_game(player_before, puzzle.rating, WIN if solved else LOSS)
-        tried = PuzzleTried(player, puzzle.puzzle_id, solved, utc_now(), player_after, puzzle_after)
-        await self._storage.apply([tried])
-        return TryResult(puzzle, status, None, True, (player_before, player_after), (puzzle.rating, puzzle_after))
+        players, puzzles = (rated.player_before, rated.player_after), (rated.puzzle_before, rated.puzzle_after)
+        return TryResult(puzzle, status, None, True, players, puzzles)
 
 
 def judge_try(puzzle: Puzzle, moves: Sequence[Point]) -> tuple[TryStatus, Point | None]:

@@ -17,7 +17,11 @@ change them meanwhile, works out the change
 (`server.players.ratings.rating_change`) and writes it after the result. Rated
 games of one player finishing in one group are so rated one after the
 other. `write` returns the changes, once committed, to the room that
-finished the game.
+finished the game. A player's try at a puzzle is rated the same way
+(`server.storage.review.rate_try`): the player's and the puzzle's rows
+read and locked in the try's transaction, so that tries on several nodes
+at once lose no change; `commit` returns the try as stored, with its
+rating change if it was the player's first.
 
 A database locked by another process, or busy (on PostgreSQL: a deadlock
 or a serialization failure), is retried with growing pauses for `retry_s`;
@@ -36,10 +40,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine.record import PlayerKind
-from server.domain import GameFinished, MovePlayed, RatingsChanged, Standing, StoreRecord
+from server.domain import GameFinished, MovePlayed, PuzzleTried, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
 from server.players.ratings import newcomer, rating_change
 from server.storage.drivers import Driver, Queries
+from server.storage.review import rate_try
 from server.storage.rows import STANDING_COLUMNS, standing_from
 from server.storage.statements import statements
 
@@ -60,6 +65,10 @@ class Fenced(StorageUnavailable):
     it writes to is another node's now (see `server.cluster.ownership`). Nothing of it was written."""
 
 
+Rated = RatingsChanged | PuzzleTried
+"""What a change's transaction worked out: the rating change of each rated game it finished, and
+each puzzle try as stored (rated or not)."""
+
 Fence = Callable[[Queries, list[StoreRecord]], Awaitable[None]]
 """A check run first in each group's transaction, given the group's records; it raises Fenced to
 refuse the group."""
@@ -70,9 +79,7 @@ class _Change:
     """One caller's records, and the future its caller awaits."""
 
     records: list[StoreRecord]
-    done: asyncio.Future[tuple[RatingsChanged, ...]] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
+    done: asyncio.Future[tuple[Rated, ...]] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 class RecordWriter:
@@ -100,6 +107,10 @@ class RecordWriter:
         Raises StorageUnavailable when the database cannot take them, or the
         error a bad record caused.
         """
+        return tuple(rated for rated in await self.commit(records) if isinstance(rated, RatingsChanged))
+
+    async def commit(self, records: list[StoreRecord]) -> tuple[Rated, ...]:
+        """`write`, returning also each puzzle try as stored (rated in the transaction, or not)."""
         if not records:
             return ()
         if self._closed:
@@ -167,18 +178,21 @@ class RecordWriter:
                 self._metrics.moves.inc(moves)
             for change, changed in zip(group, rated, strict=True):
                 for rating in changed:
-                    for watcher in self.rating_watchers:
-                        watcher(rating)
+                    if isinstance(rating, RatingsChanged):
+                        for watcher in self.rating_watchers:
+                            watcher(rating)
                 if not change.done.done():
                     change.done.set_result(changed)
             return
 
-    async def _transaction(self, group: list[_Change]) -> list[tuple[RatingsChanged, ...]]:
-        """Write the group's records in one transaction; the rating changes of each change.
+    async def _transaction(self, group: list[_Change]) -> list[tuple[Rated, ...]]:
+        """Write the group's records in one transaction; the rating changes and puzzle tries of each
+        change.
 
         Records go in runs that `statements` batches across changes (one
-        `executemany` for many rooms' moves); a rated finish ends a run, so
-        that its players' rows are read with everything before it written.
+        `executemany` for many rooms' moves); a rated finish or a puzzle try
+        ends a run, so that the rows it rates from are read with everything
+        before it written.
         """
         async with self._driver.transaction() as transaction:
             if self.fence is not None:
@@ -186,8 +200,14 @@ class RecordWriter:
             rated = []
             unwritten: list[StoreRecord] = []
             for change in group:
-                changed = []
+                changed: list[Rated] = []
                 for record in change.records:
+                    if isinstance(record, PuzzleTried):
+                        await _execute(transaction, unwritten)
+                        tried = await rate_try(transaction, record, self._driver.for_update)
+                        unwritten = [tried]
+                        changed.append(tried)
+                        continue
                     unwritten.append(record)
                     if isinstance(record, GameFinished) and record.rated:
                         await _execute(transaction, unwritten)
