@@ -29,7 +29,9 @@ then the writer gives up with `StorageUnavailable`, as it does at once for
 a full disk, an I/O error, a read-only file or an unreachable server (the
 driver says which errors are which).
 Nothing of a change that failed is written. A change that fails for any
-other reason (a bug) fails alone: the group is written again one change
+other reason (a bug, or a condition read in its transaction that no longer
+holds: an account deleted while a game of its player was stored, which
+raises its Refusal) fails alone: the group is written again one change
 per transaction.
 """
 
@@ -40,9 +42,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine.record import PlayerKind
-from server.domain import GameFinished, MovePlayed, PuzzleTried, RatingsChanged, Standing, StoreRecord
+from server.domain import AccountDeleted, GameFinished, MovePlayed, PuzzleTried, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
 from server.players.ratings import newcomer, rating_change
+from server.storage.accounts import refuse_deleting_a_player_at_play
 from server.storage.drivers import Driver, Queries
 from server.storage.review import rate_try
 from server.storage.rows import STANDING_COLUMNS, standing_from
@@ -208,6 +211,10 @@ class RecordWriter:
                         unwritten = [tried]
                         changed.append(tried)
                         continue
+                    if isinstance(record, AccountDeleted):
+                        await _execute(transaction, unwritten)
+                        unwritten = []
+                        await refuse_deleting_a_player_at_play(transaction, record, self._driver.for_update)
                     unwritten.append(record)
                     if isinstance(record, GameFinished) and record.rated:
                         await _execute(transaction, unwritten)
