@@ -68,7 +68,7 @@ class ReviewService:
         self._settings = settings
         budget = ReviewBudget(nodes=settings.budget_nodes)
         self.reviewer = GameReviewer(storage, pool, budget)
-        self.trainer = PuzzleTrainer(storage)
+        self.trainer = PuzzleTrainer(storage, pool, budget)
         self.miner = None if pool is None else PuzzleMiner(storage, self.reviewer, pool, budget)
         """None on a server without bots: nothing is mined."""
         self._tasks: set[asyncio.Task[None]] = set()
