@@ -21,8 +21,15 @@ from server.hub.services import Services, signed_in
 from server.moderation.gate import check_may_sign_in
 from server.players.sessions import sign_in
 from server.storage.writer import StorageUnavailable
-from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
-from wire.accounts_events import AccountDeletedMessage, DeviceModel, Devices, PasswordSetMessage, SignedOut
+from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut
+from wire.accounts_events import (
+    AccountDeletedMessage,
+    AccountMessage,
+    DeviceModel,
+    Devices,
+    PasswordSetMessage,
+    SignedOut,
+)
 from wire.messages import Hello
 
 logger = logging.getLogger(__name__)
@@ -109,6 +116,13 @@ class AccountRequests:
         connection.send(PasswordSetMessage(name=player, id=request.id))
         if first is not None:
             await self._tell_devices(player, connection)
+
+    async def get_account(self, connection: Connection, request: GetAccount) -> None:
+        """The account as stored now: a role granted (or revoked) since `welcome` shows here."""
+        player = signed_in(connection)
+        password = await self._accounts.has_password(player)
+        role = await self._services.storage.role_of(player)
+        connection.send(AccountMessage(name=player, password=password, role=role, id=request.id))
 
     async def list_devices(self, connection: Connection, request: ListDevices) -> None:
         player = signed_in(connection)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from browser_harness import BrowserFactory, Page, ThreadedServer
 from test_browser_play import BLACK_WINS, open_friend_game
 
+from server.moderation.actions import Moderation
+
 PASSWORD = "a garden of stones"
 
 
@@ -113,3 +115,17 @@ def test_an_open_account_page_lists_a_device_signed_in_elsewhere_and_drops_one_s
     phone.wait(lambda: phone.visible("#signin-name"), "the phone back at the sign-in form")
     laptop.wait(lambda: len(devices_shown(laptop)) == 1, "the phone gone from the open page")
     assert "(this device)" in devices_shown(laptop)[0]
+
+
+def test_a_role_granted_while_signed_in_shows_its_page_once_the_account_page_opens(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    page = browser(web_server, "new-moderator")
+    page.sign_in("carol")
+    assert not page.visible("header a[href='#moderation']"), "no role, no link"
+    assert web_server.app is not None
+    web_server.run(Moderation(web_server.app.storage).grant("operator:test", "carol", "moderator", "for the test"))
+
+    open_account(page)
+    page.follow("Moderation", within="header")
+    page.wait(lambda: page.visible(".moderation-screen"), "the moderation page")
