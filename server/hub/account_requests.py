@@ -142,7 +142,9 @@ class AccountRequests:
 
     async def delete_account(self, connection: Connection, request: DeleteAccount) -> None:
         player = signed_in(connection)
-        if self._services.rooms.seated(player):
+        # Every node's rooms (a seat waiting for an opponent too); stored games are checked again in
+        # the deletion's own transaction, which no game started meanwhile slips past.
+        if await self._services.hub.seated(player):
             raise Refusal("not_allowed", "finish or resign your unfinished games before deleting the account")
         now = asyncio.get_running_loop().time()
         free_at = await self._accounts.delete(player, request.password, connection.address, now)
