@@ -20,6 +20,7 @@ from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.moderation.gate import check_may_sign_in
 from server.players.sessions import sign_in
+from server.storage.accounts import STILL_PLAYING
 from server.storage.writer import StorageUnavailable
 from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut
 from wire.accounts_events import (
@@ -145,7 +146,7 @@ class AccountRequests:
         # Every node's rooms (a seat waiting for an opponent too); stored games are checked again in
         # the deletion's own transaction, which no game started meanwhile slips past.
         if await self._services.hub.seated(player):
-            raise Refusal("not_allowed", "finish or resign your unfinished games before deleting the account")
+            raise Refusal("not_allowed", STILL_PLAYING)
         now = asyncio.get_running_loop().time()
         free_at = await self._accounts.delete(player, request.password, connection.address, now)
         self._services.ratings.forget(player)

@@ -16,6 +16,9 @@ from server.storage.moderation import unfinished_games_of
 
 _DEVICE_COLUMNS = "device_id, player, label, signed_in_at"
 
+STILL_PLAYING = "finish or resign your unfinished games before deleting the account"
+"""Why an account seated in an unfinished game is not deleted (`not_allowed`)."""
+
 
 def _device_from(row: Any) -> SignedInDevice:
     return SignedInDevice(row["device_id"], row["player"], row["label"], parse_timestamp(row["signed_in_at"]))
@@ -55,4 +58,4 @@ async def refuse_deleting_a_player_at_play(transaction: Queries, deleted: Accoun
     seen, and the deletion writes nothing."""
     await transaction.row(f"SELECT name FROM players WHERE name = ?{for_update}", (deleted.name,))
     if await unfinished_games_of(transaction, deleted.name):
-        raise Refusal("not_allowed", "finish or resign your unfinished games before deleting the account")
+        raise Refusal("not_allowed", STILL_PLAYING)
