@@ -118,9 +118,11 @@ tries at once: the second waits for the first's row, then reads it)."""
 
 async def rate_try(transaction: Queries, tried: PuzzleTried, for_update: str) -> PuzzleTried:
     """The try with its rating change if it is the player's first at the puzzle, worked out in the
-    writer's `transaction` from the player's and the puzzle's ratings as stored now, their rows
-    locked until it commits (`for_update`: the driver's), the player's first: tries on several
-    nodes at once are rated one after the other. Raises LookupError for a puzzle not stored."""
+    writer's `transaction` from the player's and the puzzle's ratings as stored now. Their rows are
+    locked until it commits (`for_update`, the driver's), the player's first, and only then is it
+    read whether the player tried the puzzle before: tries on several nodes at once are rated one
+    after the other, and two first tries of one player once. Raises LookupError for a puzzle not
+    stored."""
     newcomer = Rating()
     await transaction.executemany(_NEW_PLAYER, [(tried.player, newcomer.rating, newcomer.rd, newcomer.volatility)])
     player = await transaction.row(

@@ -205,16 +205,12 @@ class RecordWriter:
             for change in group:
                 changed: list[Rated] = []
                 for record in change.records:
-                    if isinstance(record, PuzzleTried):
-                        await _execute(transaction, unwritten)
-                        tried = await rate_try(transaction, record, self._driver.for_update)
-                        unwritten = [tried]
-                        changed.append(tried)
-                        continue
-                    if isinstance(record, AccountDeleted):
+                    if isinstance(record, PuzzleTried | AccountDeleted):
                         await _execute(transaction, unwritten)
                         unwritten = []
-                        await refuse_deleting_a_player_at_play(transaction, record, self._driver.for_update)
+                        record = await self._as_stored_now(transaction, record)
+                        if isinstance(record, PuzzleTried):
+                            changed.append(record)
                     unwritten.append(record)
                     if isinstance(record, GameFinished) and record.rated:
                         await _execute(transaction, unwritten)
@@ -224,6 +220,17 @@ class RecordWriter:
                 rated.append(tuple(changed))
             await _execute(transaction, unwritten)
         return rated
+
+    async def _as_stored_now(
+        self, transaction: Queries, record: PuzzleTried | AccountDeleted
+    ) -> PuzzleTried | AccountDeleted:
+        """A record whose rows depend on what is stored now (read in the transaction, everything
+        before it written, rows locked): a try with its rating change if it is the player's first;
+        an account's deletion, or Refusal `not_allowed` while its name holds a seat in a game."""
+        if isinstance(record, PuzzleTried):
+            return await rate_try(transaction, record, self._driver.for_update)
+        await refuse_deleting_a_player_at_play(transaction, record, self._driver.for_update)
+        return record
 
     async def _rate(self, transaction: Queries, finish: GameFinished) -> RatingsChanged:
         """The rating change of a rated game just finished, from its players' rows as stored now
