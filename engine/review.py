@@ -433,8 +433,9 @@ def _win_after(position: Position, defence: int, budget: ReviewBudget) -> Forced
 
 def _defences(position: Position, move: int, attacker: int) -> list[int] | None:
     """With the defender to move after the attacker's `move`: the replies to weigh, best first; an
-    empty list when nothing stops the attacker's five; None when `move` threatens nothing the
-    solvers can prove (a quiet move), or the defender makes five first."""
+    empty list when nothing stops the attacker's five (two of them, or a block forbidden to black);
+    None when `move` threatens nothing the solvers can prove (a quiet move), or the defender makes
+    five first."""
     defender = other(attacker)
     if position.fives[defender]:
         return None
@@ -454,4 +455,5 @@ def _defences(position: Position, move: int, attacker: int) -> list[int] | None:
     spoilers = {point for point in position.line_neighbours(move) if point in position.fours[attacker]}
     replies = set(pending) | spoilers | position.fours[defender]
     legal = [point for point in replies if not position.is_forbidden(point)]
-    return sorted(legal, key=position.move_value, reverse=True)
+    # None when every reply weighed is forbidden to the defender: the VCT solver proves no win then either.
+    return sorted(legal, key=position.move_value, reverse=True) or None
