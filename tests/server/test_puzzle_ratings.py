@@ -17,7 +17,7 @@ from engine.glicko2 import LOSS, WIN, Rating, rate_game
 from engine.notation import parse_point
 from engine.review import ForcedWin, PuzzleFound, WinKind
 from engine.types import Rule
-from server.domain import PuzzlesMined
+from server.domain import Puzzle, PuzzlesMined
 from server.review.puzzles import PuzzleTrainer, new_puzzle
 from server.storage.database import Storage
 
@@ -28,15 +28,22 @@ SOLVED = [parse_point(word, 9) for word in ("g5", "g4")]
 FAILED = [parse_point("a5", 9)]
 
 
+OTHER_POSITION = "h8 h9 f12 g8 i10 g10 g11 i9 j9 h11 d14 h10 h12"
+"""A 15x15 position, white to move: f9, then i12 (the only block), then a win by threes and fours."""
+
+
+def puzzle_of(position: str, solution: str, size: int) -> Puzzle:
+    win = ForcedWin(WinKind.VCT, tuple(parse_point(word, size) for word in solution.split()))
+    moves = tuple(parse_point(word, size) for word in position.split())
+    return new_puzzle(PuzzleFound(win, False), Rule.FREESTYLE, size, moves, None, "a test's")
+
+
 @pytest.fixture
 async def nodes(database: str) -> AsyncIterator[tuple[Storage, Storage]]:
     """Two storages on one database, with the puzzle stored."""
     first = await Storage.open(database)
     second = await Storage.open(database)
-    position = tuple(parse_point(word, 9) for word in POSITION.split())
-    win = ForcedWin(WinKind.VCF, tuple(parse_point(word, 9) for word in ("g5", "h5", "g4")))
-    puzzle = new_puzzle(PuzzleFound(win, False), Rule.FREESTYLE, 9, position, None, "a test's")
-    await first.apply([PuzzlesMined((puzzle,), (), AT)])
+    await first.apply([PuzzlesMined((puzzle_of(POSITION, "g5 h5 g4", 9),), (), AT)])
     yield first, second
     await first.close()
     await second.close()
@@ -83,3 +90,21 @@ async def test_one_players_two_first_tries_at_once_are_rated_once(nodes: tuple[S
     assert rating == rate_game(Rating(), Rating(1200.0, 250.0), WIN)[0]
     puzzle = await second.puzzle(puzzle_id)
     assert puzzle is not None and puzzle.attempts == 1
+
+
+async def test_one_players_first_tries_at_two_puzzles_on_two_nodes_both_move_their_rating(
+    nodes: tuple[Storage, Storage],
+) -> None:
+    first, second = nodes
+    puzzle_id, _ = await the_puzzle(first)
+    other = puzzle_of(OTHER_POSITION, "f9 i12 e9 g9 e12 f11 e8 d7 e10 e11 d11", 15)
+    await first.apply([PuzzlesMined((other,), (), AT)])
+    await asyncio.gather(
+        PuzzleTrainer(first).attempt("ann", puzzle_id, SOLVED),
+        PuzzleTrainer(second).attempt("ann", other.puzzle_id, [parse_point("a1", 15)]),
+    )
+    solved_first = rate_game(rate_game(Rating(), Rating(1200.0, 250.0), WIN)[0], other.rating, LOSS)[0]
+    failed_first = rate_game(rate_game(Rating(), other.rating, LOSS)[0], Rating(1200.0, 250.0), WIN)[0]
+    rating, rated_tries = await second.puzzle_rating("ann")
+    assert rated_tries == 2
+    assert rating in (solved_first, failed_first)
