@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from engine.board import Board
 from engine.limits import Budget, OutOfBudget
 from engine.search.position import Position
-from engine.search.threats import ThreatSolver, WinningLine, other
+from engine.search.threats import ThreatSolver, WinningLine, other, unstoppable_fours
 from engine.types import Color, Point, Rule
 
 EVAL_BOUND = 1000
@@ -385,3 +385,75 @@ def _decided_by_forbidden_point(position: Position, win: ForcedWin) -> bool:
     finally:
         for _ in range(played):
             position.undo()
+
+
+# ------------------------------------------------------------------ another winning move
+
+
+def win_starting_with(board: Board, move: Point, budget: ReviewBudget = DEFAULT_BUDGET) -> ForcedWin | None:
+    """The side to move's forced win that starts with `move` (a legal move that makes no five), proved
+    against every defence the threat solvers weigh, or None (also when the budget does not settle it):
+    what a puzzle's trainer accepts in place of the solution's move after the first.
+
+    After a four, the only block (none: the four cannot be stopped, and the line is `move` alone);
+    after a three, each point where the attacker would make a four that cannot be stopped, each
+    point that spoils the three and each counter-four, as the VCT solver weighs them. After each,
+    the solvers look for the attacker's win afresh, as the puzzle check does (`_holds`), so that a
+    win in another order than the solution's counts. The line is `move`, the best defence and the
+    win after it.
+    """
+    if board.result is not None:
+        return None
+    position = Position.from_board(board)
+    attacker = position.side
+    position.play(_index(position, move))
+    try:
+        defences = _defences(position, _index(position, move), attacker)
+        if defences is None:
+            return None
+        if not defences:
+            return ForcedWin(WinKind.VCF, (move,))
+        first = _win_after(position, defences[0], budget)
+        if first is None or any(_win_after(position, defence, budget) is None for defence in defences[1:]):
+            return None
+        kind = WinKind.VCF if position.fives[attacker] and first.kind is WinKind.VCF else WinKind.VCT
+        return ForcedWin(kind, (move, position.point(defences[0]), *first.line))
+    finally:
+        position.undo()
+
+
+def _win_after(position: Position, defence: int, budget: ReviewBudget) -> ForcedWin | None:
+    """The attacker's forced win after the defender's `defence`, or None (also past the budget)."""
+    position.play(defence)
+    try:
+        return _forced_win(position, budget)
+    finally:
+        position.undo()
+
+
+def _defences(position: Position, move: int, attacker: int) -> list[int] | None:
+    """With the defender to move after the attacker's `move`: the replies to weigh, best first; an
+    empty list when nothing stops the attacker's five (two of them, or a block forbidden to black);
+    None when `move` threatens nothing the solvers can prove (a quiet move), or the defender makes
+    five first."""
+    defender = other(attacker)
+    if position.fives[defender]:
+        return None
+    completions = position.fives[attacker]
+    if len(completions) > 1:
+        return []
+    if completions:
+        block = next(iter(completions))
+        return [block] if not position.is_forbidden(block) else []
+    pending = [
+        point
+        for point in unstoppable_fours(position, attacker)
+        if not (attacker == Color.BLACK and position.forbidden_for_black(point))
+    ]
+    if not pending:
+        return None
+    spoilers = {point for point in position.line_neighbours(move) if point in position.fours[attacker]}
+    replies = set(pending) | spoilers | position.fours[defender]
+    legal = [point for point in replies if not position.is_forbidden(point)]
+    # None when every reply weighed is forbidden to the defender: the VCT solver proves no win then either.
+    return sorted(legal, key=position.move_value, reverse=True) or None

@@ -729,17 +729,27 @@ class PuzzlesMined:
 
 
 @dataclass(frozen=True, slots=True)
+class PuzzleRated:
+    """The rating change of a player's first try at a puzzle: one game between player and puzzle."""
+
+    player_before: Rating
+    player_after: Rating
+    puzzle_before: Rating
+    puzzle_after: Rating
+
+
+@dataclass(frozen=True, slots=True)
 class PuzzleTried:
-    """Store a player's finished try at a puzzle and, for a first try, both new ratings."""
+    """Store a player's finished try at a puzzle and, for the player's first try at it, both new
+    ratings, worked out in the try's transaction from the ratings as stored then (see
+    `server.storage.writer`), so that tries on several nodes at once lose no change."""
 
     player: str
     puzzle_id: str
     solved: bool
     at: datetime
-    player_rating: Rating | None
-    """A rated try (the player's first at this puzzle): the player's puzzle rating after it."""
-    puzzle_rating: Rating | None
-    """A rated try: the puzzle's rating after it."""
+    rated: PuzzleRated | None = None
+    """Left None by whoever makes the record; the record writer sets it for a first try."""
 
 StoreRecord = (
     GameStarted

@@ -24,6 +24,13 @@ class SetPassword(ClientMessage):
     old_password: str | None = None
 
 
+class GetAccount(ClientMessage):
+    """One's account as it stands now: whether the name has a password, and one's moderation role
+    (granted or revoked since `welcome`, which said them at sign-in)."""
+
+    type: Literal["get_account"] = "get_account"
+
+
 class ListDevices(ClientMessage):
     """The devices signed in to one's account."""
 

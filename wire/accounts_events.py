@@ -28,6 +28,17 @@ class PasswordSetMessage(ServerMessage):
     name: str
 
 
+class AccountMessage(ServerMessage):
+    """One's account as it stands now (answers `get_account`)."""
+
+    type: Literal["account"] = "account"
+    name: str
+    password: bool
+    """Whether the name is kept with a password."""
+    role: Literal["admin", "moderator"] | None = None
+    """One's moderation role, if any (the `moderation` feature)."""
+
+
 class Devices(ServerMessage):
     """The devices signed in to one's account (answers `list_devices`), the first signed in first."""
 

@@ -750,7 +750,7 @@ class ClaimWin(ClientMessage):
     room_id: RoomId
 
 
-from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
+from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
 from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
 from wire.review_requests import ReviewRequest  # noqa: E402  (stands on ClientMessage above)
 from wire.tournaments import TournamentEvent, TournamentRequest  # noqa: E402 (they stand on the parts above)
@@ -787,6 +787,7 @@ ClientRequest = Annotated[
     | ListDevices
     | SignOut
     | DeleteAccount
+    | GetAccount
     | ModerationRequest
     | TournamentRequest
     | ReviewRequest,
@@ -1107,6 +1108,7 @@ class OpponentBack(ServerMessage):
 
 from wire.accounts_events import (  # noqa: E402 (they stand on ServerMessage)
     AccountDeletedMessage,
+    AccountMessage,
     Devices,
     PasswordSetMessage,
     SignedOut,
@@ -1148,6 +1150,7 @@ ServerEvent = Annotated[
     | Devices
     | SignedOut
     | AccountDeletedMessage
+    | AccountMessage
     | ModerationEvent
     | TournamentEvent
     | ReviewEvent,

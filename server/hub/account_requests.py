@@ -9,19 +9,31 @@ last message saying why) and its token refused from then on.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.record import format_timestamp
 from server.accounts.service import Accounts, SignedIn
-from server.domain import ConnectionId, Refusal
+from server.domain import ConnectionId, Refusal, SignedInDevice
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.moderation.gate import check_may_sign_in
 from server.players.sessions import sign_in
-from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
-from wire.accounts_events import AccountDeletedMessage, DeviceModel, Devices, PasswordSetMessage, SignedOut
+from server.storage.accounts import STILL_PLAYING
+from server.storage.writer import StorageUnavailable
+from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut
+from wire.accounts_events import (
+    AccountDeletedMessage,
+    AccountMessage,
+    DeviceModel,
+    Devices,
+    PasswordSetMessage,
+    SignedOut,
+)
 from wire.messages import Hello
+
+logger = logging.getLogger(__name__)
 
 UNNAMED_DEVICE = "a device"
 """The label of a device that did not name itself in `hello`."""
@@ -69,6 +81,8 @@ class AccountRequests:
                 device = await self._sign_in_by_name(request, admit_new)
             signed = device
         self._sessions[connection.id] = _Session(connection, signed.device_id, label)
+        if request.password is not None:
+            await self._tell_devices(signed.player.name, connection)
         return signed
 
     async def _sign_in_by_name(self, request: Hello, admit_new: Callable[[], None]) -> SignedIn:
@@ -101,21 +115,21 @@ class AccountRequests:
         if first is not None:
             self._became_device(player, first)
         connection.send(PasswordSetMessage(name=player, id=request.id))
+        if first is not None:
+            await self._tell_devices(player, connection)
+
+    async def get_account(self, connection: Connection, request: GetAccount) -> None:
+        """The account as stored now: a role granted (or revoked) since `welcome` shows here."""
+        player = signed_in(connection)
+        password = await self._accounts.has_password(player)
+        role = await self._services.storage.role_of(player)
+        connection.send(AccountMessage(name=player, password=password, role=role, id=request.id))
 
     async def list_devices(self, connection: Connection, request: ListDevices) -> None:
         player = signed_in(connection)
         current = self._session(connection).device_id
         devices = await self._accounts.devices(player)
-        models = [
-            DeviceModel(
-                device_id=device.device_id,
-                label=device.label,
-                signed_in_at=format_timestamp(device.signed_in_at),
-                current=device.device_id == current,
-            )
-            for device in devices
-        ]
-        connection.send(Devices(devices=models, id=request.id))
+        connection.send(Devices(devices=_device_models(devices, current), id=request.id))
 
     async def sign_out(self, connection: Connection, request: SignOut) -> None:
         player = signed_in(connection)
@@ -125,11 +139,14 @@ class AccountRequests:
             if session.device_id in gone and session.connection is not connection:
                 session.connection.send(SignedOut(device_ids=[session.device_id]))
         self._close(player, lambda device_id: device_id in gone, "signed out")
+        await self._tell_devices(player, connection)
 
     async def delete_account(self, connection: Connection, request: DeleteAccount) -> None:
         player = signed_in(connection)
-        if self._services.rooms.seated(player):
-            raise Refusal("not_allowed", "finish or resign your unfinished games before deleting the account")
+        # Every node's rooms (a seat waiting for an opponent too); stored games are checked again in
+        # the deletion's own transaction, which no game started meanwhile slips past.
+        if await self._services.hub.seated(player):
+            raise Refusal("not_allowed", STILL_PLAYING)
         now = asyncio.get_running_loop().time()
         free_at = await self._accounts.delete(player, request.password, connection.address, now)
         self._services.ratings.forget(player)
@@ -138,6 +155,21 @@ class AccountRequests:
             deleted = AccountDeletedMessage(name=player, name_free_at=format_timestamp(free_at), id=reply_id)
             session.connection.send(deleted)
         self._close(player, lambda _: True, "account deleted")
+
+    async def _tell_devices(self, player: str, changed_by: Connection) -> None:
+        """Send the account's devices, unasked, to its other connections here, once a device signed
+        in or out: an Account page open on them shows the change. Best effort: a database that
+        cannot be read now leaves them with the list they had (the change itself is stored)."""
+        others = [session for session in self._sessions_of(player) if session.connection is not changed_by]
+        if not others:
+            return
+        try:
+            devices = await self._accounts.devices(player)
+        except StorageUnavailable as error:
+            logger.warning("the devices of %s were not sent to its other connections: %s", player, error)
+            return
+        for session in others:
+            session.connection.send(Devices(devices=_device_models(devices, session.device_id)))
 
     def _became_device(self, player: str, device_id: str) -> None:
         """The name's own token became the account's first device: so did every connection signed in
@@ -162,3 +194,16 @@ class AccountRequests:
             if chosen(session.device_id):
                 del self._sessions[session.connection.id]
                 session.connection.close_after_sent(reason)
+
+
+def _device_models(devices: list[SignedInDevice], current: str | None) -> list[DeviceModel]:
+    """The devices as the wire lists them, `current` marking the one of the connection told."""
+    return [
+        DeviceModel(
+            device_id=device.device_id,
+            label=device.label,
+            signed_in_at=format_timestamp(device.signed_in_at),
+            current=device.device_id == current,
+        )
+        for device in devices
+    ]

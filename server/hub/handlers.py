@@ -33,7 +33,7 @@ from server.players.sessions import NewNames
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
 from server.tournaments.requests import TournamentRequests
-from wire.accounts import DeleteAccount, ListDevices, SetPassword, SignOut
+from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut
 from wire.messages import (
     AcceptSeek,
     Analyze,
@@ -180,6 +180,8 @@ class RequestHandlers:
                 await self.accounts.sign_out(connection, request)
             case DeleteAccount():
                 await self.accounts.delete_account(connection, request)
+            case GetAccount():
+                await self.accounts.get_account(connection, request)
             case (
                 Mute()
                 | Unmute()

@@ -8,32 +8,39 @@ must fail), at the review's priority. Each game is mined once
 (`PuzzlesMined` names it), found puzzle or not.
 
 The trainer is stateless: a try sends the attacker's moves from the first,
-and the answer is the defender's reply from the solution, or the end of the
-try: solved when every move was the solution's (or a later one makes five
-at once), failed at the first other move. A player's first finished try at a
+and the answer is the defender's reply, or the end of the try: solved when
+the win is played out (or a move makes five at once), failed at a move that
+does not win. The first move must be the solution's (it is the only one that
+wins); after it, a move off the solution that also wins by force (the threat
+solvers prove it against every defence in a worker of the analysis pool,
+`engine.review.win_starting_with`) is accepted, and the try goes on along
+that win: the defender's replies then come from its line, found again the
+same way (the solvers count nodes, not time) at each later try. A server
+without bot workers accepts only the solution's moves. A player's first finished try at a
 puzzle is rated, one Glicko-2 game between player and puzzle
-(`engine.glicko2.rate_game`); later tries are stored unrated.
+(`engine.glicko2.rate_game`), in the try's transaction from both ratings as
+stored then (`server.storage.review.rate_try`), so that tries on several
+nodes at once lose nothing; later tries are stored unrated.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, Protocol
 
 from engine.board import Board
 from engine.errors import IllegalMoveError
-from engine.glicko2 import LOSS, WIN, Rating, rate_game
+from engine.glicko2 import Rating
 from engine.notation import format_point
 from engine.record import GameRecord
 from engine.review import MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
 from engine.types import Point, Rule
-from server.bots.pool import BotError, BotPool
+from server.bots.pool import BotError, BotPool, Priority
 from server.domain import (
     GameId,
     GameReviewed,
@@ -46,7 +53,7 @@ from server.domain import (
     utc_now,
 )
 from server.review.reviewer import GameReviewer, position_request
-from server.review.work import puzzle_in_worker
+from server.review.work import puzzle_in_worker, win_in_worker
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +67,10 @@ PUZZLE_CHECK_MS = 60_000
 """The pool's deadline for checking one position as a puzzle: every other first move is solved
 against up to four defences, each within the node budget, so it takes far longer than a review's
 position (`bench.review` measures it); past it the worker is taken for stuck."""
+
+WIN_CHECK_MS = 30_000
+"""The pool's deadline for proving that a trainer's move off the solution wins (a node budget ends it
+far sooner; this is for a stuck worker)."""
 
 PUZZLE_START_RD = 250.0
 """A new puzzle's rating deviation: below a newcomer's 350, as the length of its win already says
@@ -111,7 +122,7 @@ class PuzzleRecords(Protocol):
 
     async def puzzle_rating(self, player: str) -> tuple[Rating, int]: ...
 
-    async def has_tried(self, player: str, puzzle_id: str) -> bool: ...
+    async def store_try(self, tried: PuzzleTried) -> PuzzleTried: ...
 
     async def games_to_mine(self, limit: int) -> list[GameId]: ...
 
@@ -192,13 +203,19 @@ class TryResult:
     """A rated try: the puzzle's rating before and after."""
 
 
+WinFinder = Callable[[Puzzle, tuple[Point, ...], Point], Awaitable[tuple[Point, ...] | None]]
+"""The attacker's forced win in a puzzle's position after the moves played since its start, starting
+with the given move: its line (the move, the defender's reply, ...), or None."""
+
+
 class PuzzleTrainer:
     """Serves puzzles and judges tries."""
 
-    def __init__(self, storage: PuzzleRecords) -> None:
+    def __init__(self, storage: PuzzleRecords, pool: BotPool | None = None, budget: ReviewBudget | None = None) -> None:
         self._storage = storage
-        self._rating = asyncio.Lock()
-        """Rated tries one at a time: each reads and writes the ratings of its player and puzzle."""
+        self._pool = pool
+        """The analysis pool, where a move off the solution is checked; None: only the solution's count."""
+        self._budget = budget or ReviewBudget()
 
     async def rating(self, player: str) -> Rating:
         """The player's puzzle rating."""
@@ -230,45 +247,61 @@ class PuzzleTrainer:
         if it is the player's first). Raises Refusal `not_found`, or `bad_request` for moves that
         cannot be played or that go on past the end of the try."""
         puzzle = await self.get(puzzle_id_)
-        status, reply = judge_try(puzzle, moves)
+        status, reply = await judge_try(puzzle, moves, self._win_starting_with)
         if status == "continue":
             return TryResult(puzzle, status, reply)
-        async with self._rating:
-            return await self._finish(player, puzzle, status == "solved")
-
-    async def _finish(self, player: str, puzzle: Puzzle, solved: bool) -> TryResult:
-        status: TryStatus = "solved" if solved else "failed"
-        if await self._storage.has_tried(player, puzzle.puzzle_id):
-            await self._storage.apply([PuzzleTried(player, puzzle.puzzle_id, solved, utc_now(), None, None)])
+        stored = await self._storage.store_try(PuzzleTried(player, puzzle.puzzle_id, status == "solved", utc_now()))
+        rated = stored.rated
+        if rated is None:
             return TryResult(puzzle, status)
-        player_before, _ = await self._storage.puzzle_rating(player)
-        puzzle = await self.get(puzzle.puzzle_id)
-        player_after, puzzle_after = rate_game(player_before, puzzle.rating, WIN if solved else LOSS)
-        tried = PuzzleTried(player, puzzle.puzzle_id, solved, utc_now(), player_after, puzzle_after)
-        await self._storage.apply([tried])
-        return TryResult(puzzle, status, None, True, (player_before, player_after), (puzzle.rating, puzzle_after))
+        players, puzzles = (rated.player_before, rated.player_after), (rated.puzzle_before, rated.puzzle_after)
+        return TryResult(puzzle, status, None, True, players, puzzles)
+
+    async def _win_starting_with(
+        self, puzzle: Puzzle, played: tuple[Point, ...], move: Point
+    ) -> tuple[Point, ...] | None:
+        """The forced win starting with `move` after `played`, proved in the analysis pool; None
+        without a pool. Raises Refusal `busy` when the pool cannot take it or its worker fails (the
+        move is neither accepted nor counted against the player)."""
+        if self._pool is None:
+            return None
+        request = position_request(puzzle.rule, puzzle.size, puzzle.moves + played, WIN_CHECK_MS, Priority.ANALYSIS)
+        try:
+            found = await self._pool.run(functools.partial(win_in_worker, self._budget, move), request)
+        except BotError as error:
+            raise Refusal("busy", f"the move cannot be checked now ({error}); try again") from None
+        return None if found is None else found.line
 
 
-def judge_try(puzzle: Puzzle, moves: Sequence[Point]) -> tuple[TryStatus, Point | None]:
-    """Judge the attacker's moves against the solution: `continue` with the defender's reply,
-    `solved` or `failed`. Raises Refusal `bad_request` for a move that cannot be played, or moves
-    past the end of the try (after a wrong move, or after the last)."""
+async def judge_try(
+    puzzle: Puzzle, moves: Sequence[Point], win_starting_with: WinFinder
+) -> tuple[TryStatus, Point | None]:
+    """Judge the attacker's moves: `continue` with the defender's reply, `solved` or `failed`. The
+    first move must be the solution's; a later one off the win being followed must win by force
+    (`win_starting_with`), and its win is followed from then on. Raises Refusal `bad_request` for a
+    move that cannot be played, or moves past the end of the try (after a wrong move, or after the
+    last)."""
     board = Board.from_moves(puzzle.moves, puzzle.size, puzzle.rule)
-    solution = puzzle.solution
+    played: list[Point] = []
+    line = puzzle.solution  # the win being followed, from the attacker's next move
     for index, move in enumerate(moves):
-        step = 2 * index
         last = index == len(moves) - 1
         _play(board, move, index)
         if board.result is not None and board.result.winner is not None:
             return _ended("solved", last)
-        if step >= len(solution) or move != solution[step]:
-            return _ended("failed", last)
-        if step + 1 >= len(solution):
+        if not line or move != line[0]:
+            other = None if index == 0 else await win_starting_with(puzzle, tuple(played), move)
+            if other is None:
+                return _ended("failed", last)
+            line = other
+        if len(line) == 1:
             return _ended("solved", last)
-        reply = solution[step + 1]
+        reply = line[1]
         if last:
             return "continue", reply
         _play(board, reply, index)
+        played += (move, reply)
+        line = line[2:]
     raise AssertionError("a try has at least one move")
 
 

@@ -43,10 +43,12 @@ MAX_REVIEWS = 64
 """Reviews running or waiting at once; past it a request is answered `busy`."""
 
 
-def position_request(rule: Rule, size: int, moves: tuple[Point, ...], time_ms: int = POSITION_MS) -> BotRequest:
-    """The pool's request for work on one position of a review (or the miner's), at REVIEW priority,
-    killed past `time_ms` (and the pool's grace)."""
-    return BotRequest(REVIEW_LEVEL, rule, size, moves, time_ms, priority=Priority.REVIEW)
+def position_request(
+    rule: Rule, size: int, moves: tuple[Point, ...], time_ms: int = POSITION_MS, priority: Priority = Priority.REVIEW
+) -> BotRequest:
+    """The pool's request for work on one position of a review (or the miner's, or the trainer's:
+    someone waits for that one, at ANALYSIS priority), killed past `time_ms` (and the pool's grace)."""
+    return BotRequest(REVIEW_LEVEL, rule, size, moves, time_ms, priority=priority)
 
 
 class ReviewRecords(Protocol):

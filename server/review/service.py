@@ -68,10 +68,12 @@ class ReviewService:
         self._settings = settings
         budget = ReviewBudget(nodes=settings.budget_nodes)
         self.reviewer = GameReviewer(storage, pool, budget)
-        self.trainer = PuzzleTrainer(storage)
+        self.trainer = PuzzleTrainer(storage, pool, budget)
         self.miner = None if pool is None else PuzzleMiner(storage, self.reviewer, pool, budget)
         """None on a server without bots: nothing is mined."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._rated_reviews: set[asyncio.Task[None]] = set()
+        """The reviews of rated games started on the server's own (`--review-rated`), still running."""
 
     async def start(self) -> None:
         """Store the starting set, then start the background work the settings ask for."""
@@ -88,6 +90,11 @@ class ReviewService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.reviewer.close()
+
+    async def rated_games_reviewed(self) -> None:
+        """Wait until the reviews of rated games started so far on the server's own (`--review-rated`:
+        each starts once the game's result is committed) are done, stored or given up."""
+        await asyncio.gather(*self._rated_reviews, return_exceptions=True)
 
     async def handle(self, player: str, request: ReviewRequest, reply: Reply) -> None:
         """Serve a request of the signed-in `player`; raise Refusal to answer it with an error."""
@@ -129,7 +136,9 @@ class ReviewService:
         return PuzzleMessage(puzzle=views.puzzle_model(puzzle), daily=daily, rating=round(rating.rating), id=request_id)
 
     def _game_rated(self, change: RatingsChanged) -> None:
-        self._spawn(self.reviewer.review_quietly(change.game_id))
+        task = self._spawn(self.reviewer.review_quietly(change.game_id))
+        self._rated_reviews.add(task)
+        task.add_done_callback(self._rated_reviews.discard)
 
     async def _mine_now_and_then(self, miner: PuzzleMiner) -> None:
         while True:
@@ -142,7 +151,8 @@ class ReviewService:
                     logger.info("the puzzle miner found %d puzzles", found)
             await asyncio.sleep(self._settings.mine_every_s)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task

@@ -1,14 +1,23 @@
-"""What a bot worker process runs for a review or the puzzle miner: one position each.
+"""What a bot worker process runs for a review, the puzzle miner or the trainer: one position each.
 
 Each function takes the position as a `BotRequest` (the pool's picklable request: rule, size,
-moves) and the budget bound first with `functools.partial`, so that the pool can send it to a
-worker as it sends a bot's search.
+moves) and the budget (and the move, for the trainer's) bound first with `functools.partial`, so
+that the pool can send it to a worker as it sends a bot's search.
 """
 
 from __future__ import annotations
 
 from engine.board import Board
-from engine.review import PositionVerdict, PuzzleFound, ReviewBudget, find_puzzle, judge_position
+from engine.review import (
+    ForcedWin,
+    PositionVerdict,
+    PuzzleFound,
+    ReviewBudget,
+    find_puzzle,
+    judge_position,
+    win_starting_with,
+)
+from engine.types import Point
 from server.bots.pool import BotRequest
 
 
@@ -20,3 +29,8 @@ def judge_in_worker(budget: ReviewBudget, request: BotRequest) -> PositionVerdic
 def puzzle_in_worker(budget: ReviewBudget, request: BotRequest) -> PuzzleFound | None:
     """The request's position as a puzzle, if it is one (see `engine.review.find_puzzle`)."""
     return find_puzzle(Board.from_moves(request.moves, request.size, request.rule), budget)
+
+
+def win_in_worker(budget: ReviewBudget, move: Point, request: BotRequest) -> ForcedWin | None:
+    """The forced win starting with `move` in the request's position (see `engine.review.win_starting_with`)."""
+    return win_starting_with(Board.from_moves(request.moves, request.size, request.rule), move, budget)

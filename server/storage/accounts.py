@@ -10,10 +10,14 @@ from datetime import datetime
 from typing import Any
 
 from engine.record import parse_timestamp
-from server.domain import SignedInDevice
-from server.storage.drivers import Reads
+from server.domain import AccountDeleted, Refusal, SignedInDevice
+from server.storage.drivers import Queries, Reads
+from server.storage.moderation import unfinished_games_of
 
 _DEVICE_COLUMNS = "device_id, player, label, signed_in_at"
+
+STILL_PLAYING = "finish or resign your unfinished games before deleting the account"
+"""Why an account seated in an unfinished game is not deleted (`not_allowed`)."""
 
 
 def _device_from(row: Any) -> SignedInDevice:
@@ -45,3 +49,13 @@ async def name_reserved_until(snapshot: Reads, name: str, now: datetime) -> date
     rows = await snapshot.rows("SELECT name_free_at FROM deleted_accounts WHERE name_key = ?", (name.lower(),))
     until = [moment for row in rows if (moment := parse_timestamp(row["name_free_at"])) > now]
     return max(until, default=None)
+
+
+async def refuse_deleting_a_player_at_play(transaction: Queries, deleted: AccountDeleted, for_update: str) -> None:
+    """Refuse (`not_allowed`) the deletion of an account whose name holds a seat in an unfinished
+    game, read in the deletion's own transaction (the record writer's) with the player's row locked
+    (`for_update`, the driver's): a game stored before it, by another request or another node, is
+    seen, and the deletion writes nothing."""
+    await transaction.row(f"SELECT name FROM players WHERE name = ?{for_update}", (deleted.name,))
+    if await unfinished_games_of(transaction, deleted.name):
+        raise Refusal("not_allowed", STILL_PLAYING)

@@ -53,6 +53,7 @@ from server.domain import (
     PlayerMuted,
     Profile,
     Puzzle,
+    PuzzleTried,
     RatingsChanged,
     Report,
     RestoredGame,
@@ -479,10 +480,11 @@ class Storage:
         async with self._snapshot() as read:
             return await review_reads.puzzle_rating(read, player)
 
-    async def has_tried(self, player: str, puzzle_id: str) -> bool:
-        """Whether the player has finished a try at the puzzle before."""
-        async with self._snapshot() as read:
-            return await review_reads.has_tried(read, player, puzzle_id)
+    async def store_try(self, tried: PuzzleTried) -> PuzzleTried:
+        """Commit a finished try at a puzzle, rated in its transaction if it is the player's first at
+        it (see `server.storage.writer`); the try as stored. Raises StorageUnavailable."""
+        stored = [rated for rated in await self._writer.commit([tried]) if isinstance(rated, PuzzleTried)]
+        return stored[0]
 
     async def games_to_mine(self, limit: int) -> list[GameId]:
         """Finished public games the puzzle miner has not looked at yet, oldest first."""

@@ -90,12 +90,15 @@ _GAME_TABLES = (
 )
 """The tables holding rows of a game, those that refer to another of them first."""
 _DELETE_GAME = (
+    "UPDATE players SET games = games - 1 WHERE name IN (SELECT player FROM rating_changes WHERE game_id = ?)",
     *(f"DELETE FROM {table} WHERE game_id = ?" for table in _GAME_TABLES),
     "UPDATE puzzles SET game_id = NULL WHERE game_id = ?",
     "DELETE FROM games WHERE game_id = ?",
 )
 """What a game leaves in each table, the game's own row last (the others refer to it). A puzzle
-taken from the game stays, without its link back (the position alone says nothing of who played)."""
+taken from the game stays, without its link back (the position alone says nothing of who played).
+A rated game's players keep the ratings it changed, but it no longer counts among their rated
+games: a profile's wins, losses and draws, read from the games stored, add up to that count."""
 
 
 def name_key(name: str) -> str:

@@ -7,14 +7,15 @@ Rows are read by column name, lines of points from their JSON text
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from engine.glicko2 import Rating
+from engine.glicko2 import LOSS, WIN, Rating, rate_game
 from engine.record import parse_timestamp
 from engine.review import GameReview, Mark, MarkKind, PlyEvaluation, WinKind
 from engine.types import Color, Point, Rule
-from server.domain import GameId, GameReviewed, Puzzle
-from server.storage.drivers import Reads
+from server.domain import GameId, GameReviewed, Puzzle, PuzzleRated, PuzzleTried
+from server.storage.drivers import Queries, Reads
 from server.storage.rows import Row
 
 PUZZLE_COLUMNS = (
@@ -41,7 +42,7 @@ def puzzle_from(row: Row) -> Puzzle:
         solution=points_from(row["solution"]),
         theme=WinKind(row["theme"]),
         forbidden=bool(row["forbidden"]),
-        rating=Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"])),
+        rating=_rating_from(row),
         attempts=row["attempts"],
     )
 
@@ -104,10 +105,46 @@ async def puzzle_rating(read: Reads, player: str) -> tuple[Rating, int]:
     )
     if row is None:
         return Rating(), 0
-    return Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"])), row["attempts"]
+    return _rating_from(row), row["attempts"]
 
 
-async def has_tried(read: Reads, player: str, puzzle_id: str) -> bool:
+_NEW_PLAYER = (
+    "INSERT INTO puzzle_ratings (player, rating, rd, volatility, attempts) VALUES (?, ?, ?, ?, 0) "
+    "ON CONFLICT (player) DO NOTHING"
+)
+"""A newcomer's row for a player's first rated try, so that the try has a row to lock (two first
+tries at once: the second waits for the first's row, then reads it)."""
+
+
+async def rate_try(transaction: Queries, tried: PuzzleTried, for_update: str) -> PuzzleTried:
+    """The try with its rating change if it is the player's first at the puzzle, worked out in the
+    writer's `transaction` from the player's and the puzzle's ratings as stored now. Their rows are
+    locked until it commits (`for_update`, the driver's), the player's first, and only then is it
+    read whether the player tried the puzzle before: tries on several nodes at once are rated one
+    after the other, and two first tries of one player once. Raises LookupError for a puzzle not
+    stored."""
+    newcomer = Rating()
+    await transaction.executemany(_NEW_PLAYER, [(tried.player, newcomer.rating, newcomer.rd, newcomer.volatility)])
+    player = await transaction.row(
+        f"SELECT rating, rd, volatility FROM puzzle_ratings WHERE player = ?{for_update}", (tried.player,)
+    )
+    if await _has_tried(transaction, tried.player, tried.puzzle_id):
+        return tried
+    puzzle = await transaction.row(
+        f"SELECT rating, rd, volatility FROM puzzles WHERE puzzle_id = ?{for_update}", (tried.puzzle_id,)
+    )
+    if player is None or puzzle is None:  # a bug: not ValueError, which aiosqlite raises for a closed connection
+        raise LookupError(f"puzzle {tried.puzzle_id} is not stored: a try at it cannot be rated")
+    player_before, puzzle_before = _rating_from(player), _rating_from(puzzle)
+    player_after, puzzle_after = rate_game(player_before, puzzle_before, WIN if tried.solved else LOSS)
+    return dataclasses.replace(tried, rated=PuzzleRated(player_before, player_after, puzzle_before, puzzle_after))
+
+
+def _rating_from(row: Row) -> Rating:
+    return Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"]))
+
+
+async def _has_tried(read: Reads, player: str, puzzle_id: str) -> bool:
     """Whether the player has finished a try at the puzzle before (only the first try is rated)."""
     row = await read.row(
         "SELECT 1 AS tried FROM puzzle_attempts WHERE lower(player) = lower(?) AND puzzle_id = ? LIMIT 1",

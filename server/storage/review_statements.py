@@ -41,11 +41,8 @@ _INSERT_PUZZLE = (
 )
 _INSERT_MINED = "INSERT INTO mined_games (game_id, mined_at) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING"
 _INSERT_ATTEMPT = "INSERT INTO puzzle_attempts (player, puzzle_id, solved, rated, at) VALUES (?, ?, ?, ?, ?)"
-_RATE_PLAYER = (
-    "INSERT INTO puzzle_ratings (player, rating, rd, volatility, attempts) VALUES (?, ?, ?, ?, 1) "
-    "ON CONFLICT (player) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, "
-    "volatility = excluded.volatility, attempts = puzzle_ratings.attempts + 1"
-)
+_RATE_PLAYER = "UPDATE puzzle_ratings SET rating = ?, rd = ?, volatility = ?, attempts = attempts + 1 WHERE player = ?"
+"""The player's row is there: the writer made it before rating the try (`storage.review.rate_try`)."""
 _RATE_PUZZLE = "UPDATE puzzles SET rating = ?, rd = ?, volatility = ?, attempts = attempts + 1 WHERE puzzle_id = ?"
 
 
@@ -104,12 +101,13 @@ def _mined_rows(record: PuzzlesMined) -> list[Statement]:
 
 
 def _tried_rows(record: PuzzleTried) -> list[Statement]:
-    rated = record.player_rating is not None and record.puzzle_rating is not None
+    rated = record.rated
     at = format_timestamp(record.at)
-    rows: list[Statement] = [(_INSERT_ATTEMPT, (record.player, record.puzzle_id, int(record.solved), int(rated), at))]
-    if record.player_rating is not None and record.puzzle_rating is not None:
-        rows.append((_RATE_PLAYER, (record.player, *_rating_values(record.player_rating))))
-        rows.append((_RATE_PUZZLE, (*_rating_values(record.puzzle_rating), record.puzzle_id)))
+    attempt = (record.player, record.puzzle_id, int(record.solved), int(rated is not None), at)
+    rows: list[Statement] = [(_INSERT_ATTEMPT, attempt)]
+    if rated is not None:
+        rows.append((_RATE_PLAYER, (*_rating_values(rated.player_after), record.player)))
+        rows.append((_RATE_PUZZLE, (*_rating_values(rated.puzzle_after), record.puzzle_id)))
     return rows
 
 

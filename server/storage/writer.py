@@ -17,7 +17,11 @@ change them meanwhile, works out the change
 (`server.players.ratings.rating_change`) and writes it after the result. Rated
 games of one player finishing in one group are so rated one after the
 other. `write` returns the changes, once committed, to the room that
-finished the game.
+finished the game. A player's try at a puzzle is rated the same way
+(`server.storage.review.rate_try`): the player's and the puzzle's rows
+read and locked in the try's transaction, so that tries on several nodes
+at once lose no change; `commit` returns the try as stored, with its
+rating change if it was the player's first.
 
 A database locked by another process, or busy (on PostgreSQL: a deadlock
 or a serialization failure), is retried with growing pauses for `retry_s`;
@@ -25,7 +29,9 @@ then the writer gives up with `StorageUnavailable`, as it does at once for
 a full disk, an I/O error, a read-only file or an unreachable server (the
 driver says which errors are which).
 Nothing of a change that failed is written. A change that fails for any
-other reason (a bug) fails alone: the group is written again one change
+other reason (a bug, or a condition read in its transaction that no longer
+holds: an account deleted while a game of its player was stored, which
+raises its Refusal) fails alone: the group is written again one change
 per transaction.
 """
 
@@ -36,10 +42,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from engine.record import PlayerKind
-from server.domain import GameFinished, MovePlayed, RatingsChanged, Standing, StoreRecord
+from server.domain import AccountDeleted, GameFinished, MovePlayed, PuzzleTried, RatingsChanged, Standing, StoreRecord
 from server.metrics import Metrics
 from server.players.ratings import newcomer, rating_change
+from server.storage.accounts import refuse_deleting_a_player_at_play
 from server.storage.drivers import Driver, Queries
+from server.storage.review import rate_try
 from server.storage.rows import STANDING_COLUMNS, standing_from
 from server.storage.statements import statements
 
@@ -60,6 +68,10 @@ class Fenced(StorageUnavailable):
     it writes to is another node's now (see `server.cluster.ownership`). Nothing of it was written."""
 
 
+Rated = RatingsChanged | PuzzleTried
+"""What a change's transaction worked out: the rating change of each rated game it finished, and
+each puzzle try as stored (rated or not)."""
+
 Fence = Callable[[Queries, list[StoreRecord]], Awaitable[None]]
 """A check run first in each group's transaction, given the group's records; it raises Fenced to
 refuse the group."""
@@ -70,9 +82,7 @@ class _Change:
     """One caller's records, and the future its caller awaits."""
 
     records: list[StoreRecord]
-    done: asyncio.Future[tuple[RatingsChanged, ...]] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
+    done: asyncio.Future[tuple[Rated, ...]] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 class RecordWriter:
@@ -100,6 +110,10 @@ class RecordWriter:
         Raises StorageUnavailable when the database cannot take them, or the
         error a bad record caused.
         """
+        return tuple(rated for rated in await self.commit(records) if isinstance(rated, RatingsChanged))
+
+    async def commit(self, records: list[StoreRecord]) -> tuple[Rated, ...]:
+        """`write`, returning also each puzzle try as stored (rated in the transaction, or not)."""
         if not records:
             return ()
         if self._closed:
@@ -167,18 +181,21 @@ class RecordWriter:
                 self._metrics.moves.inc(moves)
             for change, changed in zip(group, rated, strict=True):
                 for rating in changed:
-                    for watcher in self.rating_watchers:
-                        watcher(rating)
+                    if isinstance(rating, RatingsChanged):
+                        for watcher in self.rating_watchers:
+                            watcher(rating)
                 if not change.done.done():
                     change.done.set_result(changed)
             return
 
-    async def _transaction(self, group: list[_Change]) -> list[tuple[RatingsChanged, ...]]:
-        """Write the group's records in one transaction; the rating changes of each change.
+    async def _transaction(self, group: list[_Change]) -> list[tuple[Rated, ...]]:
+        """Write the group's records in one transaction; the rating changes and puzzle tries of each
+        change.
 
         Records go in runs that `statements` batches across changes (one
-        `executemany` for many rooms' moves); a rated finish ends a run, so
-        that its players' rows are read with everything before it written.
+        `executemany` for many rooms' moves); a rated finish or a puzzle try
+        ends a run, so that the rows it rates from are read with everything
+        before it written.
         """
         async with self._driver.transaction() as transaction:
             if self.fence is not None:
@@ -186,8 +203,14 @@ class RecordWriter:
             rated = []
             unwritten: list[StoreRecord] = []
             for change in group:
-                changed = []
+                changed: list[Rated] = []
                 for record in change.records:
+                    if isinstance(record, PuzzleTried | AccountDeleted):
+                        await _execute(transaction, unwritten)
+                        unwritten = []
+                        record = await self._as_stored_now(transaction, record)
+                        if isinstance(record, PuzzleTried):
+                            changed.append(record)
                     unwritten.append(record)
                     if isinstance(record, GameFinished) and record.rated:
                         await _execute(transaction, unwritten)
@@ -197,6 +220,17 @@ class RecordWriter:
                 rated.append(tuple(changed))
             await _execute(transaction, unwritten)
         return rated
+
+    async def _as_stored_now(
+        self, transaction: Queries, record: PuzzleTried | AccountDeleted
+    ) -> PuzzleTried | AccountDeleted:
+        """A record whose rows depend on what is stored now (read in the transaction, everything
+        before it written, rows locked): a try with its rating change if it is the player's first;
+        an account's deletion, or Refusal `not_allowed` while its name holds a seat in a game."""
+        if isinstance(record, PuzzleTried):
+            return await rate_try(transaction, record, self._driver.for_update)
+        await refuse_deleting_a_player_at_play(transaction, record, self._driver.for_update)
+        return record
 
     async def _rate(self, transaction: Queries, finish: GameFinished) -> RatingsChanged:
         """The rating change of a rated game just finished, from its players' rows as stored now

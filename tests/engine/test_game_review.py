@@ -15,6 +15,7 @@ from engine.review import (
     puzzle_candidates,
     review_from_verdicts,
     review_game,
+    win_starting_with,
 )
 from engine.search.position import Position
 
@@ -172,3 +173,25 @@ def test_a_position_where_another_first_move_wins_too_is_no_puzzle() -> None:
 def test_puzzles_are_looked_for_where_the_side_to_move_has_a_win_of_two_moves_or_more() -> None:
     review, _ = review_game(points(BOT_GAME), 15, Rule.FREESTYLE)
     assert puzzle_candidates(review) == [13, 15, 17, 19, 21]
+
+
+def test_another_move_that_wins_by_force_is_proved_with_a_line_that_wins_against_its_defence() -> None:
+    # After g5 and its only block h5, g8 makes an open four as the solution's g4 does; a quiet move
+    # and a four that leads nowhere win nothing.
+    moves = points(UNIQUE_FOUR_THREE + " g5 h5", 9)
+    board = Board.from_moves(moves, 9)
+    for word in ("g4", "g8"):
+        win = win_starting_with(board, parse_point(word, 9))
+        assert win is not None and win.line == (parse_point(word, 9),)
+    for word in ("a1", "g3"):
+        assert win_starting_with(board, parse_point(word, 9)) is None
+
+
+def test_a_win_in_another_order_than_the_solutions_is_proved_through_every_defence() -> None:
+    # White's VCT f9 i12 e9 g9 e12 ... may start its second threat at e12 instead of e9.
+    moves = points("h8 h9 f12 g8 i10 g10 g11 i9 j9 h11 d14 h10 h12 f9 i12")
+    board = Board.from_moves(moves, 15)
+    win = win_starting_with(board, parse_point("e12", 15))
+    assert win is not None and win.line[0] == parse_point("e12", 15)
+    assert wins_when_played_out(moves, win.line)
+    assert win_starting_with(board, parse_point("a1", 15)) is None

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from server.accounts.passwords import Passwords
 from server.accounts.service import AccountSettings, reset_password
 from server.main import parse_arguments
+from server.moderation.actions import Moderation
 
 PASSWORD = "correct horse battery"
 
@@ -344,3 +345,15 @@ async def test_a_hash_made_with_weaker_parameters_is_made_again_at_the_next_sign
     assert after is not None and after != before and not Passwords().outdated(after)
     _, again = await sign_in_with_password(client, "alice", PASSWORD)
     assert again["type"] == "welcome"
+
+
+async def test_the_account_says_a_role_granted_since_the_sign_in(
+    game_server: RunningServer, client: ClientFactory
+) -> None:
+    alice = await client("alice")
+    before = await alice.request(type="get_account")
+    assert (before["type"], before["name"], before["password"], before["role"]) == ("account", "alice", False, None)
+    await Moderation(game_server.app.storage).grant("operator:test", "alice", "moderator", "for the test")
+    await keep_name(alice)
+    after = await alice.request(type="get_account")
+    assert (after["password"], after["role"]) == (True, "moderator")

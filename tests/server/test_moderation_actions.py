@@ -4,6 +4,7 @@ renames reach every stored name, and games are deleted only by those who may."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -205,18 +206,25 @@ async def test_a_player_deletes_only_their_own_finished_casual_games_against_bot
 async def test_a_deleted_game_is_gone_from_lists_records_and_profiles_and_ratings_stay(
     storage: Storage, moderation: Moderation
 ) -> None:
+    """The ratings a deleted game changed stay; its count goes with it, so that a profile's wins,
+    losses and draws still add up to its rated games."""
+    await finished_game(storage, PlayerInfo("alice"), PlayerInfo("carol"), rated=True)
     rated = await finished_game(storage, PlayerInfo("alice"), PlayerInfo("bob"), rated=True)
-    alice_rated = await storage.standing("alice")
-    assert alice_rated is not None and alice_rated.games == 1
+    alice_rated, bob_rated = await storage.standing("alice"), await storage.standing("bob")
+    assert alice_rated is not None and alice_rated.games == 2
+    assert bob_rated is not None and bob_rated.games == 1
     kept = await finished_game(storage, PlayerInfo("alice"), BOT)
     await moderation.delete_games("root", [rated], any_game=True, reason="cheating")
 
     page = await storage.list_games("alice", 50, None)
-    assert page is not None and [game.game_id for game in page.games] == [kept]
+    assert page is not None and kept in [game.game_id for game in page.games]
+    assert rated not in [game.game_id for game in page.games]
     assert await storage.game_record(rated, "alice") is None
     profile = await storage.profile("alice", "alice")
-    assert profile is not None and [game.game_id for game in profile.recent] == [kept]
-    assert await storage.standing("alice") == alice_rated
+    assert profile is not None and rated not in [game.game_id for game in profile.recent]
+    assert (profile.wins, profile.losses, profile.draws) == (1, 0, 0)
+    assert profile.standing == replace(alice_rated, games=1)
+    assert await storage.standing("bob") == replace(bob_rated, games=0)
 
 
 async def test_a_renamed_account_keeps_its_password_and_its_devices(storage: Storage, moderation: Moderation) -> None:

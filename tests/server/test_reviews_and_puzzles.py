@@ -182,20 +182,65 @@ async def test_reviews_leave_one_worker_free_for_hints() -> None:
 # ------------------------------------------------------------------ puzzles
 
 
-def with_puzzle(tmp_path: Path) -> ReviewSettings:
-    """A starting set of one puzzle, UNIQUE_FOUR_THREE, and no mining."""
+def with_puzzle(
+    tmp_path: Path, size: int = 9, moves: str = UNIQUE_FOUR_THREE, solution: str = "g5 h5 g4"
+) -> ReviewSettings:
+    """A starting set of one puzzle (UNIQUE_FOUR_THREE unless told), and no mining."""
     path = tmp_path / "puzzles.json"
     puzzle = {
         "rule": "freestyle",
-        "size": 9,
-        "moves": UNIQUE_FOUR_THREE,
-        "solution": "g5 h5 g4",
+        "size": size,
+        "moves": moves,
+        "solution": solution,
         "theme": "vcf",
         "forbidden": False,
         "source": "a test's",
     }
     path.write_text(json.dumps({"made_by": "a test", "puzzles": [puzzle]}))
     return ReviewSettings(mine_puzzles=False, starting_set=path)
+
+
+def tried(words: str, size: int = 9) -> list[dict[str, int]]:
+    """The attacker's moves of a try, as `try_puzzle` sends them."""
+    return [{"x": point.x, "y": point.y} for point in (parse_point(word, size) for word in words.split())]
+
+
+async def test_another_move_that_wins_by_force_after_the_first_solves_the_puzzle(
+    start_server: ServerFactory, client: ClientFactory, tmp_path: Path
+) -> None:
+    """After g5 and h5, the solution's g4 and g8 both make an open four."""
+    server = await start_server(bot_workers=1, review=with_puzzle(tmp_path))
+    solver = await client("ann", server)
+    puzzle_id = (await solver.request(type="next_puzzle"))["puzzle"]["puzzle_id"]
+    solved = await solver.request(type="try_puzzle", puzzle_id=puzzle_id, moves=tried("g5 g8"))
+    assert (solved["status"], solved["rated"]) == ("solved", True)
+    assert solved["player_rating"]["after"] > solved["player_rating"]["before"]
+
+
+async def test_a_try_goes_on_along_another_winning_move_with_the_defences_of_its_own_win(
+    start_server: ServerFactory, client: ClientFactory, tmp_path: Path
+) -> None:
+    """White to move wins by f9, i12 (the only block), then e9; e12 first wins as well, and the try
+    goes on with the defender's replies to that win; only the first move is unique, and a move that
+    wins nothing fails."""
+    position = "h8 h9 f12 g8 i10 g10 g11 i9 j9 h11 d14 h10 h12"
+    review = with_puzzle(tmp_path, 15, position, "f9 i12 e9 g9 e12 f11 e8 d7 e10 e11 d11")
+    server = await start_server(bot_workers=1, review=review)
+    solver, wanderer = await client("ann", server), await client("bob", server)
+    puzzle_id = (await solver.request(type="next_puzzle"))["puzzle"]["puzzle_id"]
+    answers = [
+        await solver.request(type="try_puzzle", puzzle_id=puzzle_id, moves=tried(moves, 15))
+        for moves in ("f9 e12", "f9 e12 e9", "f9 e12 e9 e8", "f9 e12 e9 e8 e10", "f9 e12 e9 e8 e10 d11")
+    ]
+    replies = [answer["reply"]["move"] for answer in answers[:-1]]
+    assert [answer["status"] for answer in answers[:-1]] == ["continue"] * 4
+    assert replies == ["f11", "g9", "d7", "e11"]
+    assert (answers[-1]["status"], answers[-1]["rated"]) == ("solved", True)
+
+    first_elsewhere = await wanderer.request(type="try_puzzle", puzzle_id=puzzle_id, moves=tried("e12", 15))
+    assert first_elsewhere["status"] == "failed"
+    quiet = await wanderer.request(type="try_puzzle", puzzle_id=puzzle_id, moves=tried("f9 a1", 15))
+    assert quiet["status"] == "failed"
 
 
 async def test_a_solved_puzzle_moves_both_ratings_and_a_failed_one_back(
@@ -314,8 +359,7 @@ async def test_a_server_that_reviews_rated_games_does_so_as_each_one_ends(
     winner, loser = await client("ann", server), await client("bob", server)
     await win_rated_game(winner, loser)
     game_id = (await winner.request(type="list_games", player="ann"))["games"][0]["game_id"]
-    started = list(server.app.review._tasks)  # the reviews it started on its own, nobody asking
-    assert len(started) == 1
-    await asyncio.gather(*started)
+    await server.app.review.rated_games_reviewed()  # nobody asked for the review
     stored = await server.app.storage.review(game_id)
     assert stored is not None and len(stored.review.evaluations) == len(FIVE_FOR_BLACK) + 1
+    assert server.app.review.reviewer.positions_judged == len(FIVE_FOR_BLACK) + 1

@@ -1,6 +1,7 @@
 // The account of the player signed in (feature `accounts`): whether the name is kept with a
 // password, the devices signed in to it, and whether a game was played on this page (the page then
-// offers to keep the name). Pure, like store.js, which hands it each server message.
+// offers to keep the name); an `account` answer also brings the moderation role as it stands now.
+// Pure, like store.js, which hands it each server message.
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -19,6 +20,8 @@ export function accountAfter(previous, next, message) {
   switch (message.type) {
     case 'welcome':
       return { ...next, account: { ...initialAccount(), played: account.played, password: message.password ?? null } };
+    case 'account':
+      return { ...next, role: message.role ?? null, account: { ...account, password: message.password } };
     case 'password_set':
       return { ...next, account: { ...account, password: true, saved: account.saved + 1 } };
     case 'devices':

@@ -226,8 +226,10 @@ export function createController({ store, connection, storage, sound, location, 
       send(route.kind === null ? { type: 'leaderboard', limit: LEADERBOARD_LENGTH } : { type: 'leaderboard', limit: LEADERBOARD_LENGTH, kind: route.kind });
     } else if (route.name === 'profile') {
       loadProfile(route.player);
-    } else if (route.name === 'account' && next.account.password === true) {
-      send({ type: 'list_devices' });
+    } else if (route.name === 'account') {
+      // The account as it stands now: a role an operator granted since `welcome` shows its link.
+      if (next.features.includes('accounts')) send({ type: 'get_account' });
+      if (next.account.password === true) send({ type: 'list_devices' });
     } else if (route.name === 'moderation') {
       loadModeration(next);
     } else if (route.name === 'tournaments') {

@@ -67,3 +67,13 @@ test('a refused sign-in says whether it carried a password (the form then says "
   assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true });
   assert.equal(JSON.stringify(state).includes('secret words'), false, 'the password is not kept');
 });
+
+test('the account as it stands now brings a role granted since the sign-in, and the password', () => {
+  let state = welcomed();
+  assert.equal(state.role, null);
+  state = server(state, { type: 'account', name: 'alice', password: true, role: 'moderator' });
+  assert.equal(state.role, 'moderator');
+  assert.equal(state.account.password, true);
+  state = server(state, { type: 'account', name: 'alice', password: true, role: null });
+  assert.equal(state.role, null, 'revoked');
+});

@@ -6,6 +6,8 @@ from __future__ import annotations
 from browser_harness import BrowserFactory, Page, ThreadedServer
 from test_browser_play import BLACK_WINS, open_friend_game
 
+from server.moderation.actions import Moderation
+
 PASSWORD = "a garden of stones"
 
 
@@ -85,3 +87,45 @@ def test_deleting_the_account_asks_first_and_then_gives_the_name_up(
     field.send_keys("leaver")
     page.click("Play")
     page.wait_text("#signin-error", "belongs to someone else")
+
+
+def test_an_open_account_page_lists_a_device_signed_in_elsewhere_and_drops_one_signed_out(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    laptop = browser(web_server, "owner-laptop")
+    laptop.sign_in("owner")
+    open_account(laptop)
+    laptop.set_value("account-new-password", PASSWORD)
+    laptop.set_value("account-repeat-password", PASSWORD)
+    laptop.click("Set password")
+    laptop.wait(lambda: len(devices_shown(laptop)) == 1, "the laptop listed")
+
+    phone = browser(web_server, "owner-phone")
+    phone.wait(lambda: phone.visible("#signin-name"), "the sign-in form")
+    phone.set_value("signin-name", "owner")
+    phone.set_value("signin-password", PASSWORD)
+    phone.click("Play")
+    laptop.wait(lambda: len(devices_shown(laptop)) == 2, "the phone listed on the open page, unasked")
+
+    open_account(phone)
+    phone.wait(lambda: len(devices_shown(phone)) == 2, "both devices listed on the phone")
+    own = phone.driver.find_element("css selector", ".account-screen .devices li:nth-child(2) button")
+    assert "(this device)" in devices_shown(phone)[1]
+    own.click()
+    phone.wait(lambda: phone.visible("#signin-name"), "the phone back at the sign-in form")
+    laptop.wait(lambda: len(devices_shown(laptop)) == 1, "the phone gone from the open page")
+    assert "(this device)" in devices_shown(laptop)[0]
+
+
+def test_a_role_granted_while_signed_in_shows_its_page_once_the_account_page_opens(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    page = browser(web_server, "new-moderator")
+    page.sign_in("carol")
+    assert not page.visible("header a[href='#moderation']"), "no role, no link"
+    assert web_server.app is not None
+    web_server.run(Moderation(web_server.app.storage).grant("operator:test", "carol", "moderator", "for the test"))
+
+    open_account(page)
+    page.follow("Moderation", within="header")
+    page.wait(lambda: page.visible(".moderation-screen"), "the moderation page")
