@@ -1,0 +1,132 @@
+"""Tournaments on several nodes: one node directs them under a lease, requests and watchers work from
+any node, and the director's node may die (or pause) without a round paired twice or a result lost.
+
+Real processes: a throw-away PostgreSQL, a `redis-server` and `gomoku-server` nodes with short
+leases (a heartbeat of 0.25 s, an expiry of 2 s), each stopped by its pid. The lobby's node directs
+the tournaments, so the first node started is the director.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from tests.cluster.conftest import LEASE, RedisServer
+from tests.server.server_harness import WireClient
+from tests.server.test_storage_node_faults import until_served
+from tools.local_services import ServerNode
+
+CLOCK = {"initial_ms": 600_000, "increment_ms": 0}
+QUICK_ROUNDS = ["--tournament-round-pause-s", "0"]
+FINISH_TIMEOUT_S = 60.0
+
+StartNode = Callable[[str], ServerNode]
+
+
+@pytest.fixture
+def start_tournament_node(tmp_path: Path, postgres_url: str, redis_server: RedisServer) -> Iterator[StartNode]:
+    """Start nodes on the test's PostgreSQL and Redis that pair a tournament's next round at once;
+    all are stopped by their pids at the end."""
+    nodes: list[ServerNode] = []
+
+    def start(name: str) -> ServerNode:
+        arguments = [*LEASE, *QUICK_ROUNDS, "--bus", redis_server.url]
+        node = ServerNode.start(postgres_url, name, tmp_path / f"{name}.log", arguments)
+        nodes.append(node)
+        return node
+
+    yield start
+    for node in nodes:
+        node.stop()
+
+
+async def create_swiss(organiser: WireClient, players: list[WireClient], rounds: int) -> str:
+    """A Swiss tournament organised by `organiser`, joined by `players`; its id."""
+    created = await until_served(
+        organiser, type="create_tournament", name="Night", format="swiss", rounds=rounds, clock=CLOCK
+    )
+    assert created["type"] == "tournament", created
+    tournament_id: str = created["tournament"]["tournament_id"]
+    for player in players:
+        joined = await player.request(type="join_tournament", tournament_id=tournament_id)
+        assert joined["type"] == "tournament", joined
+    return tournament_id
+
+
+async def stored_pairings(database: str, tournament_id: str) -> list[tuple[int, int, str, str | None]]:
+    """Every stored board of the tournament: round, board, black, white."""
+    connection = await asyncpg.connect(database)
+    try:
+        rows = await connection.fetch(
+            "SELECT round, board, black_name, white_name FROM tournament_pairings WHERE tournament_id = $1 "
+            "ORDER BY round, board",
+            tournament_id,
+        )
+        games = await connection.fetchval("SELECT count(*) FROM games WHERE tournament_id = $1", tournament_id)
+    finally:
+        await connection.close()
+    assert games == sum(1 for row in rows if row["white_name"] is not None), "one game per board played"
+    return [(row["round"], row["board"], row["black_name"], row["white_name"]) for row in rows]
+
+
+async def resign_as_loser(games: dict[str, dict[str, Any]], players: dict[str, WireClient], loser: str) -> None:
+    """`loser` resigns its game (asking again while its room is being taken over)."""
+    resigned = await until_served(players[loser], type="resign", room_id=games[loser]["room_id"])
+    assert resigned["type"] != "error", resigned
+
+
+async def finished(watcher: WireClient) -> dict[str, Any]:
+    """The first `tournament` or `tournament_changes` the watcher gets that says the tournament is over."""
+    async with asyncio.timeout(FINISH_TIMEOUT_S):
+        while True:
+            message = await watcher.receive()
+            if message["type"] == "tournament" and message["tournament"]["status"] == "finished":
+                return message
+            if message["type"] == "tournament_changes" and message["status"] == "finished":
+                return message
+
+
+async def test_a_tournament_finishes_on_another_node_after_its_directors_node_is_killed(
+    start_tournament_node: StartNode, clients: Callable[..., Any], postgres_url: str
+) -> None:
+    director, other = start_tournament_node("n1"), start_tournament_node("n2")  # n1 runs the lobby: it directs
+    ann = await clients(director, "ann")
+    players = {name: await clients(other, name) for name in ("bob", "cal", "dee", "eve")}
+    watcher = await clients(other, "wes")
+    tournament_id = await create_swiss(ann, list(players.values()), rounds=2)
+    watched = await watcher.request(type="watch_tournament", tournament_id=tournament_id)
+    assert watched["type"] == "tournament" and len(watched["tournament"]["standings"]) == 4
+    started = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    assert started["type"] == "tournament", started
+
+    first = {name: await player.expect_next("tournament_game") for name, player in players.items()}  # across nodes
+    assert {game["round"] for game in first.values()} == {1}
+    losers = sorted({min(name, game["opponent"]) for name, game in first.items()})
+    await resign_as_loser(first, players, losers[0])
+    scored = await watcher.expect_next("tournament_changes")  # the watcher on n2 hears the director on n1
+    while not any(board["score"] is not None for board in scored["pairings"]):
+        scored = await watcher.expect_next("tournament_changes")
+
+    os.kill(director.pid, signal.SIGKILL)  # mid-round: one board of round 1 scored, one game going on
+    again = await watcher.expect_next("tournament")  # n2 has taken the tournaments up: it watches there again
+    assert (again["tournament"]["status"], again["tournament"]["round"]) == ("running", 1)
+    await resign_as_loser(first, players, losers[1])  # its room comes back on n2
+    second = {name: await player.expect_next("tournament_game") for name, player in players.items()}
+    assert {game["round"] for game in second.values()} == {2}  # paired by n2, told to players on n2
+    for loser in sorted({min(name, game["opponent"]) for name, game in second.items()}):
+        await resign_as_loser(second, players, loser)
+
+    last = await finished(watcher)
+    standings = last["tournament"]["standings"] if last["type"] == "tournament" else last["standings"]
+    assert sorted(row["points"] for row in standings) == [0.0, 1.0, 1.0, 2.0]
+    pairings = await stored_pairings(postgres_url, tournament_id)
+    assert [(round_number, board) for round_number, board, *_ in pairings] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    for player in players.values():
+        assert [m["round"] for m in player.seen if m["type"] == "tournament_game"] == [1, 2]  # told once each
