@@ -13,7 +13,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 import pytest
@@ -24,20 +24,23 @@ from tests.server.test_storage_node_faults import until_served
 from tools.local_services import ServerNode
 
 CLOCK = {"initial_ms": 600_000, "increment_ms": 0}
-QUICK_ROUNDS = ["--tournament-round-pause-s", "0"]
 FINISH_TIMEOUT_S = 60.0
 
-StartNode = Callable[[str], ServerNode]
+
+class StartNode(Protocol):
+    """Starts a node named `name` whose tournaments pause `round_pause_s` between rounds."""
+
+    def __call__(self, name: str, round_pause_s: float = 0) -> ServerNode: ...
 
 
 @pytest.fixture
 def start_tournament_node(tmp_path: Path, postgres_url: str, redis_server: RedisServer) -> Iterator[StartNode]:
-    """Start nodes on the test's PostgreSQL and Redis that pair a tournament's next round at once;
-    all are stopped by their pids at the end."""
+    """Start nodes on the test's PostgreSQL and Redis (pairing a tournament's next round at once,
+    unless told otherwise); all are stopped by their pids at the end."""
     nodes: list[ServerNode] = []
 
-    def start(name: str) -> ServerNode:
-        arguments = [*LEASE, *QUICK_ROUNDS, "--bus", redis_server.url]
+    def start(name: str, round_pause_s: float = 0) -> ServerNode:
+        arguments = [*LEASE, "--tournament-round-pause-s", str(round_pause_s), "--bus", redis_server.url]
         node = ServerNode.start(postgres_url, name, tmp_path / f"{name}.log", arguments)
         nodes.append(node)
         return node
@@ -130,3 +133,40 @@ async def test_a_tournament_finishes_on_another_node_after_its_directors_node_is
     assert [(round_number, board) for round_number, board, *_ in pairings] == [(1, 1), (1, 2), (2, 1), (2, 2)]
     for player in players.values():
         assert [m["round"] for m in player.seen if m["type"] == "tournament_game"] == [1, 2]  # told once each
+
+
+async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
+    start_tournament_node: StartNode, clients: Callable[..., Any], postgres_url: str
+) -> None:
+    first, second = start_tournament_node("n1", round_pause_s=60), start_tournament_node("n2", round_pause_s=60)
+    ann = await clients(first, "ann")
+    players = {name: await clients(first, name) for name in ("bob", "cal", "dee", "eve")}
+    tournament_id = await create_swiss(ann, list(players.values()), rounds=2)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    games = {name: await player.expect_next("tournament_game") for name, player in players.items()}
+    for loser in sorted({min(name, game["opponent"]) for name, game in games.items()}):
+        await resign_as_loser(games, players, loser)
+    shown = await ann.request(type="get_tournament", tournament_id=tournament_id)
+    while shown["tournament"]["next_round_at"] is None:  # round 1 over, round 2 due in a minute
+        shown = await ann.request(type="get_tournament", tournament_id=tournament_id)
+
+    for node in (first, second):
+        os.kill(node.pid, signal.SIGKILL)
+        node.process.wait()
+    # Both back at once, pausing 2 s before a round: each would pair round 2 if each directed.
+    first, second = await asyncio.gather(*(asyncio.to_thread(start_tournament_node, name, 2) for name in ("n1", "n2")))
+    watcher = await clients(second, "wes")
+    watched = await until_served(watcher, type="watch_tournament", tournament_id=tournament_id)
+    assert watched["type"] == "tournament", watched
+    async with asyncio.timeout(FINISH_TIMEOUT_S):
+        changes = watched["tournament"]
+        while changes["round"] < 2 or any(board["game_id"] is None for board in changes["pairings"]):
+            changes = await watcher.expect_next("tournament_changes")
+
+    pairings = await stored_pairings(postgres_url, tournament_id)
+    assert [(round_number, board) for round_number, board, *_ in pairings] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    for node in (first, second):  # both nodes tell the tournament as its one director has it
+        asker = await clients(node, f"fan-of-{node.pid}")
+        shown = await until_served(asker, type="get_tournament", tournament_id=tournament_id)
+        boards = [(board["round"], board["black"], board["white"]) for board in shown["tournament"]["pairings"]]
+        assert boards == [(2, black, white) for round_number, _, black, white in pairings if round_number == 2]
