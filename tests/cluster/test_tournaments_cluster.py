@@ -12,13 +12,24 @@ import asyncio
 import os
 import signal
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import asyncpg
 import pytest
 
+from engine.openings import OpeningRule
+from engine.record import ClockSetting
+from engine.types import Rule
+from server.cluster.leases import LeaseSettings
+from server.cluster.ownership import Ownership
+from server.cluster.tournament_lease import DirectorRow, fenced_both
+from server.domain import Pairing, RoundPaired, TournamentCreated, TournamentTerms, utc_now
+from server.storage.database import Storage
+from server.storage.writer import Fenced
 from tests.cluster.conftest import LEASE, RedisServer
+from tests.cluster.test_ownership import Keeper, expire_lease
 from tests.server.server_harness import WireClient
 from tests.server.test_storage_node_faults import until_served
 from tools.local_services import ServerNode
@@ -170,3 +181,90 @@ async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
         shown = await until_served(asker, type="get_tournament", tournament_id=tournament_id)
         boards = [(board["round"], board["black"], board["white"]) for board in shown["tournament"]["pairings"]]
         assert boards == [(2, black, white) for round_number, _, black, white in pairings if round_number == 2]
+
+
+@dataclass
+class Contender:
+    """A node as the server makes one, for the director's lease alone: its storage fenced by its own
+    lease and the director's row."""
+
+    storage: Storage
+    ownership: Ownership
+    keeper: Keeper
+    row: DirectorRow
+    lost: asyncio.Event
+
+    async def close(self) -> None:
+        await self.row.close()
+        await self.ownership.close()
+        await self.storage.close()
+
+
+async def contender(url: str, name: str) -> Contender:
+    lease = LeaseSettings(heartbeat_s=0.05, expiry_s=30.0)  # it never runs out by itself here
+    storage = await Storage.open(url)
+    keeper = Keeper()
+    ownership = await Ownership.join(url, name, lease, keeper)
+    row = DirectorRow(url, name, lease, lambda: ownership.epoch)
+    storage.fence_writes(fenced_both(ownership.fence, row.fence))
+    lost = asyncio.Event()
+    row.lost = lost.set
+    return Contender(storage, ownership, keeper, row, lost)
+
+
+def round_paired(tournament_id: str, round_number: int) -> RoundPaired:
+    return RoundPaired(tournament_id, (Pairing(round_number, 1, "bob", "cal"),))
+
+
+async def test_a_paused_ex_director_cannot_store_a_round_once_another_node_directs(postgres_url: str) -> None:
+    a, b = await contender(postgres_url, "a"), await contender(postgres_url, "b")
+    try:
+        assert await a.row.claim() and not await b.row.claim()  # one director at a time
+        terms = TournamentTerms(
+            "Night", "swiss", "ann", Rule.FREESTYLE, 15, ClockSetting(60_000, 0), OpeningRule.NONE, False, rounds=2
+        )
+        await a.storage.apply([TournamentCreated("t-1", terms, utc_now()), round_paired("t-1", 1)])
+
+        await expire_lease(postgres_url, "a")  # a paused past its lease, by the database's clock
+        assert await b.row.claim()  # b takes the tournaments over
+        with pytest.raises(Fenced, match="lease"):
+            await a.storage.apply([round_paired("t-1", 2)])  # a, woken, pairs round 2 late: refused
+        await asyncio.wait_for(a.keeper.dropped_any.wait(), 10)  # a joins again, with a lease of its own
+        with pytest.raises(Fenced, match="directs"):
+            await a.storage.apply([round_paired("t-1", 2)])  # but not the director's
+        assert a.lost.is_set() and not await a.row.still_held()  # and it stops directing
+        await b.storage.apply([round_paired("t-1", 2)])
+
+        stored = await b.storage.tournament("t-1")
+        assert stored is not None
+        assert [(pairing.round, pairing.board) for pairing in stored.pairings] == [(1, 1), (2, 1)]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_director_that_lets_go_is_followed_at_once_and_a_write_without_tournaments_is_not_fenced(
+    postgres_url: str,
+) -> None:
+    a, b = await contender(postgres_url, "a"), await contender(postgres_url, "b")
+    try:
+        assert await a.row.claim()
+        await a.row.release()  # a clean stop, or the lobby moved away from it
+        assert await b.row.claim() and not await a.row.claim()
+        with pytest.raises(Fenced):
+            terms = TournamentTerms(
+                "Day",
+                "arena",
+                "ann",
+                Rule.FREESTYLE,
+                15,
+                ClockSetting(60_000, 0),
+                OpeningRule.NONE,
+                False,
+                duration_s=60,
+            )
+            await a.storage.apply([TournamentCreated("t-2", terms, utc_now())])
+        assert await b.storage.tournament("t-2") is None
+    finally:
+        await a.close()
+        await b.close()
