@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,7 +28,7 @@ from server.cluster.tournament_lease import DirectorRow, fenced_both
 from server.domain import Pairing, RoundPaired, TournamentCreated, TournamentTerms, utc_now
 from server.storage.database import Storage
 from server.storage.writer import Fenced
-from tests.cluster.conftest import LEASE, RedisServer
+from tests.cluster.conftest import LEASE, Node, RedisServer
 from tests.cluster.test_ownership import Keeper, expire_lease
 from tests.server.server_harness import WireClient
 from tests.server.test_storage_node_faults import until_served
@@ -181,6 +181,34 @@ async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
         shown = await until_served(asker, type="get_tournament", tournament_id=tournament_id)
         boards = [(board["round"], board["black"], board["white"]) for board in shown["tournament"]["pairings"]]
         assert boards == [(2, black, white) for round_number, _, black, white in pairings if round_number == 2]
+
+
+async def test_results_of_games_whose_rooms_run_on_another_node_reach_the_director(
+    start_node: Callable[[str], Awaitable[Node]],
+) -> None:
+    # On one SQLite file with a bus: a node brings its rooms back when it starts again, while the
+    # lobby's node (the director) has moved on, so the games of the tournament end on another node.
+    director, other = await start_node("n1"), await start_node("n2")
+    ann = await director.client("ann")
+    players = {name: await other.client(name) for name in ("bob", "cal", "dee", "eve")}
+    watcher = await other.client("wes")
+    tournament_id = await create_swiss(ann, list(players.values()), rounds=1)
+    await until_served(watcher, type="watch_tournament", tournament_id=tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    games = {name: await player.expect_next("tournament_game") for name, player in players.items()}
+
+    director.process.send_signal(signal.SIGKILL)
+    await director.process.wait()
+    again = await watcher.expect_next("tournament")  # n2 runs the lobby now: it directs the tournament
+    assert (again["tournament"]["status"], again["tournament"]["round"]) == ("running", 1)
+    await start_node("n1")  # n1 back: it serves its rooms again, n2 goes on directing
+    losers = {min(name, game["opponent"]) for name, game in games.items()}
+    for loser in sorted(losers):
+        await resign_as_loser(games, players, loser)  # the games end on n1
+
+    last = await finished(watcher)
+    standings = last["tournament"]["standings"] if last["type"] == "tournament" else last["standings"]
+    assert {row["name"]: row["points"] for row in standings} == {name: float(name not in losers) for name in players}
 
 
 @dataclass
