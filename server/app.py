@@ -276,7 +276,7 @@ class GameServer:
             self.settings.db_path, self.settings.node_id, self.settings.lease, lambda: self._node_epoch
         )
         self.storage.fence_writes(fenced_both(self.ownership.fence, self.director_row.fence))
-        self.hub.confirm_lease = self.ownership.confirm_lease
+        self.hub.confirm_lease = self.director.confirm_lease = self.ownership.confirm_lease
         if self.cluster is None:
             self.hub.find_elsewhere = self.ownership.find
         else:

@@ -106,6 +106,10 @@ class Director:
         """A director whose tournaments open games through `services` and are read back from `storage`;
         not `directing` on a node of several until it takes the tournaments up (`take_up`)."""
         self.directing = directing
+        self.confirm_lease: Callable[[], None] | None = None
+        """Asked before a tournament request is served, on PostgreSQL: it refuses (`unavailable`)
+        while the node cannot be sure it still holds its lease (a director paused past it must not
+        answer from tournaments another node has taken up, not even a read)."""
         self._services = services
         self._storage = storage
         self._metrics = metrics
@@ -191,6 +195,8 @@ class Director:
         """Refuse (`unavailable`) a tournament request on a node that does not direct them now."""
         if not self.directing:
             raise Refusal("unavailable", "the tournaments are being taken up by another node; try again")
+        if self.confirm_lease is not None:
+            self.confirm_lease()
 
     async def reconcile(self) -> None:
         """Read back the results stored by rooms of other nodes for the boards still unscored here (a

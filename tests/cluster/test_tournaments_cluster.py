@@ -183,6 +183,40 @@ async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
         assert boards == [(2, black, white) for round_number, _, black, white in pairings if round_number == 2]
 
 
+async def test_a_director_paused_past_its_lease_answers_nothing_stale_and_the_tournament_goes_on(
+    start_tournament_node: StartNode, clients: Callable[..., Any], postgres_url: str
+) -> None:
+    director, other = start_tournament_node("n1"), start_tournament_node("n2")
+    ann = await clients(director, "ann")
+    players = {name: await clients(other, name) for name in ("bob", "cal", "dee", "eve")}
+    watcher = await clients(other, "wes")
+    tournament_id = await create_swiss(ann, list(players.values()), rounds=1)
+    await watcher.request(type="watch_tournament", tournament_id=tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    games = {name: await player.expect_next("tournament_game") for name, player in players.items()}
+
+    os.kill(director.pid, signal.SIGSTOP)
+    late = asyncio.create_task(ann.request(type="get_tournament", tournament_id=tournament_id))  # waits in n1's socket
+    again = await watcher.expect_next("tournament")  # n2 has taken the tournaments up
+    assert (again["tournament"]["status"], again["tournament"]["round"]) == ("running", 1)
+    os.kill(director.pid, signal.SIGCONT)
+    refused = await late
+    assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+
+    losers = {min(name, game["opponent"]) for name, game in games.items()}
+    for loser in sorted(losers):
+        await resign_as_loser(games, players, loser)
+    last = await finished(watcher)
+    standings = last["tournament"]["standings"] if last["type"] == "tournament" else last["standings"]
+    assert {row["name"]: row["points"] for row in standings} == {name: float(name not in losers) for name in players}
+    assert [
+        (round_number, board) for round_number, board, *_ in await stored_pairings(postgres_url, tournament_id)
+    ] == [
+        (1, 1),
+        (1, 2),
+    ]
+
+
 async def test_results_of_games_whose_rooms_run_on_another_node_reach_the_director(
     start_node: Callable[[str], Awaitable[Node]],
 ) -> None:
