@@ -278,9 +278,11 @@ class BusLobby:
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
         when another node runs it from now on, this node's players sign in there again, and its
-        watchers watch it again (its seeks are gone with the node that ran it). Raises BusUnavailable."""
+        watchers watch it again (its seeks are gone with the node that ran it). A node that has not
+        renewed the key within the lease (paused past it) claims it afresh like any other, and
+        follows the node that took it meanwhile. Raises BusUnavailable."""
         asked_at = asyncio.get_running_loop().time()
-        if self._owner == self._node:
+        if self.runs_here:  # the key set at the last renewal has not lapsed: it is still this node's
             await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
         elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
             logger.info("lobby: this node runs the lobby from now on")

@@ -18,10 +18,12 @@ from typing import Any, Protocol
 
 import asyncpg
 import pytest
+import redis.asyncio
 
 from engine.openings import OpeningRule
 from engine.record import ClockSetting
 from engine.types import Rule
+from server.cluster.bus_lobby import LOBBY_OWNER_KEY
 from server.cluster.leases import LeaseSettings
 from server.cluster.ownership import Ownership
 from server.cluster.tournament_lease import DirectorRow, fenced_both
@@ -183,15 +185,26 @@ async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
         assert boards == [(2, black, white) for round_number, _, black, white in pairings if round_number == 2]
 
 
-async def test_a_director_paused_past_its_lease_answers_nothing_stale_and_the_tournament_goes_on(
-    start_tournament_node: StartNode, clients: Callable[..., Any], postgres_url: str
+async def lobby_owner(redis_url: str) -> str | None:
+    """The node that holds the lobby's key (the lobby's node directs the tournaments)."""
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        owner = await client.get(LOBBY_OWNER_KEY)
+    finally:
+        await client.aclose()
+    return owner.decode() if isinstance(owner, bytes) else owner
+
+
+async def test_a_director_paused_past_its_lease_answers_nothing_stale_and_rejoins_as_a_follower(
+    start_tournament_node: StartNode, clients: Callable[..., Any], postgres_url: str, redis_server: RedisServer
 ) -> None:
     director, other = start_tournament_node("n1"), start_tournament_node("n2")
     ann = await clients(director, "ann")
     players = {name: await clients(other, name) for name in ("bob", "cal", "dee", "eve")}
     watcher = await clients(other, "wes")
     tournament_id = await create_swiss(ann, list(players.values()), rounds=1)
-    await watcher.request(type="watch_tournament", tournament_id=tournament_id)
+    for watching in (watcher, ann):
+        await watching.request(type="watch_tournament", tournament_id=tournament_id)
     await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
     games = {name: await player.expect_next("tournament_game") for name, player in players.items()}
 
@@ -202,6 +215,8 @@ async def test_a_director_paused_past_its_lease_answers_nothing_stale_and_the_to
     os.kill(director.pid, signal.SIGCONT)
     refused = await late
     assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+    followed = await ann.expect_next("tournament")  # n1 woke as a follower: its watcher watches on n2
+    assert followed["tournament"]["status"] == "running" and await lobby_owner(redis_server.url) == "n2"
 
     losers = {min(name, game["opponent"]) for name, game in games.items()}
     for loser in sorted(losers):
