@@ -238,12 +238,15 @@ async def test_results_of_games_whose_rooms_run_on_another_node_reach_the_direct
     # On one SQLite file with a bus: a node brings its rooms back when it starts again, while the
     # lobby's node (the director) has moved on, so the games of the tournament end on another node.
     director, other = await start_node("n1"), await start_node("n2")
-    ann = await director.client("ann")
+    ann = await other.client("ann")  # every request of this tournament comes through n2
     players = {name: await other.client(name) for name in ("bob", "cal", "dee", "eve")}
-    watcher = await other.client("wes")
-    tournament_id = await create_swiss(ann, list(players.values()), rounds=1)
+    watcher, fay = await other.client("wes"), await other.client("fay")
+    tournament_id = await create_swiss(ann, [*players.values(), fay], rounds=1)
+    left = await fay.request(type="withdraw_tournament", tournament_id=tournament_id)
+    assert left["type"] == "tournament" and left["tournament"]["players"] == 4, left
     await until_served(watcher, type="watch_tournament", tournament_id=tournament_id)
-    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    started = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    assert started["type"] == "tournament" and started["tournament"]["status"] == "running", started
     games = {name: await player.expect_next("tournament_game") for name, player in players.items()}
 
     director.process.send_signal(signal.SIGKILL)
