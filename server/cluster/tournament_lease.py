@@ -81,22 +81,22 @@ class DirectorRow:
         """Called when the fence finds the row held by another (the director stops at once)."""
 
     async def claim(self) -> bool:
-        """Take the row if nobody holds it (its node's lease has run out, or it was let go), or keep
-        it if this node holds it at its current lease; whether this node holds it now."""
+        """Take the row (at a new epoch) if nobody holds it (its node's lease has run out, or it was
+        let go) or this node's lease names it (a release that did not reach the database); whether
+        this node holds it now."""
         node_epoch = self._node_epoch()
         epoch = await self._fetchval(
             "INSERT INTO tournament_director (director, node_id, node_epoch, epoch) VALUES ($1, $2, $3, 1) "
             "ON CONFLICT (director) DO UPDATE SET node_id = EXCLUDED.node_id, node_epoch = EXCLUDED.node_epoch, "
             "epoch = tournament_director.epoch + 1 "
-            f"WHERE NOT {_HOLDER_LIVE} RETURNING epoch",
+            f"WHERE NOT {_HOLDER_LIVE} OR (tournament_director.node_id = $2 AND tournament_director.node_epoch = $3) "
+            "RETURNING epoch",
             DIRECTOR,
             self.node_id,
             node_epoch,
         )
-        if epoch is not None:
-            self.held = (node_epoch, int(epoch))
-            return True
-        return self.held is not None and await self.still_held()
+        self.held = None if epoch is None else (node_epoch, int(epoch))
+        return epoch is not None
 
     async def still_held(self) -> bool:
         """Whether the row still names this node at the lease and epoch it claimed (False once lost)."""
@@ -214,14 +214,15 @@ class TournamentDirection:
     async def beat(self) -> None:
         """Take up, keep or stop directing the tournaments."""
         wanted = self._lobby is None or self._lobby.runs_here
+        asked_at = asyncio.get_running_loop().time()
         if self._director.directing:
             if not wanted or (self._row is not None and not await self._row.still_held()):
                 await self._step_down()
                 return
-            self._renewed_at = asyncio.get_running_loop().time()
+            self._renewed_at = asked_at
             await self._director.reconcile()
         elif wanted and (self._row is None or await self._row.claim()):
-            self._renewed_at = asyncio.get_running_loop().time()
+            self._renewed_at = asked_at
             await self._director.take_up()
             if self._bus is not None:
                 self._bus.broadcast(DirectorNotice(self._bus.node))
