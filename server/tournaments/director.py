@@ -194,7 +194,7 @@ class Director:
     def require_directing(self) -> None:
         """Refuse (`unavailable`) a tournament request on a node that does not direct them now."""
         if not self.directing:
-            raise Refusal("unavailable", "the tournaments are being taken up by another node; try again")
+            raise Refusal("unavailable", "another node directs the tournaments, or is taking them up; try again")
         if self.confirm_lease is not None:
             self.confirm_lease()
 
