@@ -36,6 +36,7 @@ from server.cluster.bus_lobby import RemoteRequester
 from server.cluster.leases import LeaseSettings
 from server.cluster.node import ClusterNode
 from server.cluster.ownership import Ownership
+from server.cluster.tournament_lease import DirectorRow, TournamentDirection, fenced_both
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
@@ -189,7 +190,12 @@ class GameServer:
             review=self.review,
             lobby_elsewhere=None if self.cluster is None else self.cluster.lobby,
         )
-        self.director = Director(services, storage, settings.tournaments, self.metrics)
+        several_nodes = bus is not None or is_postgres(settings.db_path)
+        self.director = Director(services, storage, settings.tournaments, self.metrics, directing=not several_nodes)
+        """One process directs its tournaments; of several nodes, the one holding the director's lease."""
+        self.director_row: DirectorRow | None = None
+        """The director's lease in PostgreSQL (None on SQLite)."""
+        self.direction: TournamentDirection | None = None
         self.handlers = RequestHandlers(
             services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
         )
@@ -238,7 +244,8 @@ class GameServer:
             await app.ownership.begin()
         else:
             await app.restore_rooms()
-        await app.director.restore()
+        if app.director.directing:
+            await app.director.restore()
         await app.review.start()
         loop = asyncio.get_running_loop()
         app._chores = [
@@ -247,7 +254,9 @@ class GameServer:
             loop.create_task(app._tick_the_lobby()),
         ]
         if app.cluster is not None:
-            app._chores += await app.cluster.start(app.handlers.lobby)
+            app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.tournaments)
+        if not app.director.directing:
+            app._chores.append(app._direct_tournaments())
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,
@@ -263,12 +272,28 @@ class GameServer:
         """Take this node's lease, fence every write with it, and look up through it the rooms not
         served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
-        self.storage.fence_writes(self.ownership.fence)
-        self.hub.confirm_lease = self.ownership.confirm_lease
+        self.director_row = DirectorRow(
+            self.settings.db_path, self.settings.node_id, self.settings.lease, lambda: self._node_epoch
+        )
+        self.storage.fence_writes(fenced_both(self.ownership.fence, self.director_row.fence))
+        self.hub.confirm_lease = self.director.confirm_lease = self.ownership.confirm_lease
         if self.cluster is None:
             self.hub.find_elsewhere = self.ownership.find
         else:
             self.cluster.own_rooms_by(self.ownership)
+
+    @property
+    def _node_epoch(self) -> int:
+        assert self.ownership is not None
+        return self.ownership.epoch
+
+    def _direct_tournaments(self) -> asyncio.Task[None]:
+        """Of several nodes, one directs the tournaments under a lease (`server.cluster.tournament_lease`):
+        its heartbeat says whether it is this one (the chore returned)."""
+        lobby, bus = (None, None) if self.cluster is None else (self.cluster.lobby, self.cluster.bus)
+        self.direction = TournamentDirection(self.director, self.settings.lease, self.director_row, lobby, bus)
+        self.rooms.watch_results(self.direction.game_ended)
+        return asyncio.get_running_loop().create_task(self.direction.keep())
 
     async def restore(self, rooms: set[RoomId]) -> None:
         """Bring back rooms this node took over (`RoomKeeper`), as after a restart; with a bus, every
@@ -313,6 +338,8 @@ class GameServer:
             chore.cancel()
         await asyncio.gather(*self._chores, *self._reporting, return_exceptions=True)
         await self.director.close()
+        if self.direction is not None:
+            await self.direction.close()
         await self.rooms.close()
         if self.cluster is not None:
             await self.cluster.bus.close()

@@ -14,6 +14,10 @@ so that it is never one of this node's). What the lobby sends to callers on othe
 once per message and node (`ReplyMessage`, a tick's batch sent once to all of a node's watchers),
 and each node's edge fans it out. A game the lobby pairs opens on the lobby's node, its seats
 naming the players' own connections wherever they are.
+
+The lobby's node directs the tournaments too (`server/cluster/tournament_lease.py`): tournament
+requests are forwarded and served as lobby requests are, and each node remembers its connections
+that watch a tournament, to watch it again where the tournaments are taken up (`DirectorNotice`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine.record import PlayerKind
 from server.cluster.bus_hub import Bus, ClusterHub, refusal_of
@@ -30,6 +34,8 @@ from server.cluster.bus_messages import (
     LOBBY_LANE,
     BusMessage,
     BusUnavailable,
+    DirectorNotice,
+    GameEndedNotice,
     LobbyClosedMessage,
     LobbyCommandMessage,
     LobbySignedInMessage,
@@ -37,11 +43,13 @@ from server.cluster.bus_messages import (
 )
 from server.cluster.directory import OwnerKeys
 from server.cluster.leases import LeaseSettings
-from server.domain import CallerRef, ConnectionId, Refusal, caller_ref, node_of
+from server.domain import CallerRef, ConnectionId, GameId, Refusal, caller_ref, node_of
 from server.edge.connections import Connection
 from server.hub.lobby_requests import LobbyRequest, LobbyRequests
+from server.hub.services import Requester
 from server.lobby.hall import Lobby
 from wire.messages import ClientRequest, ServerMessage, UnwatchLobby, WatchLobby, error_message, parse_client_message
+from wire.tournaments import TournamentRequest, UnwatchTournament, WatchTournament
 
 if TYPE_CHECKING:
     from server.cluster.bus import RedisBus
@@ -49,6 +57,16 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 LOBBY_OWNER_KEY = "gomoku:lobby-owner"
+
+
+class TournamentService(Protocol):
+    """The tournaments' requests as the lobby's node serves them (`TournamentRequests`)."""
+
+    async def serve(self, connection: Requester, request: TournamentRequest) -> None: ...
+
+    def connection_closed(self, connection: Requester) -> None: ...
+
+    def game_ended_elsewhere(self, game_id: GameId) -> None: ...
 
 
 class RemoteRequester:
@@ -104,10 +122,29 @@ class BusLobby:
         self._watching: dict[ConnectionId, WatchLobby] = {}
         """This node's connections that watch the lobby, wherever it runs: they watch it again when
         it moves."""
+        self._tournaments: TournamentService | None = None
+        self._watching_tournaments: dict[ConnectionId, dict[str, WatchTournament]] = {}
+        """This node's connections that watch tournaments, wherever they are directed: they watch
+        them again when another node takes them up."""
+        self._renewed_at = 0.0
+        """When this node last renewed the lobby's key (the loop's clock)."""
 
-    def serve_with(self, requests: LobbyRequests) -> None:
-        """The lobby requests of this node, which serve the other nodes' when the lobby is here."""
+    def serve_with(self, requests: LobbyRequests, tournaments: TournamentService | None = None) -> None:
+        """The lobby (and tournament) requests of this node, which serve the other nodes' when the
+        lobby is here."""
         self._requests = requests
+        self._tournaments = tournaments
+
+    @property
+    def owner(self) -> str | None:
+        """The node that runs the lobby, as this node last read it."""
+        return self._owner
+
+    @property
+    def runs_here(self) -> bool:
+        """Whether this node runs the lobby, its key renewed within the lease's expiry."""
+        fresh = asyncio.get_running_loop().time() - self._renewed_at < self._lease.expiry_s
+        return self._owner == self._node and fresh
 
     # -------------------------------------------------- LobbyElsewhere
 
@@ -116,6 +153,11 @@ class BusLobby:
             self._watching[connection.id] = request.model_copy(update={"id": None})  # watched again unasked
         elif isinstance(request, UnwatchLobby):
             self._watching.pop(connection.id, None)
+        elif isinstance(request, WatchTournament):
+            again = request.model_copy(update={"id": None})
+            self._watching_tournaments.setdefault(connection.id, {})[request.tournament_id] = again
+        elif isinstance(request, UnwatchTournament):
+            self._watching_tournaments.get(connection.id, {}).pop(request.tournament_id, None)
         if self._owner == self._node:
             return False
         if self._owner is None:
@@ -137,6 +179,7 @@ class BusLobby:
 
     def closed(self, connection: Connection) -> None:
         self._watching.pop(connection.id, None)
+        self._watching_tournaments.pop(connection.id, None)
         if self._owner is not None and self._owner != self._node:
             self._bus.post(self._owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
 
@@ -150,9 +193,17 @@ class BusLobby:
         """The caller on another node that the lobby here knows by `connection`, if any."""
         return self._by_number.get(connection)
 
-    async def receive(self, message: LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage) -> None:
+    async def receive(
+        self,
+        message: LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage | DirectorNotice | GameEndedNotice,
+    ) -> None:
         """Serve a lobby message from another node."""
         match message:
+            case DirectorNotice():
+                await self._watch_tournaments_again()
+            case GameEndedNotice(game_id=game_id):
+                if self._tournaments is not None:
+                    self._tournaments.game_ended_elsewhere(game_id)
             case LobbySignedInMessage():
                 self._requester(message.ref, message.name, message.kind, message.address)
             case LobbyClosedMessage(ref=ref):
@@ -160,18 +211,32 @@ class BusLobby:
                 if requester is not None and self._requests is not None:
                     del self._by_number[requester.id]
                     self._requests.connection_closed(requester)
+                    if self._tournaments is not None:
+                        self._tournaments.connection_closed(requester)
             case LobbyCommandMessage():
                 await self._serve(message)
 
     async def _serve(self, message: LobbyCommandMessage) -> None:
         requester = self._requester(message.ref, message.name, message.kind, message.address)
         request = parse_client_message(message.request)
+        if isinstance(request, TournamentRequest) and self._tournaments is not None:
+            await self._serve_tournament(requester, request)
+            return
         if not isinstance(request, LobbyRequest):
             raise ValueError(f"a {request.type!r} request is not the lobby's to serve")
         if self._requests is None or self._owner != self._node:
             requester.send(error_message(Refusal("unavailable", "the lobby is moving; try again"), request.id))
             return
         answer = await refusal_of(self._requests.serve(requester, request), request.id)
+        if answer is not None:
+            requester.send(answer)
+
+    async def _serve_tournament(self, requester: RemoteRequester, request: TournamentRequest) -> None:
+        assert self._tournaments is not None
+        if self._owner != self._node:
+            requester.send(error_message(Refusal("unavailable", "the tournaments are moving; try again"), request.id))
+            return
+        answer = await refusal_of(self._tournaments.serve(requester, request), request.id)
         if answer is not None:
             requester.send(answer)
 
@@ -213,12 +278,17 @@ class BusLobby:
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
         when another node runs it from now on, this node's players sign in there again, and its
-        watchers watch it again (its seeks are gone with the node that ran it). Raises BusUnavailable."""
-        if self._owner == self._node:
+        watchers watch it again (its seeks are gone with the node that ran it). A node that has not
+        renewed the key within the lease (paused past it) claims it afresh like any other, and
+        follows the node that took it meanwhile. Raises BusUnavailable."""
+        asked_at = asyncio.get_running_loop().time()
+        if self.runs_here:  # the key set at the last renewal has not lapsed: it is still this node's
             await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
         elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
             logger.info("lobby: this node runs the lobby from now on")
         owner = await self._keys.get(LOBBY_OWNER_KEY)
+        if owner == self._node:
+            self._renewed_at = asked_at
         moved, previous, self._owner = owner != self._owner, self._owner, owner
         if moved and owner is not None and owner != self._node:
             for connection in list(self._connections.values()):
@@ -240,6 +310,27 @@ class BusLobby:
             except Refusal as refusal:
                 logger.info("lobby: %s cannot watch the lobby again: %s", connection.player, refusal.message)
 
+    async def _watch_tournaments_again(self) -> None:
+        """Another node (or this one) has taken the tournaments up: this node's watchers watch them
+        again there (after reading who runs the lobby now, which directs them), each getting a
+        fresh `tournament` snapshot."""
+        try:
+            await self.claim_or_follow()
+        except BusUnavailable as error:
+            logger.warning("lobby: cannot read the lobby's key: %s", error)
+        for connection_id, watched in list(self._watching_tournaments.items()):
+            connection = self._connections.get(connection_id)
+            if connection is not None:
+                for request in list(watched.values()):
+                    await self._watch_tournament_again(connection, request)
+
+    async def _watch_tournament_again(self, connection: Connection, request: WatchTournament) -> None:
+        try:
+            if not await self.forward(connection, request) and self._tournaments is not None:
+                await self._tournaments.serve(connection, request)
+        except Refusal as refusal:
+            logger.info("%s cannot watch %s again: %s", connection.player, request.tournament_id, refusal.message)
+
     def _signed_in(self, connection: Connection) -> LobbySignedInMessage:
         assert connection.player is not None
         ref = caller_ref(connection.id, self._node)
@@ -251,7 +342,9 @@ def start_bus(bus: RedisBus, hub: ClusterHub, lobby: BusLobby) -> None:
     back after an outage, the lobby's key is claimed (or followed) and the rooms' owners told."""
 
     async def receive(message: BusMessage) -> None:
-        if isinstance(message, LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage):
+        if isinstance(
+            message, LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage | DirectorNotice | GameEndedNotice
+        ):
             await lobby.receive(message)
         else:
             await hub.receive(message)

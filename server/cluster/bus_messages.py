@@ -7,7 +7,8 @@ in it (each event's wire text serialised once by the owner, whatever the number 
 edge's count of a room's connections, to the room's owner; and a node's notice that it owns a room
 (after taking it over, or after an outage of the bus), to every node. And three about the lobby,
 which one node runs for all: a lobby request, a connection signed in, a connection closed, all in
-the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's.
+the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's. And two about
+the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from server.domain import (
     CallerRef,
     Enter,
     Exit,
+    GameId,
     OneCaller,
     PresenceReport,
     RoomId,
@@ -127,8 +129,34 @@ class OwnerNotice:
     node: str
 
 
+# -------------------------------------------- tournaments: one node directs them (tournament_lease.py)
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorNotice:
+    """`node` directs the tournaments from now on (it has just taken them up), to every node: their
+    connections watching a tournament watch it again there."""
+
+    node: str
+    room_id: RoomId = LOBBY_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndedNotice:
+    """A game has ended in a room of the sending node, its result stored, for the node that directs
+    the tournaments (it reads the result back if the game is a tournament's, and ignores it if not)."""
+
+    game_id: GameId
+    room_id: RoomId = LOBBY_LANE
+
+
+TournamentNotice = DirectorNotice | GameEndedNotice
+
+
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
-BusMessage = CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage
+BusMessage = (
+    CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage | TournamentNotice
+)
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
 

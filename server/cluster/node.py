@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from server.bots.players import BotPlayers, BotRoster
 from server.cluster.bus_hub import ClusterHub, RoomFanOut
-from server.cluster.bus_lobby import BusLobby, start_bus
+from server.cluster.bus_lobby import BusLobby, TournamentService, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
 from server.cluster.leases import LeaseSettings
 from server.cluster.room_list import ListedRoomRegistry
@@ -53,10 +53,10 @@ class ClusterNode:
         self.directory = OwnershipDirectory(owners)
         self.hub.use_directory(self.directory)
 
-    async def start(self, requests: LobbyRequests) -> list[asyncio.Task[None]]:
+    async def start(self, requests: LobbyRequests, tournaments: TournamentService) -> list[asyncio.Task[None]]:
         """Find (or take) the lobby, start the bus, and the chores that renew what this node keeps
         in Redis (returned, for the server to stop)."""
-        self.lobby.serve_with(requests)
+        self.lobby.serve_with(requests, tournaments)
         await self.lobby.claim_or_follow()
         start_bus(self.bus, self.hub, self.lobby)
         loop = asyncio.get_running_loop()

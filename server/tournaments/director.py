@@ -18,10 +18,12 @@ boards paired but not yet opened, takes up results stored meanwhile, and
 goes on. The unfinished games themselves come back with their rooms, clocks
 included (`GameServer.restore_rooms`).
 
-One director runs each tournament. With several nodes, the director of a
-tournament would hold a lease on it (as a room's node does, `server/cluster`)
-and take it up with `restore`'s path, for that one tournament, when the
-lease passes to its node: every decision it makes is stored before it acts.
+With several nodes, one node directs every tournament, under a lease
+(`server/cluster/tournament_lease.py`): the others are not `directing`, and
+the node that takes the lease over takes the tournaments up (`take_up`,
+which is `restore`'s path) and lets them go when it loses it (`let_go`). A
+game whose room runs on another node ends there: its result reaches the
+director by a notice and is read back from storage (`reconcile`).
 """
 
 from __future__ import annotations
@@ -94,9 +96,20 @@ class Director:
     """Runs the tournaments of one server."""
 
     def __init__(
-        self, services: Services, storage: TournamentReader, settings: TournamentSettings, metrics: Metrics
+        self,
+        services: Services,
+        storage: TournamentReader,
+        settings: TournamentSettings,
+        metrics: Metrics,
+        directing: bool = True,
     ) -> None:
-        """A director whose tournaments open games through `services` and are read back from `storage`."""
+        """A director whose tournaments open games through `services` and are read back from `storage`;
+        not `directing` on a node of several until it takes the tournaments up (`take_up`)."""
+        self.directing = directing
+        self.confirm_lease: Callable[[], None] | None = None
+        """Asked before a tournament request is served, on PostgreSQL: it refuses (`unavailable`)
+        while the node cannot be sure it still holds its lease (a director paused past it must not
+        answer from tournaments another node has taken up, not even a read)."""
         self._services = services
         self._storage = storage
         self._metrics = metrics
@@ -155,6 +168,63 @@ class Director:
                 "took up tournament %s (%s, round %d)", tournament.tournament_id, tournament.status, tournament.round
             )
             self._spawn(self._advance(tournament.tournament_id))
+
+    async def take_up(self) -> None:
+        """Direct the tournaments from now on (this node has taken the director's lease): every
+        tournament not yet over is taken up as after a restart."""
+        self.directing = True
+        try:
+            await self.restore()
+        except BaseException:
+            await self.let_go()
+            raise
+
+    async def let_go(self) -> None:
+        """Stop directing (another node may direct now): no timer, task or tournament is kept, and
+        the watchers are forgotten (their nodes watch again where the tournaments go)."""
+        self.directing = False
+        await self.close()
+        self._tournaments.clear()
+        self._locks.clear()
+        self._next_round_at.clear()
+        self._tournament_of_game.clear()
+        self._over.clear()
+        self.watchers = TournamentWatchers()
+
+    def require_directing(self) -> None:
+        """Refuse (`unavailable`) a tournament request on a node that does not direct them now."""
+        if not self.directing:
+            raise Refusal("unavailable", "another node directs the tournaments, or is taking them up; try again")
+        if self.confirm_lease is not None:
+            self.confirm_lease()
+
+    async def reconcile(self) -> None:
+        """Read back the results stored by rooms of other nodes for the boards still unscored here (a
+        notice of one may have been lost while the director or the room changed nodes)."""
+        rooms = self._services.rooms
+        for tournament_id, tournament in list(self._tournaments.items()):
+            if any(p.room_id is not None and rooms.get(p.room_id) is None for p in tournament.unfinished()):
+                await self._read_results(tournament_id)
+
+    def game_ended_elsewhere(self, game_id: GameId) -> None:
+        """A game has ended in a room of another node: if it is a tournament's, read its result back."""
+        tournament_id = self._tournament_of_game.get(game_id)
+        if tournament_id is not None:
+            self._spawn(self._read_results(tournament_id))
+
+    async def _read_results(self, tournament_id: str) -> None:
+        stored = await self._storage.tournament(tournament_id)
+        if stored is None:
+            return
+        async with self._lock(tournament_id):
+            tournament = self._tournaments.get(tournament_id)
+            scored = [] if tournament is None else tournament.results_stored(stored.pairings)
+        for board in scored:
+            assert board.game_id is not None
+            self._tournament_of_game.pop(board.game_id, None)
+        if scored:
+            self.watchers.changed(tournament_id, scored)
+            self._spawn(self._advance(tournament_id))
 
     async def close(self) -> None:
         for timer in self._timers.values():

@@ -13,9 +13,9 @@ from typing import assert_never
 
 from engine.openings import OpeningRule
 from engine.record import ClockSetting, PlayerInfo, parse_timestamp
-from server.domain import Refusal, TournamentReader, TournamentTerms, utc_now
+from server.domain import GameId, Refusal, TournamentReader, TournamentTerms, utc_now
 from server.edge.connections import Connection
-from server.hub.services import Services, signed_in
+from server.hub.services import Requester, Services, signed_in
 from server.tournaments import views
 from server.tournaments.director import Change, Director
 from server.tournaments.tournament import Tournament
@@ -45,7 +45,18 @@ class TournamentRequests:
         self.director = director
 
     async def handle(self, connection: Connection, request: TournamentRequest) -> None:
-        """Serve one request; raise Refusal to answer it with an error."""
+        """Serve one request of a connection here, or, in a cluster, hand it to the node that directs
+        the tournaments (the lobby's node, which serves it as its own); raise Refusal to answer it
+        with an error."""
+        elsewhere = self._services.lobby_elsewhere
+        if elsewhere is not None and await elsewhere.forward(connection, request):
+            return
+        await self.serve(connection, request)
+
+    async def serve(self, connection: Requester, request: TournamentRequest) -> None:
+        """Serve one request here, of a connection here or on another node; raise Refusal to answer
+        it with an error."""
+        self.director.require_directing()
         name = signed_in(connection)
         tournament_id = request.tournament_id if not isinstance(request, CreateTournament | ListTournaments) else ""
         change = self.director.change
@@ -88,8 +99,12 @@ class TournamentRequests:
                 assert_never(request)
         connection.send(self._snapshot(tournament, request.id))
 
-    def connection_closed(self, connection: Connection) -> None:
+    def connection_closed(self, connection: Requester) -> None:
         self.director.watchers.connection_closed(connection.id)
+
+    def game_ended_elsewhere(self, game_id: GameId) -> None:
+        """A game has ended in a room of another node (its node's notice)."""
+        self.director.game_ended_elsewhere(game_id)
 
     def _snapshot(self, tournament: Tournament, request_id: str | int | None, seq: int = 0) -> TournamentMessage:
         model = views.tournament_model(tournament, self.director.next_round_at(tournament.tournament_id))

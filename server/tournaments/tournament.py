@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -245,6 +246,20 @@ class Tournament:
         score = 0.5 if winner is None else 1.0 if winner.name == pairing.black else 0.0
         scored = dataclasses.replace(pairing, score=score)
         self.pairings[(pairing.round, pairing.board)] = scored
+        return scored
+
+    def results_stored(self, stored: Iterable[Pairing]) -> list[Pairing]:
+        """Score the boards whose games have a result stored (the pairings as storage reads them
+        back, each score from its game's stored result): the result of a game whose room runs on
+        another node, read back by the director. The boards now scored."""
+        scored = []
+        for pairing in stored:
+            board = self.pairings.get((pairing.round, pairing.board))
+            if board is None or board.score is not None or pairing.score is None:
+                continue
+            if board.game_id is not None and board.game_id == pairing.game_id:
+                scored.append(dataclasses.replace(board, score=pairing.score))
+                self.pairings[(pairing.round, pairing.board)] = scored[-1]
         return scored
 
     def games_to_open(self) -> list[Pairing]:
