@@ -193,6 +193,8 @@ class GameServer:
         self.handlers = RequestHandlers(
             services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
         )
+        if self.cluster is not None:
+            self.cluster.hub.carry_out_sanctions_with(self.handlers.moderation.sanctions.carry_out)
         self.http = HttpApi(storage, self.metrics, storage, self.review)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
@@ -245,6 +247,7 @@ class GameServer:
             loop.create_task(metrics.watch_event_loop()),
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
+            loop.create_task(app.handlers.moderation.sanctions.watch()),
         ]
         if app.cluster is not None:
             app._chores += await app.cluster.start(app.handlers.lobby)

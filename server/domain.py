@@ -1057,6 +1057,9 @@ class ModerationReader(Protocol):
     async def audit_log(self, limit: int, target: str | None = None) -> list[AuditEntry]:
         """The latest moderation actions, newest first (only those done to `target` if given)."""
 
+    async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
+        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""
 

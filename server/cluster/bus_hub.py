@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
@@ -25,12 +25,15 @@ from server.cluster.bus_messages import (
     OwnerNotice,
     PresenceMessage,
     ReplyMessage,
+    SanctionMessage,
+    TakeOutMessage,
     decode_changes,
     encode_changes,
     nodes_named,
 )
 from server.cluster.directory import RoomDirectory
 from server.domain import (
+    AuditEntry,
     Caller,
     CallerRef,
     ConnectionId,
@@ -171,6 +174,12 @@ class ClusterHub(Hub):
         self._edge = edge
         self._room_list = rooms.room_list
         self.node = bus.node
+        self._sanctioned: Callable[[AuditEntry], Awaitable[None]] | None = None
+        """Carries out this node's part of a ban or rename another node stored (`carry_out_sanctions_with`)."""
+
+    def carry_out_sanctions_with(self, carry_out: Callable[[AuditEntry], Awaitable[None]]) -> None:
+        """Hand the bans and renames other nodes announce to `carry_out` (the node's `Sanctions`)."""
+        self._sanctioned = carry_out
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -247,6 +256,20 @@ class ClusterHub(Hub):
         owner = await self._owner(room_id)
         await self._deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
 
+    async def take_out(self, room_id: RoomId, name: str, refs: list[CallerRef], detail: str) -> None:
+        """Take a banned player's connections out of a room held here, or ask its owner to (in the
+        room's lane, after the commands sent before); Refusal if the owner cannot be reached."""
+        if self._actor(room_id) is not None:
+            await super().take_out(room_id, name, refs, detail)
+            return
+        owner = await self._owner(room_id)
+        await self._deliver(owner, room_id, TakeOutMessage(room_id, name, tuple(refs), detail))
+
+    def announce_sanction(self, entry: AuditEntry) -> None:
+        """Tell every node of a ban or rename stored here (lost if Redis is away: each node also
+        reads the latest ones from storage, `Sanctions.watch`)."""
+        self._bus.broadcast(SanctionMessage.of(entry, self.node))
+
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what this node's edge counts of its connections, wherever the room is."""
         if self._actor(room_id) is not None:
@@ -282,6 +305,12 @@ class ClusterHub(Hub):
             case PresenceMessage(room_id=room_id, node=node):
                 if self._actor(room_id) is not None:
                     await super().report(room_id, self._fan_out.tally.add(room_id, node, message.report))
+            case TakeOutMessage(room_id=room_id, name=name, refs=refs, detail=detail):
+                await Hub.take_out(self, room_id, name, list(refs), detail)
+            case SanctionMessage() if self._sanctioned is not None:
+                await self._sanctioned(message.entry)
+            case SanctionMessage():
+                logger.warning("a %s of %s came before this node can carry it out", message.action, message.target)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
                 if node != self.node:

@@ -8,17 +8,21 @@ edge's count of a room's connections, to the room's owner; and a node's notice t
 (after taking it over, or after an outage of the bus), to every node. And three about the lobby,
 which one node runs for all: a lobby request, a connection signed in, a connection closed, all in
 the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's.
+And two about moderation: a ban or rename stored, to every node; a banned player's connections to
+take out of a room, to the room's owner.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, cast, get_args
 
-from engine.record import PlayerKind
+from engine.record import PlayerKind, format_timestamp, parse_timestamp
 from server.domain import (
     EVERYONE,
+    AuditAction,
+    AuditEntry,
     CallerRef,
     Enter,
     Exit,
@@ -127,8 +131,58 @@ class OwnerNotice:
     node: str
 
 
+# ---------------------------------------------------------------- moderation across nodes
+
+MODERATION_LANE = RoomId("~moderation")
+"""Where notices of bans and renames go (no room id has a `~`): one lane, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionMessage:
+    """A ban or a rename stored by `node` (its audit entry), for every node to carry out its part
+    (`server.moderation.sanctions`)."""
+
+    entry_id: str
+    at: str
+    actor: str
+    action: str
+    target: str
+    reason: str
+    detail: str | None
+    node: str
+    room_id: RoomId = MODERATION_LANE
+
+    @classmethod
+    def of(cls, entry: AuditEntry, node: str) -> SanctionMessage:
+        at = format_timestamp(entry.at)
+        return cls(entry.entry_id, at, entry.actor, entry.action, entry.target, entry.reason, entry.detail, node)
+
+    @property
+    def entry(self) -> AuditEntry:
+        action = cast(AuditAction, self.action)
+        return AuditEntry(
+            self.entry_id, parse_timestamp(self.at), self.actor, action, self.target, self.reason, self.detail
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOutMessage:
+    """A banned player's connections on another node, for the room's owner to take out of the room,
+    their game there lost by forfeit first (`Hub.take_out`)."""
+
+    room_id: RoomId
+    name: str
+    refs: tuple[CallerRef, ...]
+    detail: str
+
+
+ModerationMessage = SanctionMessage | TakeOutMessage
+
+
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
-BusMessage = CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage
+BusMessage = (
+    CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage | ModerationMessage
+)
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
 

@@ -15,11 +15,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
+from server.domain import AuditEntry, Caller, CallerRef, PresenceReport, Refusal, RoomId, Standing
 from server.players.ratings import RatingBook
 from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
-from server.rooms.room import RoomEvent, RoomRequest
+from server.rooms.room import Outcome, Room, RoomEvent, RoomRequest
 from wire.messages import JoinRoom, RoomSummaryModel
 
 if TYPE_CHECKING:
@@ -100,6 +100,29 @@ class Hub:
         """Send an event that stores nothing (a chat line) to everyone in a room held by another
         node; in one process there is none (`not_found`)."""
         raise Refusal("not_found", f"there is no room {room_id!r}")
+
+    async def take_out(self, room_id: RoomId, name: str, refs: list[CallerRef], detail: str) -> None:
+        """A banned player's connections (`refs`) leave a room, as if they had asked to, their game
+        in it first lost by forfeit (the result saying `detail`): a seat of theirs waiting for a game
+        is open again. Nothing if the room is gone."""
+        actor = self._actor(room_id)
+        if actor is None:
+            return
+        callers = [Caller(ref, name) for ref in refs]
+
+        def forfeit_and_leave(room: Room, now: float) -> Outcome:
+            outcome = room.forfeit(name, detail, now)
+            for caller in callers:
+                left = room.leave(caller, now)
+                outcome.events += left.events
+                outcome.records += left.records
+            return outcome
+
+        await actor.run(forfeit_and_leave)
+
+    def announce_sanction(self, entry: AuditEntry) -> None:
+        """Tell the other nodes of a ban or a rename stored here, for each to carry out its part (in
+        one process there are none)."""
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what the edge now counts of its connections (nothing if it is gone)."""

@@ -20,13 +20,14 @@ from datetime import timedelta
 from typing import assert_never
 
 from engine.record import format_timestamp
+from server.domain import AuditEntry, ConnectionId, Refusal, Role, RoomId, caller_ref
 from server.domain import Caller as RoomCaller
-from server.domain import ConnectionId, Refusal, Role, RoomId, caller_ref
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.lobby.pacing import RecentCounts
-from server.moderation.actions import Moderation
+from server.moderation.actions import Moderation, new_name_of
 from server.moderation.chat_lines import ChatLine
+from server.moderation.sanctions import Sanctions
 from server.moderation.views import audit_entry_model, report_model
 from server.rooms.actors import RoomActor
 from server.rooms.room import Outcome, Room
@@ -51,7 +52,6 @@ from wire.moderation_events import (
     GamesDeleted,
     Kicked,
     ModerationDone,
-    Renamed,
     ReportFiled,
     Reports,
 )
@@ -70,6 +70,8 @@ class ModerationRequests:
     def __init__(self, services: Services) -> None:
         self._services = services
         self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
+        self.sanctions = Sanctions(services)
+        """This node's part of each ban and rename, wherever it was made."""
         self._reports_filed: RecentCounts[str] = RecentCounts(3600.0)
         self._kicked: set[tuple[RoomId, str]] = set()
         """(room, name in lower case) of each spectator kicked out: kept out of that room while this
@@ -149,27 +151,27 @@ class ModerationRequests:
         connection.send(done)
 
     async def _ban(self, connection: Connection, request: Ban) -> None:
-        """Store the ban, then: the player's seeks go, their games are lost by forfeit, they leave
-        every room (a seat waiting for a game is open again), and each of their connections is
-        closed with the reason."""
+        """Store the ban, then carry it out here and tell the other nodes (`Sanctions`): the
+        player's seeks go, their games are lost by forfeit, they leave every room (a seat waiting for
+        a game is open again), and each of their connections is closed with the reason."""
         actor = await self._acting_on(connection, request.player, "moderator")
-        player = await self.actions.ban(actor, request.player, request.reason)
-        self._withdraw_seeks(player.name)
-        await self._forfeit_games(player.name, f"forfeited: {player.name} was banned")
-        await self._leave_rooms(player.name)
-        self._disconnect(player.name, f"banned: {request.reason}")
-        connection.send(ModerationDone(action="ban", target=player.name, id=request.id))
+        banned = await self.actions.ban(actor, request.player, request.reason)
+        await self._sanction(banned)
+        connection.send(ModerationDone(action="ban", target=banned.target, id=request.id))
 
     async def _rename(self, connection: Connection, request: RenamePlayer) -> None:
-        """Store the new name, then close the player's connections, telling them the name to sign in as
-        (their token goes with it)."""
+        """Store the new name, then close the player's connections on every node, telling them the
+        name to sign in as (their token goes with it)."""
         actor = await self._acting_on(connection, request.player, "moderator")
-        old, new = await self.actions.rename(actor, request.player, request.new_name, request.reason)
-        self._withdraw_seeks(old)
-        told = Renamed(name=new, reason=request.reason)
-        self._services.deliver([(connection_id, told) for connection_id in self._services.lobby.connections_of(old)])
-        self._disconnect(old, f"renamed by a moderator: sign in as {new}")
-        connection.send(ModerationDone(action="rename", target=old, new_name=new, id=request.id))
+        renamed = await self.actions.rename(actor, request.player, request.new_name, request.reason)
+        await self._sanction(renamed)
+        done = ModerationDone(action="rename", target=renamed.target, new_name=new_name_of(renamed), id=request.id)
+        connection.send(done)
+
+    async def _sanction(self, entry: AuditEntry) -> None:
+        """Carry out a stored ban or rename on this node, and tell the others to."""
+        self._services.hub.announce_sanction(entry)
+        await self.sanctions.carry_out(entry)
 
     async def _kick(self, connection: Connection, request: Kick) -> None:
         """Log the kick, tell the spectator why, then take each of their connections out of the room."""
@@ -232,40 +234,6 @@ class ModerationRequests:
         connection.send(GamesDeleted(game_ids=deleted, id=request.id))
 
     # ------------------------------------------------------------- effects
-
-    def _withdraw_seeks(self, name: str) -> None:
-        lobby = self._services.lobby
-        for seek in [seek for seek in lobby.seeks.values() if seek.owner == name]:
-            self._services.deliver(lobby.cancel(seek.seek_id, name))
-
-    async def _forfeit_games(self, name: str, detail: str) -> None:
-        """End each game `name` plays as their loss. The ban is stored already: a room whose result
-        cannot be stored now is logged, and its game goes on."""
-        for room_id in self._services.rooms.seated(name):
-            actor = self._services.rooms.get(room_id)
-            if actor is None:
-                continue
-            try:
-                await actor.run(lambda room, now: room.forfeit(name, detail, now))
-            except Exception:
-                logger.exception("room %s: cannot forfeit the game of banned %s", room_id, name)
-
-    async def _leave_rooms(self, name: str) -> None:
-        """Take the player's connections out of every room they are in: a seat of a room still waiting
-        for its game is open again (their games are over by now)."""
-        book = self._services.edge.book
-        in_rooms: dict[RoomId, list[ConnectionId]] = {}
-        for connection_id in self._services.lobby.connections_of(name):
-            for room_id in book.rooms_of(connection_id):
-                in_rooms.setdefault(room_id, []).append(connection_id)
-        for room_id, connections in in_rooms.items():
-            room_actor = self._services.rooms.get(room_id)
-            if room_actor is not None:
-                await _take_out(room_actor, name, connections, self._services.edge.node)
-
-    def _disconnect(self, name: str, reason: str) -> None:
-        for connection_id in self._services.lobby.connections_of(name):
-            self._services.disconnect(connection_id, reason)
 
     def _recent_line(self, chat_id: str) -> ChatLine:
         line = self._services.chat_lines.get(chat_id)

@@ -419,6 +419,11 @@ class Storage:
         async with self._snapshot() as read:
             return await moderation.audit_log(read, limit, target)
 
+    async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
+        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+        async with self._snapshot() as read:
+            return await moderation.sanctions_since(read, since)
+
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""
         async with self._snapshot() as read:
