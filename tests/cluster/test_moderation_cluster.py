@@ -1,0 +1,153 @@
+"""Moderation is the same from every node: a ban, a rename or a mute made on one node holds on all
+of them, and so does a ban or a rename made by `gomoku-admin` in a process of its own.
+
+Real processes: PostgreSQL, Redis and three nodes (short leases), or two nodes on one SQLite file
+and Redis; each stopped by its pid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from server.domain import Role
+from server.moderation.actions import Moderation
+from server.storage.database import Storage
+from tests.cluster.conftest import REPO, Node, StartClusterNode
+from tests.server.server_harness import WireClient
+
+Clients = Callable[..., Awaitable[WireClient]]
+StartNode = Callable[[str], Awaitable[Node]]
+
+
+async def grant(database: str, name: str, role: Role = "moderator") -> None:
+    """Give a player a role, as the operator does on the server's machine."""
+    storage = await Storage.open(database)
+    try:
+        await Moderation(storage).grant("operator:test", name, role, "for the test")
+    finally:
+        await storage.close()
+
+
+async def gomoku_admin(database: str, *arguments: str) -> None:
+    """Run `gomoku-admin` on the database in a process of its own, as the operator would."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.moderation.admin_cli", "--db", database, *arguments, cwd=REPO
+    )
+    assert await process.wait() == 0
+
+
+async def closed_with(player: WireClient) -> tuple[int, str]:
+    """The close code and reason of a connection the server closes."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await player.receive()
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def refused(reply: dict[str, Any], code: str) -> str:
+    assert (reply["type"], reply["code"]) == ("error", code), reply
+    return str(reply["message"])
+
+
+async def test_a_ban_on_one_node_closes_the_player_everywhere_and_their_games_elsewhere_are_forfeited(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
+    moderator = await clients(first, "mod")
+    await grant(postgres_url, "mod")
+    watcher = await clients(first, "watcher")
+    await watcher.request(type="watch_lobby")
+    troll = await clients(second, "troll")
+    troll_too = await clients(third, "troll", troll.token)
+    bob = await clients(third, "bob")
+    playing = (await bob.request(type="create_room"))["room"]["room_id"]  # held by n3
+    assert (await troll.request(type="join_room", room_id=playing, as_="player"))["you"] == "white"
+    await bob.request(type="move", room_id=playing, x=7, y=7)
+    waiting = (await troll_too.request(type="create_room"))["room"]["room_id"]  # held by n3, troll black
+    assert (await troll.request(type="join_room", room_id=waiting))["you"] == "black"  # from n2 too
+    seek = (await troll.request(type="seek"))["seek"]  # in the lobby, which n1 runs
+    await watcher.expect_next("seek_added")
+
+    done = await moderator.request(type="ban", player="troll", reason="abuse")
+    assert (done["type"], done["action"], done["target"]) == ("moderation_done", "ban", "troll")
+    assert await closed_with(troll) == (1008, "banned: abuse")
+    assert await closed_with(troll_too) == (1008, "banned: abuse")
+    over = await bob.expect_next("game_over")
+    assert over["result"]["winner"] == "black" and over["result"]["detail"] == "forfeited: troll was banned"
+    assert (await watcher.expect_next("seek_removed"))["seek_id"] == seek["seek_id"]
+    carol = await clients(second, "carol")
+    joined = await carol.request(type="join_room", room_id=waiting, as_="player")
+    # troll's waiting seat is open again: the room, left empty, is gone, or carol takes that seat
+    assert joined.get("code") == "not_found" or joined.get("you") == "black", joined
+
+
+async def test_a_rename_on_one_node_reaches_the_players_connections_on_every_node(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
+    moderator = await clients(first, "mod")
+    await grant(postgres_url, "mod")
+    rude = await clients(second, "rudename")
+    rude_too = await clients(third, "rudename", rude.token)
+
+    done = await moderator.request(type="rename_player", player="rudename", new_name="Nice", reason="offensive")
+    assert (done["action"], done["target"], done["new_name"]) == ("rename", "rudename", "Nice")
+    for connection in (rude, rude_too):
+        assert (await connection.expect_next("renamed"))["name"] == "Nice"
+        assert await closed_with(connection) == (1008, "renamed by a moderator: sign in as Nice")
+    await clients(third, "Nice", rude.token)  # welcomed under the new name, with the same token
+
+
+async def test_a_mute_on_one_node_holds_on_every_node_in_the_lobby_and_in_rooms_held_elsewhere(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second = start_cluster_node("n1"), start_cluster_node("n2")
+    moderator = await clients(first, "mod")
+    await grant(postgres_url, "mod")
+    alice = await clients(second, "alice")
+    room_id = (await moderator.request(type="create_room"))["room"]["room_id"]  # held by n1
+    await alice.request(type="join_room", room_id=room_id)
+
+    assert (await moderator.request(type="mute", player="alice", minutes=10, reason="spam"))["action"] == "mute"
+    for room in (None, room_id):
+        said = await alice.request(type="chat", room_id=room, text="spam")
+        assert "muted" in refused(said, "not_allowed")
+
+
+async def test_a_ban_by_gomoku_admin_closes_the_players_connections_on_every_node_within_seconds(
+    start_cluster_node: StartClusterNode, clients: Clients, database: str
+) -> None:
+    first, second = start_cluster_node("n1", database), start_cluster_node("n2", database)
+    troll = await clients(first, "troll")
+    troll_too = await clients(second, "troll", troll.token)
+    bob = await clients(second, "bob")
+    room_id = (await troll.request(type="create_room"))["room"]["room_id"]  # held by n1
+    assert (await bob.request(type="join_room", room_id=room_id, as_="player"))["you"] == "white"
+    await troll.request(type="move", room_id=room_id, x=7, y=7)
+
+    await gomoku_admin(database, "ban", "troll", "--reason", "abuse")
+    async with asyncio.timeout(10):  # each node reads the latest bans every 2 s
+        assert await closed_with(troll) == (1008, "banned: abuse")
+        assert await closed_with(troll_too) == (1008, "banned: abuse")
+        over = await bob.expect_next("game_over")
+    assert over["result"]["winner"] == "white" and over["result"]["detail"] == "forfeited: troll was banned"
+
+
+async def test_a_rename_by_gomoku_admin_closes_the_players_connections_on_every_node(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second = start_cluster_node("n1"), start_cluster_node("n2")
+    rude = await clients(first, "rudename")
+    rude_too = await clients(second, "rudename", rude.token)
+
+    await gomoku_admin(postgres_url, "rename", "rudename", "Nice", "--reason", "offensive")
+    for connection in (rude, rude_too):
+        assert (await connection.expect_next("renamed"))["name"] == "Nice"
+        assert await closed_with(connection) == (1008, "renamed by a moderator: sign in as Nice")
