@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -37,7 +36,7 @@ from server.cluster.leases import LeaseSettings
 from server.cluster.node import ClusterNode
 from server.cluster.ownership import Ownership
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
-from server.edge.connections import Connection, RateLimit, address_of
+from server.edge.connections import AddressCounts, Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
@@ -199,7 +198,8 @@ class GameServer:
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
-        self._per_address: Counter[str] = Counter()
+        self.addresses: AddressCounts = AddressCounts() if self.cluster is None else self.cluster.addresses
+        """Open connections per address: this node's, and with a bus every node's."""
         self._chores: list[asyncio.Task[None]] = []
         self._reporting: set[asyncio.Task[None]] = set()
         """Tasks telling rooms of connections that closed (see `_disconnect`)."""
@@ -391,21 +391,18 @@ class GameServer:
     async def handle(self, websocket: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
         address = address_of(websocket)
-        if self._per_address[address] >= self.settings.limits.connections_per_address:
-            limit = self.settings.limits.connections_per_address
+        limit = self.settings.limits.connections_per_address
+        if not await self.addresses.admit(address, limit):
             refusal = Refusal("limit_reached", f"{limit} connections from your address are open, the most allowed")
             await websocket.send(error_message(refusal, None).to_wire())
             await _close_and_drain(websocket, CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
             return
-        self._per_address[address] += 1
         self.metrics.connections.inc()
         try:
             await self._serve(websocket)
         finally:
             self.metrics.connections.dec()
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self.addresses.closed(address)
 
     async def _serve(self, websocket: ServerConnection) -> None:
         rate = RateLimit(self.settings.rate_per_second, self.settings.rate_burst)

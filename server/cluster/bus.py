@@ -59,6 +59,10 @@ NODES_KEY = "gomoku:nodes"
 """The names of the nodes that have written lines of the room list."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
+ADDRESSES_KEY = "gomoku:addresses:"
+"""A node's open connections per address: a hash of address -> count."""
+ADDRESS_NODES_KEY = "gomoku:address-nodes"
+"""The names of the nodes that have written their connections per address."""
 
 
 class RedisBus:
@@ -282,6 +286,39 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
         return None if value is None else _text(value)
+
+    async def write_address_counts(self, counts: dict[str, int], ttl_s: float, replace: bool = False) -> None:
+        """Write this node's open connections per address (0 drops one; `replace`: all of them, the
+        others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
+        key = ADDRESSES_KEY + self.node
+        kept = {address: count for address, count in counts.items() if count > 0}
+        dropped = [address for address, count in counts.items() if count <= 0]
+        try:
+            async with self._client.pipeline(transaction=True) as pipeline:
+                pipeline.sadd(ADDRESS_NODES_KEY, self.node)
+                if replace:
+                    pipeline.delete(key)
+                if kept:
+                    pipeline.hset(key, mapping=kept)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
+                if dropped:
+                    pipeline.hdel(key, *dropped)
+                pipeline.pexpire(key, round(ttl_s * 1000))
+                await pipeline.execute()
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+
+    async def address_counts(self, address: str) -> dict[str, int]:
+        """Each node's open connections from `address`, as last written (a node that stopped writing
+        has expired: none). Raises BusUnavailable."""
+        try:
+            nodes = sorted(_text(node) for node in await self._client.smembers(ADDRESS_NODES_KEY))
+            async with self._client.pipeline(transaction=False) as pipeline:
+                for node in nodes:
+                    pipeline.hget(ADDRESSES_KEY + node, address)
+                found = await pipeline.execute()
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return {node: int(count) for node, count in zip(nodes, found, strict=True) if count is not None}
 
 
 def _text(value: bytes | str) -> str:
