@@ -1063,6 +1063,9 @@ class ModerationReader(Protocol):
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""
 
+    async def reports_filed_since(self, reporter: str, since: datetime) -> int:
+        """How many reports `reporter` (ignoring case) has filed since `since`, from any node."""
+
     async def report(self, report_id: str) -> Report | None:
         """One report, open or closed, or None."""
 

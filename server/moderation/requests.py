@@ -14,17 +14,15 @@ everyone who saw it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 from typing import assert_never
 
 from engine.record import format_timestamp
-from server.domain import AuditEntry, ConnectionId, Refusal, Role, RoomId, caller_ref
+from server.domain import AuditEntry, ConnectionId, Refusal, Role, RoomId, caller_ref, utc_now
 from server.domain import Caller as RoomCaller
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
-from server.lobby.pacing import RecentCounts
 from server.moderation.actions import Moderation, new_name_of
 from server.moderation.chat_lines import ChatLine
 from server.moderation.sanctions import Sanctions
@@ -61,7 +59,8 @@ logger = logging.getLogger(__name__)
 RANKS: dict[Role | None, int] = {None: 0, "moderator": 1, "admin": 2}
 """How far each role reaches: one acts only on players of a lower rank."""
 REPORTS_PER_HOUR = 10
-"""Reports one player may file in an hour (past it, `rate_limited`)."""
+"""Reports one player may file in an hour (past it, `rate_limited`), counted in storage: the same
+from every node, and across a restart."""
 
 
 class ModerationRequests:
@@ -72,7 +71,6 @@ class ModerationRequests:
         self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
         self.sanctions = Sanctions(services)
         """This node's part of each ban and rename, wherever it was made."""
-        self._reports_filed: RecentCounts[str] = RecentCounts(3600.0)
         self._kicked: set[tuple[RoomId, str]] = set()
         """(room, name in lower case) of each spectator kicked out: kept out of that room while this
         server runs."""
@@ -211,8 +209,8 @@ class ModerationRequests:
         line = None if request.chat_id is None else self._recent_line(request.chat_id)
         if line is not None and line.author.lower() != request.player.lower():
             raise Refusal("bad_request", f"that line is {line.author!r}'s, not {request.player!r}'s")
-        now = asyncio.get_running_loop().time()
-        if self._reports_filed.count(reporter, now) >= REPORTS_PER_HOUR:
+        filed = await self._services.storage.reports_filed_since(reporter, utc_now() - timedelta(hours=1))
+        if filed >= REPORTS_PER_HOUR:
             raise Refusal("rate_limited", f"at most {REPORTS_PER_HOUR} reports an hour")
         report = await self.actions.file_report(
             reporter,
@@ -222,7 +220,6 @@ class ModerationRequests:
             None if line is None else line.chat_id,
             None if line is None else line.text,
         )
-        self._reports_filed.add(reporter, now)
         connection.send(ReportFiled(report_id=report.report_id, id=request.id))
 
     async def _delete_games(self, connection: Connection, request: DeleteGames) -> None:

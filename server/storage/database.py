@@ -429,6 +429,11 @@ class Storage:
         async with self._snapshot() as read:
             return await moderation.open_reports(read, limit)
 
+    async def reports_filed_since(self, reporter: str, since: datetime) -> int:
+        """How many reports `reporter` (ignoring case) has filed since `since`, from any node."""
+        async with self._snapshot() as read:
+            return await moderation.reports_filed_since(read, reporter, since)
+
     async def report(self, report_id: str) -> Report | None:
         """One report, open or closed, or None."""
         async with self._snapshot() as read:

@@ -107,6 +107,15 @@ async def open_reports(snapshot: Reads, limit: int) -> list[Report]:
     return [_report(row) for row in rows]
 
 
+async def reports_filed_since(snapshot: Reads, reporter: str, since: datetime) -> int:
+    """How many reports `reporter` (ignoring case) has filed since `since`."""
+    row = await snapshot.row(
+        "SELECT COUNT(*) AS filed FROM reports WHERE lower(reporter) = ? AND filed_us >= ?",
+        (name_key(reporter), microseconds(since)),
+    )
+    return 0 if row is None else int(row["filed"])
+
+
 async def report(snapshot: Reads, report_id: str) -> Report | None:
     row = await snapshot.row(f"SELECT {_REPORT_COLUMNS} FROM reports WHERE report_id = ?", (report_id,))
     return None if row is None else _report(row)

@@ -151,3 +151,18 @@ async def test_a_rename_by_gomoku_admin_closes_the_players_connections_on_every_
     for connection in (rude, rude_too):
         assert (await connection.expect_next("renamed"))["name"] == "Nice"
         assert await closed_with(connection) == (1008, "renamed by a moderator: sign in as Nice")
+
+
+async def test_the_pace_of_reports_counts_those_filed_on_every_node(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    first, second = start_cluster_node("n1"), start_cluster_node("n2")
+    await clients(first, "troll")
+    on_first = await clients(first, "alice")
+    on_second = await clients(second, "alice", on_first.token)
+    for index in range(10):  # the most in an hour, half of them on each node
+        filed = await (on_first if index % 2 else on_second).request(type="report", player="troll", reason="x")
+        assert filed["type"] == "report_filed", filed
+    for alice in (on_first, on_second):
+        refusal = refused(await alice.request(type="report", player="troll", reason="x"), "rate_limited")
+        assert refusal == "at most 10 reports an hour"
