@@ -44,6 +44,7 @@ from server.hub.handlers import RequestHandlers
 from server.hub.services import HandlerSettings, Limits, Services
 from server.lobby.hall import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
+from server.moderation.chat_lines import ChatLines
 from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
 from server.review.service import ReviewService, ReviewSettings
@@ -187,13 +188,14 @@ class GameServer:
             self.roster,
             review=self.review,
             lobby_elsewhere=None if self.cluster is None else self.cluster.lobby,
+            chat_lines=ChatLines(settings.node_id),
         )
         self.director = Director(services, storage, settings.tournaments, self.metrics)
         self.handlers = RequestHandlers(
             services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
         )
         if self.cluster is not None:
-            self.cluster.hub.carry_out_sanctions_with(self.handlers.moderation.sanctions.carry_out)
+            self.cluster.hub.moderate_with(self.handlers.moderation)
         self.http = HttpApi(storage, self.metrics, storage, self.review)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""

@@ -8,8 +8,9 @@ edge's count of a room's connections, to the room's owner; and a node's notice t
 (after taking it over, or after an outage of the bus), to every node. And three about the lobby,
 which one node runs for all: a lobby request, a connection signed in, a connection closed, all in
 the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's.
-And two about moderation: a ban or rename stored, to every node; a banned player's connections to
-take out of a room, to the room's owner.
+And four about moderation: a ban or rename stored, to every node; a player's connections to take
+out of a room, to the room's owner; a moderator's request about another node's room or chat line,
+to that node; a kick, to every node.
 """
 
 from __future__ import annotations
@@ -167,16 +168,41 @@ class SanctionMessage:
 
 @dataclass(frozen=True, slots=True)
 class TakeOutMessage:
-    """A banned player's connections on another node, for the room's owner to take out of the room,
-    their game there lost by forfeit first (`Hub.take_out`)."""
+    """A player's connections on another node that a moderator sends out of a room, for the room's
+    owner to take out, a banned player's game there lost by forfeit first (`Hub.take_out`)."""
 
     room_id: RoomId
     name: str
     refs: tuple[CallerRef, ...]
-    detail: str
+    forfeit: str | None
+    """Why the player's game is lost (a ban), or None (a kick: they play no game there)."""
 
 
-ModerationMessage = SanctionMessage | TakeOutMessage
+@dataclass(frozen=True, slots=True)
+class ModerationCommandMessage:
+    """A moderator's request about what another node keeps (a kick in a room it holds, a chat line it
+    heard), for that node to serve: its answer goes back as a reply."""
+
+    room_id: RoomId
+    """The room it is about (its lane), or MODERATION_LANE."""
+    ref: CallerRef
+    name: str
+    request: str
+    """The request as wire JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class KickMessage:
+    """A spectator kicked out of a room by its owner `node`, for every node: it keeps them out of the
+    room, and takes their connections there out of it."""
+
+    room_id: RoomId
+    name: str
+    reason: str
+    node: str
+
+
+ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
 
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage

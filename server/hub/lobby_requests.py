@@ -321,7 +321,9 @@ class LobbyRequests:
             raise Refusal("not_found", f"there is no room {room_id!r}")
         name = signed_in(connection)
         self._pace_chat(name, played)
-        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        line = self._services.chat_lines.said(room_id, name, request.text)  # kept here: removed through this node
+        at = format_timestamp(utc_now())
+        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=at, chat_id=line.chat_id)
         caller = self._services.ref_of(connection.id)
         await self._services.hub.relay(room_id, RoomEvent(said, EVERYONE, answers=caller, request_id=request.id))
 

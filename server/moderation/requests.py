@@ -16,19 +16,18 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import assert_never
+from typing import Protocol, assert_never
 
 from engine.record import format_timestamp
-from server.domain import AuditEntry, ConnectionId, Refusal, Role, RoomId, caller_ref, utc_now
-from server.domain import Caller as RoomCaller
+from server.domain import EVERYONE, AuditEntry, ConnectionId, Refusal, Role, RoomId, utc_now
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.moderation.actions import Moderation, new_name_of
-from server.moderation.chat_lines import ChatLine
+from server.moderation.chat_lines import ChatLine, node_of_line
 from server.moderation.sanctions import Sanctions
 from server.moderation.views import audit_entry_model, report_model
-from server.rooms.actors import RoomActor
-from server.rooms.room import Outcome, Room
+from server.rooms.room import RoomEvent
+from wire.messages import ClientRequest, ServerMessage
 from wire.moderation import (
     Ban,
     CloseReport,
@@ -61,6 +60,18 @@ RANKS: dict[Role | None, int] = {None: 0, "moderator": 1, "admin": 2}
 REPORTS_PER_HOUR = 10
 """Reports one player may file in an hour (past it, `rate_limited`), counted in storage: the same
 from every node, and across a restart."""
+
+
+class Moderator(Protocol):
+    """Who a moderation request comes from: a connection here, or a moderator on another node whose
+    request was forwarded here (`RemoteModerator`)."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in."""
+
+    def send(self, message: ServerMessage) -> None:
+        """Answer them."""
 
 
 class ModerationRequests:
@@ -97,8 +108,14 @@ class ModerationRequests:
                 connection.send(ModerationDone(action="unban", target=player.name, id=request.id))
             case RenamePlayer():
                 await self._rename(connection, request)
+            case Kick() if await self._held_elsewhere(request.room_id):
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_in_room(request.room_id, caller, name, request)
             case Kick():
                 await self._kick(connection, request)
+            case RemoveChat() if (node := self._kept_elsewhere(request.chat_id)) is not None:
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_on_node(node, caller, name, request)
             case RemoveChat():
                 await self._remove_chat(connection, request)
             case ReportPlayer():
@@ -120,16 +137,57 @@ class ModerationRequests:
             case _:
                 assert_never(request)
 
+    # ------------------------------------------------- from other nodes
+
+    async def serve_forwarded(self, moderator: Moderator, request: ClientRequest) -> None:
+        """Serve a moderator's request another node forwarded here, where what it is about is kept
+        (a room held here, a chat line heard here)."""
+        match request:
+            case Kick():
+                await self._kick(moderator, request)
+            case RemoveChat():
+                await self._remove_chat(moderator, request)
+            case _:
+                raise Refusal("bad_request", f"a {request.type!r} request is not served for another node")
+
+    async def carry_out(self, entry: AuditEntry) -> None:
+        """Do this node's part of a ban or rename stored by another node (`Sanctions`)."""
+        await self.sanctions.carry_out(entry)
+
+    async def kick_out(self, room_id: RoomId, name: str, reason: str) -> None:
+        """Keep `name` out of the room from now on, tell their connections here why, and take them
+        out of it (through the room's owner, wherever it is held)."""
+        self._kicked.add((room_id, name.lower()))
+        members = self._services.edge.book.members(room_id)
+        watching = [connection_id for connection_id, member in members.items() if member.lower() == name.lower()]
+        if not watching:
+            return
+        told = Kicked(room_id=room_id, reason=reason)
+        self._services.deliver([(connection_id, told) for connection_id in watching])
+        refs = [self._services.ref_of(connection_id) for connection_id in watching]
+        await self._services.hub.take_out(room_id, name, refs, None)
+
+    async def _held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether another node holds the room (a kick there is served by it)."""
+        return self._services.rooms.get(room_id) is None and await self._services.hub.held_elsewhere(room_id)
+
+    def _kept_elsewhere(self, chat_id: str) -> str | None:
+        """The node that heard a chat line, if it is another one (a removal is served by it)."""
+        node = node_of_line(chat_id)
+        return None if node in (None, self._services.edge.node) else node
+
     # ------------------------------------------------------------ authority
 
-    async def _authority(self, connection: Connection, needed: Role) -> str:
+    async def _authority(self, connection: Moderator, needed: Role) -> str:
         """The caller's name, if their role reaches `needed`; Refusal (`not_allowed`) otherwise."""
-        name = signed_in(connection)
+        name = connection.player
+        if name is None:
+            raise Refusal("unauthorized", "say hello first")
         if RANKS[await self._services.storage.role_of(name)] < RANKS[needed]:
             raise Refusal("not_allowed", f"only {'an admin' if needed == 'admin' else 'a moderator'} may do that")
         return name
 
-    async def _acting_on(self, connection: Connection, target: str, needed: Role) -> str:
+    async def _acting_on(self, connection: Moderator, target: str, needed: Role) -> str:
         """The caller's name, if their role reaches `needed` and is above the target's."""
         actor = await self._authority(connection, needed)
         storage = self._services.storage
@@ -171,38 +229,38 @@ class ModerationRequests:
         self._services.hub.announce_sanction(entry)
         await self.sanctions.carry_out(entry)
 
-    async def _kick(self, connection: Connection, request: Kick) -> None:
-        """Log the kick, tell the spectator why, then take each of their connections out of the room."""
-        actor = await self._acting_on(connection, request.player, "moderator")
+    async def _kick(self, moderator: Moderator, request: Kick) -> None:
+        """In a room held here: log the kick, then every node keeps the spectator out of the room,
+        tells their connections why and takes them out of it."""
+        actor = await self._acting_on(moderator, request.player, "moderator")
         room_actor = self._services.rooms.get(request.room_id)
-        facts = self._services.rooms.facts(request.room_id)
-        if room_actor is None or facts is None:
+        if room_actor is None:
             raise Refusal("not_found", f"there is no room {request.room_id!r}")
-        members = self._services.edge.book.members(facts.room_id)
-        watching = {
-            connection_id: name for connection_id, name in members.items() if name.lower() == request.player.lower()
-        }
-        if not watching:
-            raise Refusal("not_found", f"{request.player!r} is not in room {facts.room_id!r}")
-        name = next(iter(watching.values()))
-        if facts.seat_of(name) is not None:
+        room = room_actor.room
+        present = [name for name in room.presence.connections if name.lower() == request.player.lower()]
+        if not present:
+            raise Refusal("not_found", f"{request.player!r} is not in room {room.room_id!r}")
+        name = present[0]
+        if room.seat_of(name) is not None:
             raise Refusal("not_allowed", f"{name!r} plays in this room: only a spectator may be kicked")
-        await self.actions.log(actor, "kick", name, request.reason, f"room {facts.room_id}")
-        self._kicked.add((facts.room_id, name.lower()))
-        told = Kicked(room_id=facts.room_id, reason=request.reason)
-        self._services.deliver([(connection_id, told) for connection_id in watching])
-        await _take_out(room_actor, name, list(watching), self._services.edge.node)
-        connection.send(ModerationDone(action="kick", target=name, id=request.id))
+        await self.actions.log(actor, "kick", name, request.reason, f"room {room.room_id}")
+        self._services.hub.announce_kick(room.room_id, name, request.reason)
+        await self.kick_out(room.room_id, name, request.reason)
+        moderator.send(ModerationDone(action="kick", target=name, id=request.id))
 
-    async def _remove_chat(self, connection: Connection, request: RemoveChat) -> None:
-        """Log the removal (with the line's words), then take the line back from those who saw it."""
+    async def _remove_chat(self, moderator: Moderator, request: RemoveChat) -> None:
+        """Log the removal (with the line's words), then take the line back from those who saw it:
+        the lobby's watchers, or the room's members (through its owner if another node holds it)."""
         line = self._recent_line(request.chat_id)
-        actor = await self._acting_on(connection, line.author, "moderator")
+        actor = await self._acting_on(moderator, line.author, "moderator")
         await self.actions.log(actor, "remove_chat", line.author, request.reason, line.text)
         self._services.chat_lines.forget(line.chat_id)
         removed = ChatRemoved(room_id=line.room_id, chat_id=line.chat_id)
-        self._services.deliver([(member, removed) for member in self._audience(line)])
-        connection.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
+        if line.room_id is not None and self._services.rooms.get(line.room_id) is None:
+            await self._services.hub.relay(line.room_id, RoomEvent(removed, EVERYONE))
+        else:
+            self._services.deliver([(member, removed) for member in self._audience(line)])
+        moderator.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
 
     async def _report(self, connection: Connection, request: ReportPlayer) -> None:
         reporter = signed_in(connection)
@@ -243,19 +301,3 @@ class ModerationRequests:
         if line.room_id is None:
             return set(self._services.lobby.watchers)
         return set(self._services.edge.book.members(line.room_id))
-
-
-async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId], node: str) -> None:
-    """Each of the player's connections (on `node`, this one) leaves the room, as if it had asked
-    to (`Room.leave`)."""
-    callers = [RoomCaller(caller_ref(connection_id, node), name) for connection_id in connections]
-
-    def leave(room: Room, now: float) -> Outcome:
-        outcome = Outcome()
-        for caller in callers:
-            left = room.leave(caller, now)
-            outcome.events += left.events
-            outcome.records += left.records
-        return outcome
-
-    await room_actor.run(leave)

@@ -15,13 +15,15 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.domain import Role
+from server.domain import AuditEntry, Role
 from server.moderation.actions import Moderation
 from server.storage.database import Storage
 from tests.cluster.conftest import REPO, Node, StartClusterNode
 from tests.server.server_harness import WireClient
 
 Clients = Callable[..., Awaitable[WireClient]]
+CHATTY = ("--new-player-chat-lines", "50")
+"""A chat pace that no test here reaches (newcomers may otherwise say one line per 10 s)."""
 StartNode = Callable[[str], Awaitable[Node]]
 
 
@@ -166,3 +168,70 @@ async def test_the_pace_of_reports_counts_those_filed_on_every_node(
     for alice in (on_first, on_second):
         refusal = refused(await alice.request(type="report", player="troll", reason="x"), "rate_limited")
         assert refusal == "at most 10 reports an hour"
+
+
+async def test_a_kick_in_a_room_held_by_another_node_takes_the_spectator_out_and_keeps_them_out_everywhere(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
+    moderator = await clients(first, "mod")
+    await grant(postgres_url, "mod")
+    bob = await clients(second, "bob")
+    room_id = (await bob.request(type="create_room"))["room"]["room_id"]  # held by n2
+    heckler = await clients(third, "heckler")
+    await heckler.request(type="join_room", room_id=room_id, as_="spectator")
+    absent = await moderator.request(type="kick", room_id=room_id, player="nobody", reason="x")
+    assert refused(absent, "not_found") == f"'nobody' is not in room '{room_id}'"
+    assert "plays" in refused(
+        await moderator.request(type="kick", room_id=room_id, player="bob", reason="x"), "not_allowed"
+    )
+
+    done = await moderator.request(type="kick", room_id=room_id, player="HECKLER", reason="heckling")
+    assert (done["type"], done["action"], done["target"]) == ("moderation_done", "kick", "heckler")
+    assert (await heckler.expect_next("kicked"))["reason"] == "heckling"
+    assert (await heckler.expect_next("left"))["room_id"] == room_id
+    for node in (first, second, third):  # kept out, whichever node they come back through
+        again = await clients(node, "heckler", heckler.token)
+        back = await again.request(type="join_room", room_id=room_id, as_="spectator")
+        assert refused(back, "not_allowed") == "a moderator sent you out of this room"
+
+
+async def test_chat_lines_are_removed_through_the_node_that_heard_them_in_rooms_and_the_lobby(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    first, second, third = (start_cluster_node(name, None, CHATTY) for name in ("n1", "n2", "n3"))
+    moderator = await clients(third, "mod")
+    await grant(postgres_url, "mod")
+    bob = await clients(second, "bob")
+    room_id = (await bob.request(type="create_room"))["room"]["room_id"]  # held by n2
+    spammer = await clients(first, "spammer")
+    await spammer.request(type="join_room", room_id=room_id, as_="spectator")
+
+    said = await spammer.request(type="chat", room_id=room_id, text="buy cheap stones")
+    assert said["chat_id"].startswith("n1/")  # heard on the spammer's node: its id names it
+    assert (await bob.expect_next("chat"))["chat_id"] == said["chat_id"]
+    done = await moderator.request(type="remove_chat", chat_id=said["chat_id"], reason="spam")
+    assert (done["type"], done["action"], done["target"]) == ("moderation_done", "remove_chat", "spammer")
+    for member in (bob, spammer):
+        removed = await member.expect_next("chat_removed")
+        assert (removed["room_id"], removed["chat_id"]) == (room_id, said["chat_id"])
+    again = await moderator.request(type="remove_chat", chat_id=said["chat_id"], reason="spam")
+    assert refused(again, "not_found").startswith("there is no chat line")
+
+    await bob.request(type="watch_lobby")  # the lobby runs on n1, the first node up
+    in_lobby = await spammer.request(type="chat", text="cheap stones here too")
+    assert (await bob.expect_next("chat"))["chat_id"] == in_lobby["chat_id"]
+    assert (await moderator.request(type="remove_chat", chat_id=in_lobby["chat_id"], reason="spam"))["type"] == (
+        "moderation_done"
+    )
+    assert (await bob.expect_next("chat_removed"))["chat_id"] == in_lobby["chat_id"]
+    [entry, *_] = await audit_log(postgres_url)
+    assert (entry.action, entry.target, entry.detail) == ("remove_chat", "spammer", "cheap stones here too")
+
+
+async def audit_log(database: str) -> list[AuditEntry]:
+    storage = await Storage.open(database)
+    try:
+        return await storage.audit_log(10)
+    finally:
+        await storage.close()
