@@ -249,16 +249,24 @@ class RedisBus:
     async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
         """Write this node's lines of the room list (None: a line to drop; `replace`: all of them, the
         others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
-        key = ROOMS_KEY + self.node
-        lines = {room_id: line for room_id, line in rooms.items() if line is not None}
-        dropped = [room_id for room_id, line in rooms.items() if line is None]
+        await self._write_node_hash(ROOMS_KEY, NODES_KEY, rooms, ttl_s, replace)
+
+    async def _write_node_hash(
+        self, prefix: str, nodes_key: str, fields: dict[str, str | None], ttl_s: float, replace: bool
+    ) -> None:
+        """Write fields of this node's hash under `prefix` (None drops one; `replace` drops the
+        others), kept for `ttl_s` after the last write, and name the node in `nodes_key`, in one
+        transaction. Raises BusUnavailable."""
+        key = prefix + self.node
+        kept = {name: value for name, value in fields.items() if value is not None}
+        dropped = [name for name, value in fields.items() if value is None]
         try:
             async with self._client.pipeline(transaction=True) as pipeline:
-                pipeline.sadd(NODES_KEY, self.node)
+                pipeline.sadd(nodes_key, self.node)
                 if replace:
                     pipeline.delete(key)
-                if lines:
-                    pipeline.hset(key, mapping=lines)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
+                if kept:
+                    pipeline.hset(key, mapping=kept)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
                 if dropped:
                     pipeline.hdel(key, *dropped)
                 pipeline.pexpire(key, round(ttl_s * 1000))
@@ -290,22 +298,8 @@ class RedisBus:
     async def write_address_counts(self, counts: dict[str, int], ttl_s: float, replace: bool = False) -> None:
         """Write this node's open connections per address (0 drops one; `replace`: all of them, the
         others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
-        key = ADDRESSES_KEY + self.node
-        kept = {address: count for address, count in counts.items() if count > 0}
-        dropped = [address for address, count in counts.items() if count <= 0]
-        try:
-            async with self._client.pipeline(transaction=True) as pipeline:
-                pipeline.sadd(ADDRESS_NODES_KEY, self.node)
-                if replace:
-                    pipeline.delete(key)
-                if kept:
-                    pipeline.hset(key, mapping=kept)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
-                if dropped:
-                    pipeline.hdel(key, *dropped)
-                pipeline.pexpire(key, round(ttl_s * 1000))
-                await pipeline.execute()
-        except (RedisError, OSError) as error:
-            raise BusUnavailable(str(error)) from error
+        fields = {address: str(count) if count > 0 else None for address, count in counts.items()}
+        await self._write_node_hash(ADDRESSES_KEY, ADDRESS_NODES_KEY, fields, ttl_s, replace)
 
     async def address_counts(self, address: str) -> dict[str, int]:
         """Each node's open connections from `address`, as last written (a node that stopped writing

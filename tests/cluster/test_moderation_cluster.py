@@ -10,16 +10,13 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-import pytest
-from websockets.exceptions import ConnectionClosed
 
 from server.domain import AuditEntry, Role
 from server.moderation.actions import Moderation
 from server.storage.database import Storage
 from tests.cluster.conftest import REPO, Node, StartClusterNode
-from tests.server.server_harness import WireClient
+from tests.server.server_harness import WireClient, closed_with, refused
+from tools.local_services import ServerNode
 
 Clients = Callable[..., Awaitable[WireClient]]
 CHATTY = ("--new-player-chat-lines", "50")
@@ -44,26 +41,20 @@ async def gomoku_admin(database: str, *arguments: str) -> None:
     assert await process.wait() == 0
 
 
-async def closed_with(player: WireClient) -> tuple[int, str]:
-    """The close code and reason of a connection the server closes."""
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            await player.receive()
-    assert closed.value.rcvd is not None
-    return closed.value.rcvd.code, closed.value.rcvd.reason
-
-
-def refused(reply: dict[str, Any], code: str) -> str:
-    assert (reply["type"], reply["code"]) == ("error", code), reply
-    return str(reply["message"])
+async def nodes_and_a_moderator(
+    start: StartClusterNode, clients: Clients, database: str, count: int, on: int = 1, *arguments: str
+) -> tuple[list[ServerNode], WireClient]:
+    """`count` nodes n1, n2... (n1 first: it runs the lobby), and a moderator signed in on node `on`."""
+    nodes = [start(f"n{number}", database, arguments) for number in range(1, count + 1)]
+    moderator = await clients(nodes[on - 1], "mod")
+    await grant(database, "mod")
+    return nodes, moderator
 
 
 async def test_a_ban_on_one_node_closes_the_player_everywhere_and_their_games_elsewhere_are_forfeited(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
 ) -> None:
-    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
-    moderator = await clients(first, "mod")
-    await grant(postgres_url, "mod")
+    (first, second, third), moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 3)
     watcher = await clients(first, "watcher")
     await watcher.request(type="watch_lobby")
     troll = await clients(second, "troll")
@@ -93,9 +84,7 @@ async def test_a_ban_on_one_node_closes_the_player_everywhere_and_their_games_el
 async def test_a_rename_on_one_node_reaches_the_players_connections_on_every_node(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
 ) -> None:
-    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
-    moderator = await clients(first, "mod")
-    await grant(postgres_url, "mod")
+    (_, second, third), moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 3)
     rude = await clients(second, "rudename")
     rude_too = await clients(third, "rudename", rude.token)
 
@@ -110,9 +99,7 @@ async def test_a_rename_on_one_node_reaches_the_players_connections_on_every_nod
 async def test_a_mute_on_one_node_holds_on_every_node_in_the_lobby_and_in_rooms_held_elsewhere(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
 ) -> None:
-    first, second = start_cluster_node("n1"), start_cluster_node("n2")
-    moderator = await clients(first, "mod")
-    await grant(postgres_url, "mod")
+    (_, second), moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 2)
     alice = await clients(second, "alice")
     room_id = (await moderator.request(type="create_room"))["room"]["room_id"]  # held by n1
     await alice.request(type="join_room", room_id=room_id)
@@ -173,9 +160,7 @@ async def test_the_pace_of_reports_counts_those_filed_on_every_node(
 async def test_a_kick_in_a_room_held_by_another_node_takes_the_spectator_out_and_keeps_them_out_everywhere(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
 ) -> None:
-    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
-    moderator = await clients(first, "mod")
-    await grant(postgres_url, "mod")
+    (first, second, third), moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 3)
     bob = await clients(second, "bob")
     room_id = (await bob.request(type="create_room"))["room"]["room_id"]  # held by n2
     heckler = await clients(third, "heckler")
@@ -199,9 +184,8 @@ async def test_a_kick_in_a_room_held_by_another_node_takes_the_spectator_out_and
 async def test_chat_lines_are_removed_through_the_node_that_heard_them_in_rooms_and_the_lobby(
     start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
 ) -> None:
-    first, second, third = (start_cluster_node(name, None, CHATTY) for name in ("n1", "n2", "n3"))
-    moderator = await clients(third, "mod")
-    await grant(postgres_url, "mod")
+    nodes, moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 3, 3, *CHATTY)
+    first, second, _ = nodes
     bob = await clients(second, "bob")
     room_id = (await bob.request(type="create_room"))["room"]["room_id"]  # held by n2
     spammer = await clients(first, "spammer")

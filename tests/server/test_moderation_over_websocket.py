@@ -10,8 +10,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
-from websockets.exceptions import ConnectionClosed
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, closed_with, refused
 
 from engine.record import PlayerInfo
 from engine.types import Color, EndReason, GameResult, Rule
@@ -33,20 +32,6 @@ async def with_role(server: RunningServer, client: ClientFactory, name: str, rol
     player = await client(name, server=server)
     await Moderation(server.app.storage).grant("operator:test", name, role, "for the test")
     return player
-
-
-def refused(reply: dict[str, Any], code: str) -> str:
-    assert (reply["type"], reply["code"]) == ("error", code), reply
-    return str(reply["message"])
-
-
-async def closed_with(player: WireClient) -> tuple[int, str]:
-    """The close code and reason of a connection the server closes."""
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            await player.receive()
-    assert closed.value.rcvd is not None
-    return closed.value.rcvd.code, closed.value.rcvd.reason
 
 
 async def test_welcome_says_moderation_and_the_players_role(server: RunningServer, client: ClientFactory) -> None:
