@@ -261,8 +261,11 @@ class ClusterHub(Hub):
             raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
-        """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
-        members (a `ChangesMessage` that comes to the room's node)."""
+        """Publish an event that stores nothing to all the room's members: here if the room is held
+        here, else through its owner (a `ChangesMessage` that comes to the room's node)."""
+        if self._actor(room_id) is not None:
+            await super().relay(room_id, event)
+            return
         owner = await self._owner(room_id)
         await self._deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
 

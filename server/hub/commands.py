@@ -97,9 +97,12 @@ class Hub:
         return False
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
-        """Send an event that stores nothing (a chat line) to everyone in a room held by another
-        node; in one process there is none (`not_found`)."""
-        raise Refusal("not_found", f"there is no room {room_id!r}")
+        """Publish an event that stores nothing (a chat line) to everyone in a room, in the room's
+        order (`not_found` if there is no such room)."""
+        actor = self._actor(room_id)
+        if actor is None:
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        await actor.run(lambda room, now: Outcome(events=[event]))
 
     async def take_out(self, room_id: RoomId, name: str, refs: list[CallerRef], forfeit: str | None) -> None:
         """A player's connections (`refs`) leave a room at a moderator's word, as if they had asked

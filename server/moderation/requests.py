@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Protocol, assert_never
 
 from engine.record import format_timestamp
-from server.domain import EVERYONE, AuditEntry, ConnectionId, Refusal, Role, RoomId, utc_now
+from server.domain import EVERYONE, AuditEntry, Refusal, Role, RoomId, utc_now
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.moderation.actions import Moderation, new_name_of
@@ -250,17 +250,26 @@ class ModerationRequests:
 
     async def _remove_chat(self, moderator: Moderator, request: RemoveChat) -> None:
         """Log the removal (with the line's words), then take the line back from those who saw it:
-        the lobby's watchers, or the room's members (through its owner if another node holds it)."""
+        the lobby's watchers, or the room's members (through its owner, wherever it is held)."""
         line = self._recent_line(request.chat_id)
         actor = await self._acting_on(moderator, line.author, "moderator")
         await self.actions.log(actor, "remove_chat", line.author, request.reason, line.text)
         self._services.chat_lines.forget(line.chat_id)
         removed = ChatRemoved(room_id=line.room_id, chat_id=line.chat_id)
-        if line.room_id is not None and self._services.rooms.get(line.room_id) is None:
-            await self._services.hub.relay(line.room_id, RoomEvent(removed, EVERYONE))
+        if line.room_id is None:
+            self._services.deliver([(watcher, removed) for watcher in self._services.lobby.watchers])
         else:
-            self._services.deliver([(member, removed) for member in self._audience(line)])
+            await self._take_back_in_room(line.room_id, removed)
         moderator.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
+
+    async def _take_back_in_room(self, room_id: RoomId, removed: ChatRemoved) -> None:
+        """Tell every member of the room, wherever it is held; a room gone since has nobody left to
+        take the line back from."""
+        try:
+            await self._services.hub.relay(room_id, RoomEvent(removed, EVERYONE))
+        except Refusal as refusal:
+            if refusal.code != "not_found":
+                raise
 
     async def _report(self, connection: Connection, request: ReportPlayer) -> None:
         reporter = signed_in(connection)
@@ -295,9 +304,3 @@ class ModerationRequests:
         if line is None:
             raise Refusal("not_found", f"there is no chat line {chat_id!r} (or it is too old)")
         return line
-
-    def _audience(self, line: ChatLine) -> set[ConnectionId]:
-        """Who may have seen the line: the room's members, or the lobby's watchers."""
-        if line.room_id is None:
-            return set(self._services.lobby.watchers)
-        return set(self._services.edge.book.members(line.room_id))

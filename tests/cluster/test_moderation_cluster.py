@@ -219,3 +219,23 @@ async def audit_log(database: str) -> list[AuditEntry]:
         return await storage.audit_log(10)
     finally:
         await storage.close()
+
+
+async def test_a_line_said_on_the_rooms_own_node_reaches_and_leaves_its_members_on_other_nodes(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    (first, second), moderator = await nodes_and_a_moderator(start_cluster_node, clients, postgres_url, 2, 2)
+    alice = await clients(first, "alice")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]  # held by n1, where alice is
+    bob = await clients(second, "bob")
+    await bob.request(type="join_room", room_id=room_id, as_="spectator")
+
+    said = await alice.request(type="chat", room_id=room_id, text="hello from the room's node")
+    assert said["type"] == "chat" and said["chat_id"].startswith("n1/"), said
+    heard = await bob.expect_next("chat")
+    assert (heard["text"], heard["chat_id"]) == ("hello from the room's node", said["chat_id"])
+    assert (await moderator.request(type="remove_chat", chat_id=said["chat_id"], reason="x"))["action"] == (
+        "remove_chat"
+    )
+    for member in (alice, bob):
+        assert (await member.expect_next("chat_removed"))["chat_id"] == said["chat_id"]
