@@ -63,8 +63,8 @@ from every node, and across a restart."""
 
 
 class Moderator(Protocol):
-    """Who a moderation request comes from: a connection here, or a moderator on another node whose
-    request was forwarded here (`RemoteModerator`)."""
+    """Who a moderation request (or a report) comes from: a connection here, or a player on another
+    node whose request was forwarded here (`RemoteModerator`)."""
 
     @property
     def player(self) -> str | None:
@@ -118,6 +118,9 @@ class ModerationRequests:
                 await self._services.hub.moderate_on_node(node, caller, name, request)
             case RemoveChat():
                 await self._remove_chat(connection, request)
+            case ReportPlayer() if request.chat_id is not None and (node := self._kept_elsewhere(request.chat_id)):
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_on_node(node, caller, name, request)
             case ReportPlayer():
                 await self._report(connection, request)
             case ListReports():
@@ -140,13 +143,15 @@ class ModerationRequests:
     # ------------------------------------------------- from other nodes
 
     async def serve_forwarded(self, moderator: Moderator, request: ClientRequest) -> None:
-        """Serve a moderator's request another node forwarded here, where what it is about is kept
-        (a room held here, a chat line heard here)."""
+        """Serve a request another node forwarded here, where what it is about is kept (a room held
+        here, a chat line heard here)."""
         match request:
             case Kick():
                 await self._kick(moderator, request)
             case RemoveChat():
                 await self._remove_chat(moderator, request)
+            case ReportPlayer():
+                await self._report(moderator, request)
             case _:
                 raise Refusal("bad_request", f"a {request.type!r} request is not served for another node")
 
@@ -180,9 +185,7 @@ class ModerationRequests:
 
     async def _authority(self, connection: Moderator, needed: Role) -> str:
         """The caller's name, if their role reaches `needed`; Refusal (`not_allowed`) otherwise."""
-        name = connection.player
-        if name is None:
-            raise Refusal("unauthorized", "say hello first")
+        name = _signed_in(connection)
         if RANKS[await self._services.storage.role_of(name)] < RANKS[needed]:
             raise Refusal("not_allowed", f"only {'an admin' if needed == 'admin' else 'a moderator'} may do that")
         return name
@@ -271,8 +274,9 @@ class ModerationRequests:
             if refusal.code != "not_found":
                 raise
 
-    async def _report(self, connection: Connection, request: ReportPlayer) -> None:
-        reporter = signed_in(connection)
+    async def _report(self, connection: Moderator, request: ReportPlayer) -> None:
+        """File a report, with the words of the line reported (on the node that heard it)."""
+        reporter = _signed_in(connection)
         line = None if request.chat_id is None else self._recent_line(request.chat_id)
         if line is not None and line.author.lower() != request.player.lower():
             raise Refusal("bad_request", f"that line is {line.author!r}'s, not {request.player!r}'s")
@@ -304,3 +308,10 @@ class ModerationRequests:
         if line is None:
             raise Refusal("not_found", f"there is no chat line {chat_id!r} (or it is too old)")
         return line
+
+
+def _signed_in(moderator: Moderator) -> str:
+    """The player who asks (requests other than hello come from one)."""
+    if moderator.player is None:
+        raise Refusal("unauthorized", "say hello first")
+    return moderator.player

@@ -194,6 +194,10 @@ async def test_chat_lines_are_removed_through_the_node_that_heard_them_in_rooms_
     said = await spammer.request(type="chat", room_id=room_id, text="buy cheap stones")
     assert said["chat_id"].startswith("n1/")  # heard on the spammer's node: its id names it
     assert (await bob.expect_next("chat"))["chat_id"] == said["chat_id"]
+    report = await bob.request(type="report", player="spammer", chat_id=said["chat_id"], reason="spam")
+    assert report["type"] == "report_filed", report  # filed by the node that heard the line, with its words
+    [reported] = (await moderator.request(type="list_reports"))["reports"]
+    assert (reported["reporter"], reported["chat_text"]) == ("bob", "buy cheap stones")
     done = await moderator.request(type="remove_chat", chat_id=said["chat_id"], reason="spam")
     assert (done["type"], done["action"], done["target"]) == ("moderation_done", "remove_chat", "spammer")
     for member in (bob, spammer):
