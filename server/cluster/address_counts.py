@@ -70,18 +70,20 @@ class SharedAddressCounts(AddressCounts):
     async def keep(self) -> None:
         """Every heartbeat, write all of this node's counts anew (which renews their expiry)."""
         while True:
-            await self._written(dict(self.here), replace=True)
+            await self._written(None)
             await asyncio.sleep(self._lease.heartbeat_s)
 
     async def _write(self) -> None:
         await asyncio.sleep(0)  # the rest of the tick's changes join this write
         pending, self._pending = self._pending, {}
-        await self._written(pending, replace=False)
+        await self._written(pending)
 
-    async def _written(self, counts: dict[str, int], replace: bool) -> None:
+    async def _written(self, changes: dict[str, int] | None) -> None:
+        """Write the changes, or (None) all the counts anew, read once the writes before are done."""
         async with self._writing:
+            counts = dict(self.here) if changes is None else changes
             try:
-                await self._book.write_address_counts(counts, self._lease.expiry_s, replace)
+                await self._book.write_address_counts(counts, self._lease.expiry_s, replace=changes is None)
             except BusUnavailable as error:
                 self._failed(error)
                 return
