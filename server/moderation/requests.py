@@ -9,7 +9,10 @@ Each action is stored and logged first (`actions`), then carried out on
 what is live: a banned or renamed player's connections close with the
 reason, a banned player's seeks go and their games are forfeited, a
 kicked spectator leaves the room, a removed line is taken back from
-everyone who saw it.
+everyone who saw it. On several nodes, a kick is served by the room's
+owner, and a removal or report of a chat line by the node that heard it
+(the request forwarded there); bans and renames reach every node
+(`sanctions`).
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ class ModerationRequests:
         """This node's part of each ban and rename, wherever it was made."""
         self._kicked: set[tuple[RoomId, str]] = set()
         """(room, name in lower case) of each spectator kicked out: kept out of that room while this
-        server runs."""
+        node runs (every node hears of each kick, `kick_out`)."""
 
     def check_may_join(self, room_id: RoomId, name: str) -> None:
         """Raise Refusal (`not_allowed`) for a player a moderator kicked out of this room."""
