@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -38,7 +37,7 @@ from server.cluster.node import ClusterNode
 from server.cluster.ownership import Ownership
 from server.cluster.tournament_lease import DirectorRow, TournamentDirection, fenced_both
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
-from server.edge.connections import Connection, RateLimit, address_of
+from server.edge.connections import AddressCounts, Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
@@ -46,6 +45,7 @@ from server.hub.handlers import RequestHandlers
 from server.hub.services import HandlerSettings, Limits, Services
 from server.lobby.hall import LOBBY_CHANGES, Lobby
 from server.metrics import Metrics
+from server.moderation.chat_lines import ChatLines
 from server.players.bot_ratings import read_ratings
 from server.players.ratings import RatingBook
 from server.review.service import ReviewService, ReviewSettings
@@ -189,6 +189,7 @@ class GameServer:
             self.roster,
             review=self.review,
             lobby_elsewhere=None if self.cluster is None else self.cluster.lobby,
+            chat_lines=ChatLines(settings.node_id),
         )
         several_nodes = bus is not None or is_postgres(settings.db_path)
         self.director = Director(services, storage, settings.tournaments, self.metrics, directing=not several_nodes)
@@ -199,11 +200,14 @@ class GameServer:
         self.handlers = RequestHandlers(
             services, Accounts(storage, settings.accounts), TournamentRequests(services, storage, self.director)
         )
+        if self.cluster is not None:
+            self.cluster.hub.moderate_with(self.handlers.moderation)
         self.http = HttpApi(storage, self.metrics, storage, self.review)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
-        self._per_address: Counter[str] = Counter()
+        self.addresses: AddressCounts = AddressCounts() if self.cluster is None else self.cluster.addresses
+        """Open connections per address: this node's, and with a bus every node's."""
         self._chores: list[asyncio.Task[None]] = []
         self._reporting: set[asyncio.Task[None]] = set()
         """Tasks telling rooms of connections that closed (see `_disconnect`)."""
@@ -252,6 +256,7 @@ class GameServer:
             loop.create_task(metrics.watch_event_loop()),
             loop.create_task(app._save_clocks_now_and_then()),
             loop.create_task(app._tick_the_lobby()),
+            loop.create_task(app.handlers.moderation.sanctions.watch()),
         ]
         if app.cluster is not None:
             app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.tournaments)
@@ -415,21 +420,18 @@ class GameServer:
     async def handle(self, websocket: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
         address = address_of(websocket)
-        if self._per_address[address] >= self.settings.limits.connections_per_address:
-            limit = self.settings.limits.connections_per_address
+        limit = self.settings.limits.connections_per_address
+        if not await self.addresses.admit(address, limit):
             refusal = Refusal("limit_reached", f"{limit} connections from your address are open, the most allowed")
             await websocket.send(error_message(refusal, None).to_wire())
             await _close_and_drain(websocket, CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
             return
-        self._per_address[address] += 1
         self.metrics.connections.inc()
         try:
             await self._serve(websocket)
         finally:
             self.metrics.connections.dec()
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            self.addresses.closed(address)
 
     async def _serve(self, websocket: ServerConnection) -> None:
         rate = RateLimit(self.settings.rate_per_second, self.settings.rate_burst)

@@ -1067,8 +1067,14 @@ class ModerationReader(Protocol):
     async def audit_log(self, limit: int, target: str | None = None) -> list[AuditEntry]:
         """The latest moderation actions, newest first (only those done to `target` if given)."""
 
+    async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
+        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""
+
+    async def reports_filed_since(self, reporter: str, since: datetime) -> int:
+        """How many reports `reporter` (ignoring case) has filed since `since`, from any node."""
 
     async def report(self, report_id: str) -> Report | None:
         """One report, open or closed, or None."""

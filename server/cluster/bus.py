@@ -59,6 +59,10 @@ NODES_KEY = "gomoku:nodes"
 """The names of the nodes that have written lines of the room list."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
+ADDRESSES_KEY = "gomoku:addresses:"
+"""A node's open connections per address: a hash of address -> count."""
+ADDRESS_NODES_KEY = "gomoku:address-nodes"
+"""The names of the nodes that have written their connections per address."""
 
 
 class RedisBus:
@@ -245,16 +249,24 @@ class RedisBus:
     async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
         """Write this node's lines of the room list (None: a line to drop; `replace`: all of them, the
         others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
-        key = ROOMS_KEY + self.node
-        lines = {room_id: line for room_id, line in rooms.items() if line is not None}
-        dropped = [room_id for room_id, line in rooms.items() if line is None]
+        await self._write_node_hash(ROOMS_KEY, NODES_KEY, rooms, ttl_s, replace)
+
+    async def _write_node_hash(
+        self, prefix: str, nodes_key: str, fields: dict[str, str | None], ttl_s: float, replace: bool
+    ) -> None:
+        """Write fields of this node's hash under `prefix` (None drops one; `replace` drops the
+        others), kept for `ttl_s` after the last write, and name the node in `nodes_key`, in one
+        transaction. Raises BusUnavailable."""
+        key = prefix + self.node
+        kept = {name: value for name, value in fields.items() if value is not None}
+        dropped = [name for name, value in fields.items() if value is None]
         try:
             async with self._client.pipeline(transaction=True) as pipeline:
-                pipeline.sadd(NODES_KEY, self.node)
+                pipeline.sadd(nodes_key, self.node)
                 if replace:
                     pipeline.delete(key)
-                if lines:
-                    pipeline.hset(key, mapping=lines)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
+                if kept:
+                    pipeline.hset(key, mapping=kept)  # type: ignore[arg-type]  # redis-py's mapping type is narrower
                 if dropped:
                     pipeline.hdel(key, *dropped)
                 pipeline.pexpire(key, round(ttl_s * 1000))
@@ -282,6 +294,25 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
         return None if value is None else _text(value)
+
+    async def write_address_counts(self, counts: dict[str, int], ttl_s: float, replace: bool = False) -> None:
+        """Write this node's open connections per address (0 drops one; `replace`: all of them, the
+        others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
+        fields = {address: str(count) if count > 0 else None for address, count in counts.items()}
+        await self._write_node_hash(ADDRESSES_KEY, ADDRESS_NODES_KEY, fields, ttl_s, replace)
+
+    async def address_counts(self, address: str) -> dict[str, int]:
+        """Each node's open connections from `address`, as last written (a node that stopped writing
+        has expired: none). Raises BusUnavailable."""
+        try:
+            nodes = sorted(_text(node) for node in await self._client.smembers(ADDRESS_NODES_KEY))
+            async with self._client.pipeline(transaction=False) as pipeline:
+                for node in nodes:
+                    pipeline.hget(ADDRESSES_KEY + node, address)
+                found = await pipeline.execute()
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return {node: int(count) for node, count in zip(nodes, found, strict=True) if count is not None}
 
 
 def _text(value: bytes | str) -> str:

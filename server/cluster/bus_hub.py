@@ -18,19 +18,25 @@ from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
+    MODERATION_LANE,
     BusMessage,
     BusUnavailable,
     ChangesMessage,
     CommandMessage,
+    KickMessage,
+    ModerationCommandMessage,
     OwnerNotice,
     PresenceMessage,
     ReplyMessage,
+    SanctionMessage,
+    TakeOutMessage,
     decode_changes,
     encode_changes,
     nodes_named,
 )
 from server.cluster.directory import RoomDirectory
 from server.domain import (
+    AuditEntry,
     Caller,
     CallerRef,
     ConnectionId,
@@ -49,7 +55,14 @@ from server.hub.room_caps import Cap
 from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
-from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
+from wire.messages import (
+    ClientRequest,
+    JoinRoom,
+    RoomSummaryModel,
+    ServerMessage,
+    error_message,
+    parse_client_message,
+)
 
 if TYPE_CHECKING:
     from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
@@ -171,6 +184,12 @@ class ClusterHub(Hub):
         self._edge = edge
         self._room_list = rooms.room_list
         self.node = bus.node
+        self._moderation: ModerationHere | None = None
+        """This node's moderation, for what other nodes ask of it (`moderate_with`)."""
+
+    def moderate_with(self, moderation: ModerationHere) -> None:
+        """Hand the bans, renames, kicks and moderators' requests other nodes send to `moderation`."""
+        self._moderation = moderation
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -242,10 +261,45 @@ class ClusterHub(Hub):
             raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
-        """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
-        members (a `ChangesMessage` that comes to the room's node)."""
+        """Publish an event that stores nothing to all the room's members: here if the room is held
+        here, else through its owner (a `ChangesMessage` that comes to the room's node)."""
+        if self._actor(room_id) is not None:
+            await super().relay(room_id, event)
+            return
         owner = await self._owner(room_id)
         await self._deliver(owner, room_id, ChangesMessage(room_id, encode_changes([event])))
+
+    async def take_out(self, room_id: RoomId, name: str, refs: list[CallerRef], forfeit: str | None) -> None:
+        """Take a player's connections out of a room held here, or ask its owner to (in the room's
+        lane, after the commands sent before); Refusal if the owner cannot be reached."""
+        if self._actor(room_id) is not None:
+            await super().take_out(room_id, name, refs, forfeit)
+            return
+        owner = await self._owner(room_id)
+        await self._deliver(owner, room_id, TakeOutMessage(room_id, name, tuple(refs), forfeit))
+
+    def announce_sanction(self, entry: AuditEntry) -> None:
+        """Tell every node of a ban or rename stored here (lost if Redis is away: each node also
+        reads the latest ones from storage, `Sanctions.watch`)."""
+        self._bus.broadcast(SanctionMessage.of(entry, self.node))
+
+    def announce_kick(self, room_id: RoomId, name: str, reason: str) -> None:
+        """Tell every node of a kick out of a room held here."""
+        self._bus.broadcast(KickMessage(room_id, name, reason, self.node))
+
+    async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
+        """Hand a moderator's request about a room to its owner, in the room's lane; `unavailable` if
+        it cannot be reached."""
+        owner = await self._owner(room_id)
+        await self._deliver(owner, room_id, ModerationCommandMessage(room_id, caller, name, request.to_wire()))
+
+    async def moderate_on_node(self, node: str, caller: CallerRef, name: str, request: ClientRequest) -> None:
+        """Hand a moderator's request to `node`; `unavailable` if it cannot be reached."""
+        message = ModerationCommandMessage(MODERATION_LANE, caller, name, request.to_wire())
+        try:
+            await self._bus.deliver(node, MODERATION_LANE, message)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"node {node!r} cannot be reached right now ({error}); try again") from error
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what this node's edge counts of its connections, wherever the room is."""
@@ -282,6 +336,10 @@ class ClusterHub(Hub):
             case PresenceMessage(room_id=room_id, node=node):
                 if self._actor(room_id) is not None:
                     await super().report(room_id, self._fan_out.tally.add(room_id, node, message.report))
+            case TakeOutMessage(room_id=room_id, name=name, refs=refs, forfeit=forfeit):
+                await Hub.take_out(self, room_id, name, list(refs), forfeit)
+            case SanctionMessage() | ModerationCommandMessage() | KickMessage():
+                await self._moderate(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
                 if node != self.node:
@@ -331,6 +389,25 @@ class ClusterHub(Hub):
             reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
             self._bus.post(node_of(message.ref), message.room_id, reply)
 
+    async def _moderate(self, message: SanctionMessage | ModerationCommandMessage | KickMessage) -> None:
+        """Serve what another node asks of this node's moderation."""
+        if self._moderation is None:
+            logger.warning("a %s came before this node can moderate", type(message).__name__)
+            return
+        match message:
+            case SanctionMessage():
+                await self._moderation.carry_out(message.entry)
+            case KickMessage(room_id=room_id, name=name, reason=reason, node=node) if node != self.node:
+                await self._moderation.kick_out(room_id, name, reason)
+            case KickMessage():
+                pass  # carried out here already
+            case ModerationCommandMessage(room_id=room_id, ref=ref, name=name):
+                request = parse_client_message(message.request)
+                moderator = RemoteModerator(self._bus, room_id, ref, name)
+                answer = await refusal_of(self._moderation.serve_forwarded(moderator, request), request.id)
+                if answer is not None:
+                    moderator.send(answer)
+
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
         their seats, spectators watch again, and each gets a fresh snapshot."""
@@ -357,6 +434,33 @@ class ClusterHub(Hub):
     def _connection(self, ref: CallerRef) -> Connection | None:
         connection_id = connection_of(ref, self.node)
         return None if connection_id is None else self._connections.get(connection_id)
+
+
+class ModerationHere(Protocol):
+    """A node's moderation, as other nodes reach it (`server.moderation.requests`)."""
+
+    async def carry_out(self, entry: AuditEntry) -> None:
+        """Do this node's part of a stored ban or rename."""
+
+    async def kick_out(self, room_id: RoomId, name: str, reason: str) -> None:
+        """Keep `name` out of the room, and take their connections here out of it."""
+
+    async def serve_forwarded(self, moderator: RemoteModerator, request: ClientRequest) -> None:
+        """Serve a moderator's request from another node; raise Refusal to answer it with an error."""
+
+
+class RemoteModerator:
+    """A moderator on another node, as a request forwarded here sees them: what is sent to them goes
+    back to their node, in the lane the request came in."""
+
+    def __init__(self, bus: Bus, lane: RoomId, ref: CallerRef, name: str) -> None:
+        self._bus = bus
+        self._lane = lane
+        self._ref = ref
+        self.player: str | None = name
+
+    def send(self, message: ServerMessage) -> None:
+        self._bus.post(node_of(self._ref), self._lane, ReplyMessage(self._lane, (self._ref,), message.to_wire()))
 
 
 async def refusal_of(serving: Awaitable[None], request_id: str | int | None) -> ServerMessage | None:

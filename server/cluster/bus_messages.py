@@ -9,17 +9,22 @@ edge's count of a room's connections, to the room's owner; and a node's notice t
 which one node runs for all: a lobby request, a connection signed in, a connection closed, all in
 the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like a room's. And two about
 the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
+And four about moderation: a ban or rename stored, to every node; a player's connections to take
+out of a room, to the room's owner; a moderator's request about another node's room or chat line,
+to that node; a kick, to every node.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, cast, get_args
 
-from engine.record import PlayerKind
+from engine.record import PlayerKind, format_timestamp, parse_timestamp
 from server.domain import (
     EVERYONE,
+    AuditAction,
+    AuditEntry,
     CallerRef,
     Enter,
     Exit,
@@ -151,11 +156,89 @@ class GameEndedNotice:
 
 
 TournamentNotice = DirectorNotice | GameEndedNotice
+# ---------------------------------------------------------------- moderation across nodes
+
+MODERATION_LANE = RoomId("~moderation")
+"""Where notices of bans and renames go (no room id has a `~`): one lane, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionMessage:
+    """A ban or a rename stored by `node` (its audit entry), for every node to carry out its part
+    (`server.moderation.sanctions`)."""
+
+    entry_id: str
+    at: str
+    actor: str
+    action: str
+    target: str
+    reason: str
+    detail: str | None
+    node: str
+    room_id: RoomId = MODERATION_LANE
+
+    @classmethod
+    def of(cls, entry: AuditEntry, node: str) -> SanctionMessage:
+        at = format_timestamp(entry.at)
+        return cls(entry.entry_id, at, entry.actor, entry.action, entry.target, entry.reason, entry.detail, node)
+
+    @property
+    def entry(self) -> AuditEntry:
+        action = cast(AuditAction, self.action)
+        return AuditEntry(
+            self.entry_id, parse_timestamp(self.at), self.actor, action, self.target, self.reason, self.detail
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOutMessage:
+    """A player's connections on another node that a moderator sends out of a room, for the room's
+    owner to take out, a banned player's game there lost by forfeit first (`Hub.take_out`)."""
+
+    room_id: RoomId
+    name: str
+    refs: tuple[CallerRef, ...]
+    forfeit: str | None
+    """Why the player's game is lost (a ban), or None (a kick: they play no game there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationCommandMessage:
+    """A moderator's request about what another node keeps (a kick in a room it holds, a chat line it
+    heard), for that node to serve: its answer goes back as a reply."""
+
+    room_id: RoomId
+    """The room it is about (its lane), or MODERATION_LANE."""
+    ref: CallerRef
+    name: str
+    request: str
+    """The request as wire JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class KickMessage:
+    """A spectator kicked out of a room by its owner `node`, for every node: it keeps them out of the
+    room, and takes their connections there out of it."""
+
+    room_id: RoomId
+    name: str
+    reason: str
+    node: str
+
+
+ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
 
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
 BusMessage = (
-    CommandMessage | ReplyMessage | ChangesMessage | PresenceMessage | OwnerNotice | LobbyMessage | TournamentNotice
+    CommandMessage
+    | ReplyMessage
+    | ChangesMessage
+    | PresenceMessage
+    | OwnerNotice
+    | LobbyMessage
+    | TournamentNotice
+    | ModerationMessage
 )
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from server.bots.players import BotPlayers, BotRoster
+from server.cluster.address_counts import SharedAddressCounts
 from server.cluster.bus_hub import ClusterHub, RoomFanOut
 from server.cluster.bus_lobby import BusLobby, TournamentService, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
@@ -46,6 +47,8 @@ class ClusterNode:
         """Who owns each room: Redis keys, unless the rooms are owned in PostgreSQL (`own_rooms_by`)."""
         self.hub = ClusterHub(self.rooms, ratings, fan_out, bus, self.directory, connections, edge)
         self.lobby = BusLobby(bus, bus, lobby, connections, lease)
+        self.addresses = SharedAddressCounts(bus, lease)
+        """Open connections per address, over every node."""
 
     def own_rooms_by(self, owners: RoomOwners) -> None:
         """Take each room's owner from PostgreSQL's ownership (leases and fencing epochs) rather than
@@ -61,6 +64,7 @@ class ClusterNode:
         start_bus(self.bus, self.hub, self.lobby)
         loop = asyncio.get_running_loop()
         chores = [loop.create_task(self.lobby.keep()), loop.create_task(self.rooms.room_list.keep())]
+        chores.append(loop.create_task(self.addresses.keep()))
         if self.directory is self._redis_directory:
             chores.append(loop.create_task(self._redis_directory.renew()))
         return chores

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +38,39 @@ LOBBY_BACKLOG_LIMIT = 100
 
 _CLOSE_HERE = b""
 """Queued in place of a frame (no message is empty): close the connection when the writer reaches it."""
+
+
+class AddressCounts:
+    """The open connections from each address, capped (`--max-connections-per-address`). In one
+    process they are all here; a node of several adds the other nodes' (`SharedAddressCounts`)."""
+
+    def __init__(self) -> None:
+        self.here: Counter[str] = Counter()
+        """This node's open connections, by address."""
+
+    async def admit(self, address: str, limit: int) -> bool:
+        """Count a new connection from `address`, unless `limit` are open from it already (False).
+        Counted before any await, so that connections arriving at once cannot all pass."""
+        self.here[address] += 1
+        self.changed(address)
+        if self.here[address] > limit or self.here[address] + await self.elsewhere(address) > limit:
+            self.closed(address)
+            return False
+        return True
+
+    def closed(self, address: str) -> None:
+        """A connection from `address` (admitted) has closed."""
+        self.here[address] -= 1
+        if not self.here[address]:
+            del self.here[address]
+        self.changed(address)
+
+    async def elsewhere(self, address: str) -> int:
+        """The connections from `address` open on other nodes (in one process, none)."""
+        return 0
+
+    def changed(self, address: str) -> None:
+        """This node's count of `address` has changed (a node of several tells the others)."""
 
 
 @dataclass(slots=True)

@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.domain import Caller, PresenceReport, Refusal, RoomId, Standing
+from server.domain import AuditEntry, Caller, CallerRef, PresenceReport, Refusal, RoomId, Standing
 from server.players.ratings import RatingBook
 from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
-from server.rooms.room import RoomEvent, RoomRequest
-from wire.messages import JoinRoom, RoomSummaryModel
+from server.rooms.room import Outcome, Room, RoomEvent, RoomRequest
+from wire.messages import ClientRequest, JoinRoom, RoomSummaryModel
 
 if TYPE_CHECKING:
     from server.hub.room_caps import Cap  # which stands on the services, which stand on this module
@@ -97,9 +97,49 @@ class Hub:
         return False
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
-        """Send an event that stores nothing (a chat line) to everyone in a room held by another
-        node; in one process there is none (`not_found`)."""
+        """Publish an event that stores nothing (a chat line) to everyone in a room, in the room's
+        order (`not_found` if there is no such room)."""
+        actor = self._actor(room_id)
+        if actor is None:
+            raise Refusal("not_found", f"there is no room {room_id!r}")
+        await actor.run(lambda room, now: Outcome(events=[event]))
+
+    async def take_out(self, room_id: RoomId, name: str, refs: list[CallerRef], forfeit: str | None) -> None:
+        """A player's connections (`refs`) leave a room at a moderator's word, as if they had asked
+        to; a banned player's game in it is first lost by forfeit (the result saying `forfeit`), and a
+        seat of theirs waiting for a game is open again. Nothing if the room is gone."""
+        actor = self._actor(room_id)
+        if actor is None:
+            return
+        callers = [Caller(ref, name) for ref in refs]
+
+        def forfeit_and_leave(room: Room, now: float) -> Outcome:
+            outcome = Outcome() if forfeit is None else room.forfeit(name, forfeit, now)
+            for caller in callers:
+                left = room.leave(caller, now)
+                outcome.events += left.events
+                outcome.records += left.records
+            return outcome
+
+        await actor.run(forfeit_and_leave)
+
+    def announce_sanction(self, entry: AuditEntry) -> None:
+        """Tell the other nodes of a ban or a rename stored here, for each to carry out its part (in
+        one process there are none)."""
+
+    def announce_kick(self, room_id: RoomId, name: str, reason: str) -> None:
+        """Tell the other nodes that `name` is kicked out of a room held here, for each to keep them
+        out and take their connections out (in one process there are none)."""
+
+    async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
+        """Hand a moderator's request about a room another node holds to that node, whose answer
+        comes back over the bus; in one process there is none (`not_found`)."""
         raise Refusal("not_found", f"there is no room {room_id!r}")
+
+    async def moderate_on_node(self, node: str, caller: CallerRef, name: str, request: ClientRequest) -> None:
+        """Hand a moderator's request about what another node keeps (a chat line it heard) to that
+        node, whose answer comes back over the bus; in one process there is none (`not_found`)."""
+        raise Refusal("not_found", f"there is no node {node!r}")
 
     async def report(self, room_id: RoomId, report: PresenceReport) -> None:
         """Tell a room what the edge now counts of its connections (nothing if it is gone)."""

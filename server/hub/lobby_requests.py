@@ -288,16 +288,10 @@ class LobbyRequests:
         name = signed_in(connection)
         await check_may_chat(self._services.storage, name, utc_now())
         played = (await self._services.ratings.standing(name)).games > 0
-        if request.room_id is None:
-            audience = set(self._services.lobby.watchers) | {connection.id}
-        else:
-            room = self._services.rooms.facts(request.room_id)
-            if room is None:
-                await self._chat_elsewhere(connection, request, played)
-                return
-            audience = set(self._services.edge.book.members(room.room_id))
-            if connection.id not in audience:
-                raise Refusal("not_allowed", "join the room to chat in it")
+        if request.room_id is not None:
+            await self._chat_in_room(connection, request, played)
+            return
+        audience = set(self._services.lobby.watchers) | {connection.id}
         self._pace_chat(name, played)
         line = self._services.chat_lines.said(request.room_id, name, request.text)
         said = ChatMessage(
@@ -309,19 +303,21 @@ class LobbyRequests:
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
 
-    async def _chat_elsewhere(self, connection: Requester, request: ChatRequest, played: bool) -> None:
-        """Chat in a room this node does not hold (in a cluster, another node's): this node knows
-        whether the connection is in it, and the room's node sends the line to all its members, the
-        copy that answers the request to the caller."""
+    async def _chat_in_room(self, connection: Requester, request: ChatRequest, played: bool) -> None:
+        """Chat in a room, held here or (in a cluster) by another node: this node knows whether the
+        connection is in it, and the room's node publishes the line to all its members, on every
+        node, the copy that answers the request to the caller."""
         room_id = request.room_id
         assert room_id is not None
         if connection.id not in self._services.edge.book.members(room_id):
-            if await self._services.hub.held_elsewhere(room_id):
+            if self._services.rooms.facts(room_id) is not None or await self._services.hub.held_elsewhere(room_id):
                 raise Refusal("not_allowed", "join the room to chat in it")
             raise Refusal("not_found", f"there is no room {room_id!r}")
         name = signed_in(connection)
         self._pace_chat(name, played)
-        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=format_timestamp(utc_now()))
+        line = self._services.chat_lines.said(room_id, name, request.text)  # kept here: removed through this node
+        at = format_timestamp(utc_now())
+        said = ChatMessage(room_id=room_id, from_=name, text=request.text, at=at, chat_id=line.chat_id)
         caller = self._services.ref_of(connection.id)
         await self._services.hub.relay(room_id, RoomEvent(said, EVERYONE, answers=caller, request_id=request.id))
 

@@ -49,6 +49,16 @@ from wire.messages import PlayerName
 _PLAYER_NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
 
 
+RENAMED_TO = "to "
+"""What a rename's audit entry says before the new name, in its detail."""
+
+
+def new_name_of(rename: AuditEntry) -> str:
+    """The name a rename's audit entry gave the player."""
+    assert rename.action == "rename" and rename.detail is not None, rename
+    return rename.detail.removeprefix(RENAMED_TO)
+
+
 def new_entry_id() -> str:
     """A random id for an audit entry or a report."""
     return secrets.token_hex(8)
@@ -102,13 +112,13 @@ class Moderation:
 
     # --------------------------------------------------------------- bans
 
-    async def ban(self, actor: str, name: str, reason: str) -> StoredPlayer:
-        """Bar the player from signing in; their games and ratings stay as stored."""
+    async def ban(self, actor: str, name: str, reason: str) -> AuditEntry:
+        """Bar the player from signing in; their games and ratings stay as stored. The entry (whose
+        target is the player's name as stored) is what every node carries out (`sanctions`)."""
         player = await self.player(name)
-        await self.store_action(
+        return await self.store_action(
             [PlayerBanned(player.name, reason, actor, self._clock())], actor, "ban", player.name, reason
         )
-        return player
 
     async def unban(self, actor: str, name: str, reason: str) -> StoredPlayer:
         player = await self.player(name)
@@ -139,10 +149,11 @@ class Moderation:
 
     # ------------------------------------------------------------- rename
 
-    async def rename(self, actor: str, name: str, new_name: str, reason: str) -> tuple[str, str]:
-        """Give a player a new name everywhere it is stored, retiring the old one; the old and the new
-        name. Refused for a name that is not a valid player name or is taken (by a player, a bot, or
-        a rename), and while the player has an unfinished game (its room holds the name)."""
+    async def rename(self, actor: str, name: str, new_name: str, reason: str) -> AuditEntry:
+        """Give a player a new name everywhere it is stored, retiring the old one; the entry (its
+        target the old name, `new_name_of` it the new one). Refused for a name that is not a valid
+        player name or is taken (by a player, a bot, or a rename), and while the player has an
+        unfinished game (its room holds the name)."""
         player = await self.player(name)
         try:
             new_name = _PLAYER_NAME.validate_python(new_name)
@@ -152,8 +163,7 @@ class Moderation:
         if await self._storage.unfinished_games_of(player.name):
             raise Refusal("not_allowed", f"{player.name!r} is playing a game: rename them once it is over")
         renamed = PlayerRenamed(player.name, new_name, self._clock())
-        await self.store_action([renamed], actor, "rename", player.name, reason, f"to {new_name}")
-        return player.name, new_name
+        return await self.store_action([renamed], actor, "rename", player.name, reason, RENAMED_TO + new_name)
 
     async def _check_free(self, player: StoredPlayer, new_name: str) -> None:
         if self._is_level(new_name):

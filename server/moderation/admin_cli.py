@@ -30,7 +30,7 @@ from engine.record import format_timestamp
 from server.accounts.service import password_reset_records
 from server.domain import AuditEntry, Refusal
 from server.main import DEFAULT_DB
-from server.moderation.actions import Moderation
+from server.moderation.actions import Moderation, new_name_of
 from server.storage.database import Storage, StorageError, StorageUnavailable
 
 PASSWORD_LENGTHS = range(8, 257)
@@ -64,8 +64,8 @@ async def _roles(moderation: Moderation, storage: Storage, arguments: argparse.N
 
 
 async def _ban(moderation: Moderation, storage: Storage, arguments: argparse.Namespace, actor: str) -> list[str]:
-    player = await moderation.ban(actor, arguments.name, arguments.reason)
-    return [f"{player.name} is banned"]
+    banned = await moderation.ban(actor, arguments.name, arguments.reason)
+    return [f"{banned.target} is banned"]
 
 
 async def _unban(moderation: Moderation, storage: Storage, arguments: argparse.Namespace, actor: str) -> list[str]:
@@ -74,8 +74,8 @@ async def _unban(moderation: Moderation, storage: Storage, arguments: argparse.N
 
 
 async def _rename(moderation: Moderation, storage: Storage, arguments: argparse.Namespace, actor: str) -> list[str]:
-    old, new = await moderation.rename(actor, arguments.name, arguments.new_name, arguments.reason)
-    return [f"{old} is now {new}"]
+    renamed = await moderation.rename(actor, arguments.name, arguments.new_name, arguments.reason)
+    return [f"{renamed.target} is now {new_name_of(renamed)}"]
 
 
 async def _audit(moderation: Moderation, storage: Storage, arguments: argparse.Namespace, actor: str) -> list[str]:

@@ -11,7 +11,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from server.domain import RoomId
+from server.domain import LOCAL_NODE, RoomId
 
 KEEP_LINES = 2_000
 """How many of the latest chat lines can still be removed or reported."""
@@ -28,16 +28,26 @@ class ChatLine:
     text: str
 
 
-class ChatLines:
-    """The latest `keep` lines, oldest forgotten first."""
+def node_of_line(chat_id: str) -> str | None:
+    """The node that heard a line (its id begins with the node's name), or None for an id that
+    names none (not one of this server's)."""
+    node, slash, _ = chat_id.partition("/")
+    return node if slash else None
 
-    def __init__(self, keep: int = KEEP_LINES) -> None:
+
+class ChatLines:
+    """The latest `keep` lines heard on one node, oldest forgotten first. A line's id is the node's
+    name and a random part (`<node>/<hex>`): unique over the nodes, and it says which node to ask
+    to remove the line."""
+
+    def __init__(self, node: str = LOCAL_NODE, keep: int = KEEP_LINES) -> None:
+        self._node = node
         self._keep = keep
         self._lines: OrderedDict[str, ChatLine] = OrderedDict()
 
     def said(self, room_id: RoomId | None, author: str, text: str) -> ChatLine:
         """Remember a line just said; it gets a fresh id."""
-        line = ChatLine(secrets.token_hex(6), room_id, author, text)
+        line = ChatLine(f"{self._node}/{secrets.token_hex(6)}", room_id, author, text)
         self._lines[line.chat_id] = line
         if len(self._lines) > self._keep:
             self._lines.popitem(last=False)

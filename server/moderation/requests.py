@@ -9,27 +9,28 @@ Each action is stored and logged first (`actions`), then carried out on
 what is live: a banned or renamed player's connections close with the
 reason, a banned player's seeks go and their games are forfeited, a
 kicked spectator leaves the room, a removed line is taken back from
-everyone who saw it.
+everyone who saw it. On several nodes, a kick is served by the room's
+owner, and a removal or report of a chat line by the node that heard it
+(the request forwarded there); bans and renames reach every node
+(`sanctions`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
-from typing import assert_never
+from typing import Protocol, assert_never
 
 from engine.record import format_timestamp
-from server.domain import Caller as RoomCaller
-from server.domain import ConnectionId, Refusal, Role, RoomId, caller_ref
+from server.domain import EVERYONE, AuditEntry, Refusal, Role, RoomId, utc_now
 from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
-from server.lobby.pacing import RecentCounts
-from server.moderation.actions import Moderation
-from server.moderation.chat_lines import ChatLine
+from server.moderation.actions import Moderation, new_name_of
+from server.moderation.chat_lines import ChatLine, node_of_line
+from server.moderation.sanctions import Sanctions
 from server.moderation.views import audit_entry_model, report_model
-from server.rooms.actors import RoomActor
-from server.rooms.room import Outcome, Room
+from server.rooms.room import RoomEvent
+from wire.messages import ClientRequest, ServerMessage
 from wire.moderation import (
     Ban,
     CloseReport,
@@ -51,7 +52,6 @@ from wire.moderation_events import (
     GamesDeleted,
     Kicked,
     ModerationDone,
-    Renamed,
     ReportFiled,
     Reports,
 )
@@ -61,7 +61,20 @@ logger = logging.getLogger(__name__)
 RANKS: dict[Role | None, int] = {None: 0, "moderator": 1, "admin": 2}
 """How far each role reaches: one acts only on players of a lower rank."""
 REPORTS_PER_HOUR = 10
-"""Reports one player may file in an hour (past it, `rate_limited`)."""
+"""Reports one player may file in an hour (past it, `rate_limited`), counted in storage: the same
+from every node, and across a restart."""
+
+
+class Moderator(Protocol):
+    """Who a moderation request (or a report) comes from: a connection here, or a player on another
+    node whose request was forwarded here (`RemoteModerator`)."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in."""
+
+    def send(self, message: ServerMessage) -> None:
+        """Answer them."""
 
 
 class ModerationRequests:
@@ -70,10 +83,11 @@ class ModerationRequests:
     def __init__(self, services: Services) -> None:
         self._services = services
         self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
-        self._reports_filed: RecentCounts[str] = RecentCounts(3600.0)
+        self.sanctions = Sanctions(services)
+        """This node's part of each ban and rename, wherever it was made."""
         self._kicked: set[tuple[RoomId, str]] = set()
         """(room, name in lower case) of each spectator kicked out: kept out of that room while this
-        server runs."""
+        node runs (every node hears of each kick, `kick_out`)."""
 
     def check_may_join(self, room_id: RoomId, name: str) -> None:
         """Raise Refusal (`not_allowed`) for a player a moderator kicked out of this room."""
@@ -97,10 +111,19 @@ class ModerationRequests:
                 connection.send(ModerationDone(action="unban", target=player.name, id=request.id))
             case RenamePlayer():
                 await self._rename(connection, request)
+            case Kick() if await self._held_elsewhere(request.room_id):
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_in_room(request.room_id, caller, name, request)
             case Kick():
                 await self._kick(connection, request)
+            case RemoveChat() if (node := self._kept_elsewhere(request.chat_id)) is not None:
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_on_node(node, caller, name, request)
             case RemoveChat():
                 await self._remove_chat(connection, request)
+            case ReportPlayer() if request.chat_id is not None and (node := self._kept_elsewhere(request.chat_id)):
+                caller, name = self._services.ref_of(connection.id), signed_in(connection)
+                await self._services.hub.moderate_on_node(node, caller, name, request)
             case ReportPlayer():
                 await self._report(connection, request)
             case ListReports():
@@ -120,16 +143,57 @@ class ModerationRequests:
             case _:
                 assert_never(request)
 
+    # ------------------------------------------------- from other nodes
+
+    async def serve_forwarded(self, moderator: Moderator, request: ClientRequest) -> None:
+        """Serve a request another node forwarded here, where what it is about is kept (a room held
+        here, a chat line heard here)."""
+        match request:
+            case Kick():
+                await self._kick(moderator, request)
+            case RemoveChat():
+                await self._remove_chat(moderator, request)
+            case ReportPlayer():
+                await self._report(moderator, request)
+            case _:
+                raise Refusal("bad_request", f"a {request.type!r} request is not served for another node")
+
+    async def carry_out(self, entry: AuditEntry) -> None:
+        """Do this node's part of a ban or rename stored by another node (`Sanctions`)."""
+        await self.sanctions.carry_out(entry)
+
+    async def kick_out(self, room_id: RoomId, name: str, reason: str) -> None:
+        """Keep `name` out of the room from now on, tell their connections here why, and take them
+        out of it (through the room's owner, wherever it is held)."""
+        self._kicked.add((room_id, name.lower()))
+        members = self._services.edge.book.members(room_id)
+        watching = [connection_id for connection_id, member in members.items() if member.lower() == name.lower()]
+        if not watching:
+            return
+        told = Kicked(room_id=room_id, reason=reason)
+        self._services.deliver([(connection_id, told) for connection_id in watching])
+        refs = [self._services.ref_of(connection_id) for connection_id in watching]
+        await self._services.hub.take_out(room_id, name, refs, None)
+
+    async def _held_elsewhere(self, room_id: RoomId) -> bool:
+        """Whether another node holds the room (a kick there is served by it)."""
+        return self._services.rooms.get(room_id) is None and await self._services.hub.held_elsewhere(room_id)
+
+    def _kept_elsewhere(self, chat_id: str) -> str | None:
+        """The node that heard a chat line, if it is another one (a removal is served by it)."""
+        node = node_of_line(chat_id)
+        return None if node in (None, self._services.edge.node) else node
+
     # ------------------------------------------------------------ authority
 
-    async def _authority(self, connection: Connection, needed: Role) -> str:
+    async def _authority(self, connection: Moderator, needed: Role) -> str:
         """The caller's name, if their role reaches `needed`; Refusal (`not_allowed`) otherwise."""
-        name = signed_in(connection)
+        name = _signed_in(connection)
         if RANKS[await self._services.storage.role_of(name)] < RANKS[needed]:
             raise Refusal("not_allowed", f"only {'an admin' if needed == 'admin' else 'a moderator'} may do that")
         return name
 
-    async def _acting_on(self, connection: Connection, target: str, needed: Role) -> str:
+    async def _acting_on(self, connection: Moderator, target: str, needed: Role) -> str:
         """The caller's name, if their role reaches `needed` and is above the target's."""
         actor = await self._authority(connection, needed)
         storage = self._services.storage
@@ -149,68 +213,78 @@ class ModerationRequests:
         connection.send(done)
 
     async def _ban(self, connection: Connection, request: Ban) -> None:
-        """Store the ban, then: the player's seeks go, their games are lost by forfeit, they leave
-        every room (a seat waiting for a game is open again), and each of their connections is
-        closed with the reason."""
+        """Store the ban, then carry it out here and tell the other nodes (`Sanctions`): the
+        player's seeks go, their games are lost by forfeit, they leave every room (a seat waiting for
+        a game is open again), and each of their connections is closed with the reason."""
         actor = await self._acting_on(connection, request.player, "moderator")
-        player = await self.actions.ban(actor, request.player, request.reason)
-        self._withdraw_seeks(player.name)
-        await self._forfeit_games(player.name, f"forfeited: {player.name} was banned")
-        await self._leave_rooms(player.name)
-        self._disconnect(player.name, f"banned: {request.reason}")
-        connection.send(ModerationDone(action="ban", target=player.name, id=request.id))
+        banned = await self.actions.ban(actor, request.player, request.reason)
+        await self._sanction(banned)
+        connection.send(ModerationDone(action="ban", target=banned.target, id=request.id))
 
     async def _rename(self, connection: Connection, request: RenamePlayer) -> None:
-        """Store the new name, then close the player's connections, telling them the name to sign in as
-        (their token goes with it)."""
+        """Store the new name, then close the player's connections on every node, telling them the
+        name to sign in as (their token goes with it)."""
         actor = await self._acting_on(connection, request.player, "moderator")
-        old, new = await self.actions.rename(actor, request.player, request.new_name, request.reason)
-        self._withdraw_seeks(old)
-        told = Renamed(name=new, reason=request.reason)
-        self._services.deliver([(connection_id, told) for connection_id in self._services.lobby.connections_of(old)])
-        self._disconnect(old, f"renamed by a moderator: sign in as {new}")
-        connection.send(ModerationDone(action="rename", target=old, new_name=new, id=request.id))
+        renamed = await self.actions.rename(actor, request.player, request.new_name, request.reason)
+        await self._sanction(renamed)
+        done = ModerationDone(action="rename", target=renamed.target, new_name=new_name_of(renamed), id=request.id)
+        connection.send(done)
 
-    async def _kick(self, connection: Connection, request: Kick) -> None:
-        """Log the kick, tell the spectator why, then take each of their connections out of the room."""
-        actor = await self._acting_on(connection, request.player, "moderator")
+    async def _sanction(self, entry: AuditEntry) -> None:
+        """Carry out a stored ban or rename on this node, and tell the others to."""
+        self._services.hub.announce_sanction(entry)
+        await self.sanctions.carry_out(entry)
+
+    async def _kick(self, moderator: Moderator, request: Kick) -> None:
+        """In a room held here: log the kick, then every node keeps the spectator out of the room,
+        tells their connections why and takes them out of it."""
+        actor = await self._acting_on(moderator, request.player, "moderator")
         room_actor = self._services.rooms.get(request.room_id)
-        facts = self._services.rooms.facts(request.room_id)
-        if room_actor is None or facts is None:
+        if room_actor is None:
             raise Refusal("not_found", f"there is no room {request.room_id!r}")
-        members = self._services.edge.book.members(facts.room_id)
-        watching = {
-            connection_id: name for connection_id, name in members.items() if name.lower() == request.player.lower()
-        }
-        if not watching:
-            raise Refusal("not_found", f"{request.player!r} is not in room {facts.room_id!r}")
-        name = next(iter(watching.values()))
-        if facts.seat_of(name) is not None:
+        room = room_actor.room
+        present = [name for name in room.presence.connections if name.lower() == request.player.lower()]
+        if not present:
+            raise Refusal("not_found", f"{request.player!r} is not in room {room.room_id!r}")
+        name = present[0]
+        if room.seat_of(name) is not None:
             raise Refusal("not_allowed", f"{name!r} plays in this room: only a spectator may be kicked")
-        await self.actions.log(actor, "kick", name, request.reason, f"room {facts.room_id}")
-        self._kicked.add((facts.room_id, name.lower()))
-        told = Kicked(room_id=facts.room_id, reason=request.reason)
-        self._services.deliver([(connection_id, told) for connection_id in watching])
-        await _take_out(room_actor, name, list(watching), self._services.edge.node)
-        connection.send(ModerationDone(action="kick", target=name, id=request.id))
+        await self.actions.log(actor, "kick", name, request.reason, f"room {room.room_id}")
+        self._services.hub.announce_kick(room.room_id, name, request.reason)
+        await self.kick_out(room.room_id, name, request.reason)
+        moderator.send(ModerationDone(action="kick", target=name, id=request.id))
 
-    async def _remove_chat(self, connection: Connection, request: RemoveChat) -> None:
-        """Log the removal (with the line's words), then take the line back from those who saw it."""
+    async def _remove_chat(self, moderator: Moderator, request: RemoveChat) -> None:
+        """Log the removal (with the line's words), then take the line back from those who saw it:
+        the lobby's watchers, or the room's members (through its owner, wherever it is held)."""
         line = self._recent_line(request.chat_id)
-        actor = await self._acting_on(connection, line.author, "moderator")
+        actor = await self._acting_on(moderator, line.author, "moderator")
         await self.actions.log(actor, "remove_chat", line.author, request.reason, line.text)
         self._services.chat_lines.forget(line.chat_id)
         removed = ChatRemoved(room_id=line.room_id, chat_id=line.chat_id)
-        self._services.deliver([(member, removed) for member in self._audience(line)])
-        connection.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
+        if line.room_id is None:
+            self._services.deliver([(watcher, removed) for watcher in self._services.lobby.watchers])
+        else:
+            await self._take_back_in_room(line.room_id, removed)
+        moderator.send(ModerationDone(action="remove_chat", target=line.author, id=request.id))
 
-    async def _report(self, connection: Connection, request: ReportPlayer) -> None:
-        reporter = signed_in(connection)
+    async def _take_back_in_room(self, room_id: RoomId, removed: ChatRemoved) -> None:
+        """Tell every member of the room, wherever it is held; a room gone since has nobody left to
+        take the line back from."""
+        try:
+            await self._services.hub.relay(room_id, RoomEvent(removed, EVERYONE))
+        except Refusal as refusal:
+            if refusal.code != "not_found":
+                raise
+
+    async def _report(self, connection: Moderator, request: ReportPlayer) -> None:
+        """File a report, with the words of the line reported (on the node that heard it)."""
+        reporter = _signed_in(connection)
         line = None if request.chat_id is None else self._recent_line(request.chat_id)
         if line is not None and line.author.lower() != request.player.lower():
             raise Refusal("bad_request", f"that line is {line.author!r}'s, not {request.player!r}'s")
-        now = asyncio.get_running_loop().time()
-        if self._reports_filed.count(reporter, now) >= REPORTS_PER_HOUR:
+        filed = await self._services.storage.reports_filed_since(reporter, utc_now() - timedelta(hours=1))
+        if filed >= REPORTS_PER_HOUR:
             raise Refusal("rate_limited", f"at most {REPORTS_PER_HOUR} reports an hour")
         report = await self.actions.file_report(
             reporter,
@@ -220,7 +294,6 @@ class ModerationRequests:
             None if line is None else line.chat_id,
             None if line is None else line.text,
         )
-        self._reports_filed.add(reporter, now)
         connection.send(ReportFiled(report_id=report.report_id, id=request.id))
 
     async def _delete_games(self, connection: Connection, request: DeleteGames) -> None:
@@ -233,64 +306,15 @@ class ModerationRequests:
 
     # ------------------------------------------------------------- effects
 
-    def _withdraw_seeks(self, name: str) -> None:
-        lobby = self._services.lobby
-        for seek in [seek for seek in lobby.seeks.values() if seek.owner == name]:
-            self._services.deliver(lobby.cancel(seek.seek_id, name))
-
-    async def _forfeit_games(self, name: str, detail: str) -> None:
-        """End each game `name` plays as their loss. The ban is stored already: a room whose result
-        cannot be stored now is logged, and its game goes on."""
-        for room_id in self._services.rooms.seated(name):
-            actor = self._services.rooms.get(room_id)
-            if actor is None:
-                continue
-            try:
-                await actor.run(lambda room, now: room.forfeit(name, detail, now))
-            except Exception:
-                logger.exception("room %s: cannot forfeit the game of banned %s", room_id, name)
-
-    async def _leave_rooms(self, name: str) -> None:
-        """Take the player's connections out of every room they are in: a seat of a room still waiting
-        for its game is open again (their games are over by now)."""
-        book = self._services.edge.book
-        in_rooms: dict[RoomId, list[ConnectionId]] = {}
-        for connection_id in self._services.lobby.connections_of(name):
-            for room_id in book.rooms_of(connection_id):
-                in_rooms.setdefault(room_id, []).append(connection_id)
-        for room_id, connections in in_rooms.items():
-            room_actor = self._services.rooms.get(room_id)
-            if room_actor is not None:
-                await _take_out(room_actor, name, connections, self._services.edge.node)
-
-    def _disconnect(self, name: str, reason: str) -> None:
-        for connection_id in self._services.lobby.connections_of(name):
-            self._services.disconnect(connection_id, reason)
-
     def _recent_line(self, chat_id: str) -> ChatLine:
         line = self._services.chat_lines.get(chat_id)
         if line is None:
             raise Refusal("not_found", f"there is no chat line {chat_id!r} (or it is too old)")
         return line
 
-    def _audience(self, line: ChatLine) -> set[ConnectionId]:
-        """Who may have seen the line: the room's members, or the lobby's watchers."""
-        if line.room_id is None:
-            return set(self._services.lobby.watchers)
-        return set(self._services.edge.book.members(line.room_id))
 
-
-async def _take_out(room_actor: RoomActor, name: str, connections: list[ConnectionId], node: str) -> None:
-    """Each of the player's connections (on `node`, this one) leaves the room, as if it had asked
-    to (`Room.leave`)."""
-    callers = [RoomCaller(caller_ref(connection_id, node), name) for connection_id in connections]
-
-    def leave(room: Room, now: float) -> Outcome:
-        outcome = Outcome()
-        for caller in callers:
-            left = room.leave(caller, now)
-            outcome.events += left.events
-            outcome.records += left.records
-        return outcome
-
-    await room_actor.run(leave)
+def _signed_in(moderator: Moderator) -> str:
+    """The player who asks (requests other than hello come from one)."""
+    if moderator.player is None:
+        raise Refusal("unauthorized", "say hello first")
+    return moderator.player

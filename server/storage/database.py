@@ -420,10 +420,20 @@ class Storage:
         async with self._snapshot() as read:
             return await moderation.audit_log(read, limit, target)
 
+    async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
+        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+        async with self._snapshot() as read:
+            return await moderation.sanctions_since(read, since)
+
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""
         async with self._snapshot() as read:
             return await moderation.open_reports(read, limit)
+
+    async def reports_filed_since(self, reporter: str, since: datetime) -> int:
+        """How many reports `reporter` (ignoring case) has filed since `since`, from any node."""
+        async with self._snapshot() as read:
+            return await moderation.reports_filed_since(read, reporter, since)
 
     async def report(self, report_id: str) -> Report | None:
         """One report, open or closed, or None."""

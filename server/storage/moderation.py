@@ -7,6 +7,8 @@ thin methods of the `ModerationReader` port (`server.domain`).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from engine.record import PlayerInfo, parse_timestamp
 from server.domain import (
     AuditEntry,
@@ -20,7 +22,7 @@ from server.domain import (
     RoomId,
 )
 from server.storage.drivers import Reads
-from server.storage.moderation_statements import name_key
+from server.storage.moderation_statements import microseconds, name_key
 from server.storage.rows import Row
 
 _REPORT_COLUMNS = (
@@ -72,18 +74,29 @@ async def audit_log(snapshot: Reads, limit: int, target: str | None) -> list[Aud
         "ORDER BY at_us DESC, entry_id LIMIT ?",
         (target, None if target is None else name_key(target), limit),
     )
-    return [
-        AuditEntry(
-            row["entry_id"],
-            parse_timestamp(row["at"]),
-            row["actor"],
-            row["action"],
-            row["target"],
-            row["reason"],
-            row["detail"],
-        )
-        for row in rows
-    ]
+    return [_audit_entry(row) for row in rows]
+
+
+async def sanctions_since(snapshot: Reads, since: datetime) -> list[AuditEntry]:
+    """The bans and renames logged since `since`, oldest first (read by the audit log's time index)."""
+    rows = await snapshot.rows(
+        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE at_us >= ? AND action IN ('ban', 'rename') "
+        "ORDER BY at_us, entry_id",
+        (microseconds(since),),
+    )
+    return [_audit_entry(row) for row in rows]
+
+
+def _audit_entry(row: Row) -> AuditEntry:
+    return AuditEntry(
+        row["entry_id"],
+        parse_timestamp(row["at"]),
+        row["actor"],
+        row["action"],
+        row["target"],
+        row["reason"],
+        row["detail"],
+    )
 
 
 async def open_reports(snapshot: Reads, limit: int) -> list[Report]:
@@ -92,6 +105,15 @@ async def open_reports(snapshot: Reads, limit: int) -> list[Report]:
         (limit,),
     )
     return [_report(row) for row in rows]
+
+
+async def reports_filed_since(snapshot: Reads, reporter: str, since: datetime) -> int:
+    """How many reports `reporter` (ignoring case) has filed since `since`."""
+    row = await snapshot.row(
+        "SELECT COUNT(*) AS filed FROM reports WHERE lower(reporter) = ? AND filed_us >= ?",
+        (name_key(reporter), microseconds(since)),
+    )
+    return 0 if row is None else int(row["filed"])
 
 
 async def report(snapshot: Reads, report_id: str) -> Report | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.server import Server
+from websockets.exceptions import ConnectionClosed
 
 from server.app import GameServer
 
@@ -123,6 +124,22 @@ class WireClient:
 
 FIVE_FOR_BLACK = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 """Moves of a game black wins in nine plies."""
+
+
+async def closed_with(player: WireClient) -> tuple[int, str]:
+    """The close code and reason of a connection the server closes (reading what comes before)."""
+    try:
+        while True:
+            await player.receive()
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None, closed
+        return closed.rcvd.code, closed.rcvd.reason
+
+
+def refused(reply: dict[str, Any], code: str) -> str:
+    """The message of an `error` reply, which must have `code`."""
+    assert (reply["type"], reply["code"]) == ("error", code), reply
+    return str(reply["message"])
 
 
 async def win_rated_game(winner: WireClient, loser: WireClient) -> None:

@@ -26,7 +26,7 @@ from server.domain import (
     new_game_id,
     new_room_id,
 )
-from server.moderation.actions import Moderation
+from server.moderation.actions import Moderation, new_name_of
 from server.moderation.gate import check_may_chat, check_may_sign_in
 from server.storage.database import Storage
 
@@ -142,7 +142,8 @@ async def test_a_rename_reaches_every_stored_name_and_retires_the_old_one(
 ) -> None:
     game = await finished_game(storage, PlayerInfo("carol"), BOT)
     await moderation.grant("root", "carol", "moderator", "helps")
-    assert await moderation.rename("root", "CAROL", "Caroline", "offensive") == ("carol", "Caroline")
+    renamed = await moderation.rename("root", "CAROL", "Caroline", "offensive")
+    assert (renamed.target, new_name_of(renamed)) == ("carol", "Caroline")
 
     assert await storage.find_player("carol") is None
     assert (await storage.find_player("caroline")) is not None

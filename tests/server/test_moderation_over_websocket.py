@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import urllib.request
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
-from websockets.exceptions import ConnectionClosed
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, closed_with, refused
 
 from engine.record import PlayerInfo
 from engine.types import Color, EndReason, GameResult, Rule
@@ -32,20 +32,6 @@ async def with_role(server: RunningServer, client: ClientFactory, name: str, rol
     player = await client(name, server=server)
     await Moderation(server.app.storage).grant("operator:test", name, role, "for the test")
     return player
-
-
-def refused(reply: dict[str, Any], code: str) -> str:
-    assert (reply["type"], reply["code"]) == ("error", code), reply
-    return str(reply["message"])
-
-
-async def closed_with(player: WireClient) -> tuple[int, str]:
-    """The close code and reason of a connection the server closes."""
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            await player.receive()
-    assert closed.value.rcvd is not None
-    return closed.value.rcvd.code, closed.value.rcvd.reason
 
 
 async def test_welcome_says_moderation_and_the_players_role(server: RunningServer, client: ClientFactory) -> None:
@@ -302,3 +288,35 @@ async def test_admins_read_the_audit_log_over_http_and_nobody_else(
     ]
     assert (await asyncio.to_thread(get_with_token, server, "/api/audit", moderator.token))[0] == 403
     assert (await asyncio.to_thread(get_with_token, server, "/api/audit", None))[0] == 401
+
+
+async def run_gomoku_admin(server: RunningServer, *arguments: str) -> None:
+    """Run `gomoku-admin` on the server's database in a process of its own, as the operator would."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.moderation.admin_cli", "--db", server.app.settings.db_path, *arguments
+    )
+    assert await process.wait() == 0
+
+
+async def test_a_ban_by_gomoku_admin_in_another_process_closes_the_players_connections_and_ends_their_game(
+    server: RunningServer, client: ClientFactory
+) -> None:
+    troll = await client("troll", server=server)
+    bob = await client("bob", server=server)
+    room_id = (await troll.request(type="create_room"))["room"]["room_id"]
+    await bob.request(type="join_room", room_id=room_id)
+    await troll.request(type="move", room_id=room_id, x=7, y=7)
+
+    await run_gomoku_admin(server, "ban", "troll", "--reason", "abuse")
+    assert await closed_with(troll) == (1008, "banned: abuse")
+    over = await bob.expect_next("game_over")
+    assert over["result"]["winner"] == "white" and over["result"]["detail"] == "forfeited: troll was banned"
+
+
+async def test_a_rename_by_gomoku_admin_in_another_process_closes_the_players_connections(
+    server: RunningServer, client: ClientFactory
+) -> None:
+    rude = await client("rudename", server=server)
+    await run_gomoku_admin(server, "rename", "rudename", "Nice", "--reason", "offensive")
+    assert (await rude.expect_next("renamed"))["name"] == "Nice"
+    assert await closed_with(rude) == (1008, "renamed by a moderator: sign in as Nice")
