@@ -247,7 +247,7 @@ class GameServer:
             loop.create_task(app._tick_the_lobby()),
         ]
         if app.cluster is not None:
-            app._chores += await app.cluster.start(app.handlers.lobby)
+            app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.analysis)
         server = await route(
             Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
             settings.host,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
@@ -49,7 +49,14 @@ from server.hub.room_caps import Cap
 from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
-from wire.messages import JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
+from wire.messages import (
+    Analyze,
+    JoinRoom,
+    RoomSummaryModel,
+    ServerMessage,
+    error_message,
+    parse_client_message,
+)
 
 if TYPE_CHECKING:
     from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
@@ -70,6 +77,13 @@ class Bus(Protocol):
 
     def broadcast(self, message: BusMessage) -> None:
         """Send a message to every node."""
+
+
+class ForwardedAnalyses(Protocol):
+    """Who searches the analyses that other nodes hand on to this one (`AnalysisRequests`)."""
+
+    async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Callable[[ServerMessage], None]) -> None:
+        """Check and start the analysis of a room held here; `reply` answers the caller."""
 
 
 class PresenceTally:
@@ -171,6 +185,12 @@ class ClusterHub(Hub):
         self._edge = edge
         self._room_list = rooms.room_list
         self.node = bus.node
+        self._analyses: ForwardedAnalyses | None = None
+
+    def serve_analyses_with(self, analyses: ForwardedAnalyses) -> None:
+        """Search here the analyses other nodes hand on for the rooms held here (before the bus
+        starts)."""
+        self._analyses = analyses
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -240,6 +260,25 @@ class ClusterHub(Hub):
             return await self._directory.owner(room_id) is not None
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def analyse_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze) -> bool:
+        """Hand the `analyze` of a room held elsewhere to its owner, which checks it with the room's
+        facts, searches in its own pool and answers the caller; `not_found` if no node owns it."""
+        if self._actor(room_id) is not None:
+            return False
+        owner = await self._owner(room_id)
+        if owner == self.node:  # taken over from a dead node just now
+            return False
+        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire())
+        await self._deliver(owner, room_id, message)
+        return True
+
+    async def room_playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room of another node where the game is going on, from the room list."""
+        try:
+            return await self._room_list.playing_elsewhere(game_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room list cannot be read right now ({error}); try again") from error
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
         """Hand an event that stores nothing to the room's owner, which publishes it to all the room's
@@ -323,13 +362,26 @@ class ClusterHub(Hub):
         """Serve a command forwarded by another node as if it came from a socket here: a refusal
         (as `GameServer` words it) goes back to the caller's node, in the room's lane."""
         request = parse_client_message(message.request)
-        if not isinstance(request, RoomRequest):
-            raise ValueError(f"a {request.type!r} request is no room's to serve")
         caller = Caller(message.ref, message.name, message.kind)
-        answer = await refusal_of(Hub.command(self, RoomCommand(message.room_id, caller, request)), request.id)
+        if isinstance(request, Analyze):
+            serving = self._serve_analysis(message.room_id, caller, request)
+        elif isinstance(request, RoomRequest):
+            serving = Hub.command(self, RoomCommand(message.room_id, caller, request))
+        else:
+            raise ValueError(f"a {request.type!r} request is no room's to serve")
+        answer = await refusal_of(serving, request.id)
         if answer is not None:
-            reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
-            self._bus.post(node_of(message.ref), message.room_id, reply)
+            self._reply(message.room_id, message.ref, answer)
+
+    async def _serve_analysis(self, room_id: RoomId, caller: Caller, request: Analyze) -> None:
+        """Start an analysis another node handed on; its answer goes back to the caller's node."""
+        if self._analyses is None:
+            raise Refusal("unavailable", "this node cannot analyse yet; try again")
+        await self._analyses.serve_forwarded(caller, request, lambda answer: self._reply(room_id, caller.ref, answer))
+
+    def _reply(self, room_id: RoomId, ref: CallerRef, answer: ServerMessage) -> None:
+        """Answer a caller on another node, in the room's lane."""
+        self._bus.post(node_of(ref), room_id, ReplyMessage(room_id, (ref,), answer.to_wire()))
 
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from server.bots.players import BotPlayers, BotRoster
-from server.cluster.bus_hub import ClusterHub, RoomFanOut
+from server.cluster.bus_hub import ClusterHub, ForwardedAnalyses, RoomFanOut
 from server.cluster.bus_lobby import BusLobby, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
 from server.cluster.leases import LeaseSettings
@@ -53,10 +53,12 @@ class ClusterNode:
         self.directory = OwnershipDirectory(owners)
         self.hub.use_directory(self.directory)
 
-    async def start(self, requests: LobbyRequests) -> list[asyncio.Task[None]]:
+    async def start(self, requests: LobbyRequests, analyses: ForwardedAnalyses) -> list[asyncio.Task[None]]:
         """Find (or take) the lobby, start the bus, and the chores that renew what this node keeps
-        in Redis (returned, for the server to stop)."""
+        in Redis (returned, for the server to stop). `requests` serve the lobby when it runs here,
+        `analyses` the analyses other nodes hand on."""
         self.lobby.serve_with(requests)
+        self.hub.serve_analyses_with(analyses)
         await self.lobby.claim_or_follow()
         start_bus(self.bus, self.hub, self.lobby)
         loop = asyncio.get_running_loop()

@@ -46,7 +46,7 @@ def _line(facts: RoomFacts, node: str) -> str | None:
         return None
     summary = None if facts.private else views.room_summary(facts).model_dump(mode="json", by_alias=True)
     seated = [seat.name for seat in facts.seats if seat is not None and not is_server_bot(seat)]
-    line = {"room_id": facts.room_id, "node": node, "summary": summary, "seated": seated}
+    line = {"room_id": facts.room_id, "game_id": facts.game_id, "node": node, "summary": summary, "seated": seated}
     return json.dumps(line | {"created_by": facts.created_by, "bots_only": facts.bots_only})
 
 
@@ -92,6 +92,12 @@ class SharedRoomList:
         BusUnavailable."""
         lines = [line for line in await self._read() if line["node"] != self._node]
         return Counter(cap for line in lines for cap in caps_of(line["created_by"], line["bots_only"]))
+
+    async def playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room of another node where the game `game_id` is going on, if any. Raises
+        BusUnavailable."""
+        elsewhere = [line for line in await self._read() if line["node"] != self._node]
+        return next((RoomId(line["room_id"]) for line in elsewhere if line.get("game_id") == game_id), None)
 
     async def playing_names(self) -> set[str]:
         """The people seated in an unfinished room of any node, as `RoomRegistry.playing_names`

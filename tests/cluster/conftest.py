@@ -14,7 +14,7 @@ import re
 import shutil
 import signal
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -35,9 +35,10 @@ LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
 
 
 class StartClusterNode(Protocol):
-    """Starts a node named `name` on the test's database, or on `database` when given."""
+    """Starts a node named `name` on the test's database, or on `database` when given, with `arguments`
+    after the others (`--bot-workers 1` for a node with bots)."""
 
-    def __call__(self, name: str, database: str | None = None) -> ServerNode: ...
+    def __call__(self, name: str, database: str | None = None, arguments: Sequence[str] = ()) -> ServerNode: ...
 
 
 @dataclass
@@ -156,9 +157,9 @@ def start_cluster_node(tmp_path: Path, postgres_url: str, redis_server: RedisSer
     their pids."""
     nodes: list[ServerNode] = []
 
-    def start(name: str, database: str | None = None) -> ServerNode:
-        arguments = [*LEASE, "--bus", redis_server.url]
-        node = ServerNode.start(database or postgres_url, name, tmp_path / f"{name}.log", arguments)
+    def start(name: str, database: str | None = None, arguments: Sequence[str] = ()) -> ServerNode:
+        every_argument = [*LEASE, "--bus", redis_server.url, *arguments]
+        node = ServerNode.start(database or postgres_url, name, tmp_path / f"{name}.log", every_argument)
         nodes.append(node)
         return node
 

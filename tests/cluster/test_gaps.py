@@ -1,0 +1,59 @@
+"""The cluster's gaps closed (issue 29): `analyze` of a room another node holds, a dead node's lines
+in the room list, a command reaching a node that has just lost its room, a lobby request at a
+node's start.
+
+Real processes: a throw-away PostgreSQL, a `redis-server` and `gomoku-server` nodes, each stopped
+by its pid. Leases are short (`tests.cluster.conftest.LEASE`), so that a take-over takes seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.cluster.conftest import StartClusterNode
+
+Clients = Callable[..., Any]
+
+WITH_BOTS = ["--bot-workers", "1"]
+"""A node that searches (a bot worker and an analysis worker); the others run no bots."""
+
+
+async def test_analyze_of_a_room_another_node_holds_is_searched_by_that_node_under_its_fair_play_rules(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    with_bots, without = start_cluster_node("n1", arguments=WITH_BOTS), start_cluster_node("n2")
+    alice, carol = await clients(with_bots, "alice"), await clients(with_bots, "carol")
+    bob, dave = await clients(without, "bob"), await clients(without, "dave")
+    against_a_bot = await alice.request(type="create_room", black="me", white={"bot": "greedy"})  # held by n1
+    room_id, game_id = against_a_bot["room"]["room_id"], against_a_bot["room"]["game_id"]
+    assert (await alice.request(type="move", room_id=room_id, move="h8"))["type"] == "moved"
+
+    of_the_room = await bob.request(type="analyze", room_id=room_id, time_ms=100)
+    assert of_the_room["type"] == "analysis" and of_the_room["room_id"] == room_id, of_the_room
+    of_the_game = await bob.request(type="analyze", game_id=game_id, ply=1, time_ms=100)
+    assert of_the_game["type"] == "analysis" and of_the_game["game_id"] == game_id, of_the_game
+
+    between_people = (await carol.request(type="create_room"))["room"]["room_id"]  # held by n1
+    joined = await dave.request(type="join_room", room_id=between_people, as_="player")
+    refused = [
+        await bob.request(type="analyze", room_id=between_people, time_ms=100),
+        await bob.request(type="analyze", game_id=joined["room"]["game_id"], ply=0, time_ms=100),
+    ]
+    assert [answer.get("code") for answer in refused] == ["not_allowed"] * 2, refused
+    unknown = await bob.request(type="analyze", room_id="no-such-room", time_ms=100)
+    assert unknown.get("code") == "not_found", unknown
+
+
+async def test_one_analysis_at_a_time_per_player_holds_for_analyses_searched_by_another_node(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    with_bots, without = start_cluster_node("n1", arguments=WITH_BOTS), start_cluster_node("n2")
+    alice, bob = await clients(with_bots, "alice"), await clients(without, "bob")
+    room_id = (await alice.request(type="create_room", black="me", white={"bot": "greedy"}))["room"]["room_id"]
+
+    await bob.send(type="analyze", room_id=room_id, time_ms=1_000, id="first")
+    second = await bob.request(type="analyze", room_id=room_id, time_ms=100)
+    assert second.get("code") == "rate_limited", second
+    first = await bob.expect_next("analysis")
+    assert first["id"] == "first", first
