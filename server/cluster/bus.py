@@ -242,14 +242,20 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
 
-    async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
+    async def write_rooms(
+        self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False
+    ) -> None:
         """Write this node's lines of the room list (None: a line to drop; `replace`: all of them, the
-        others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
+        others dropped), kept for `ttl_s` after the last write; `taken_over`: the rooms were other
+        nodes' (dead), whose lines of them go in the same transaction. Raises BusUnavailable."""
         key = ROOMS_KEY + self.node
         lines = {room_id: line for room_id, line in rooms.items() if line is not None}
         dropped = [room_id for room_id, line in rooms.items() if line is None]
         try:
+            others = await self._other_nodes() if taken_over and rooms else []
             async with self._client.pipeline(transaction=True) as pipeline:
+                for node in others:
+                    pipeline.hdel(ROOMS_KEY + node, *rooms)
                 pipeline.sadd(NODES_KEY, self.node)
                 if replace:
                     pipeline.delete(key)
@@ -274,6 +280,10 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
         return [_text(line) for lines in found for line in lines]
+
+    async def _other_nodes(self) -> list[str]:
+        """The other nodes that have written lines of the room list."""
+        return sorted(node for node in map(_text, await self._client.smembers(NODES_KEY)) if node != self.node)
 
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""

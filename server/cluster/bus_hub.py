@@ -343,7 +343,12 @@ class ClusterHub(Hub):
 
     async def took_over(self, rooms: set[RoomId]) -> None:
         """Rooms restored here (taken over from a dead node, or brought back at start): every node
-        forgets their old owner and its members join again here, this node's first."""
+        forgets their old owner and its members join again here, this node's first. Their lines in
+        the room list are this node's from now on."""
+        try:
+            await self._room_list.taken_over(rooms)
+        except BusUnavailable as error:
+            logger.warning("room list: %d rooms taken over are not listed as this node's yet: %s", len(rooms), error)
         for room_id in sorted(rooms):
             self._directory.forget(room_id)
             self._bus.broadcast(OwnerNotice(room_id, self.node))

@@ -33,8 +33,11 @@ logger = logging.getLogger(__name__)
 class RoomLines(Protocol):
     """Where the lines are kept (the bus's Redis)."""
 
-    async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
-        """Write this node's lines (None drops one; `replace` drops the others); raises BusUnavailable."""
+    async def write_rooms(
+        self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False
+    ) -> None:
+        """Write this node's lines (None drops one; `replace` drops the others; `taken_over` drops
+        the other nodes' lines of these rooms); raises BusUnavailable."""
 
     async def every_nodes_rooms(self) -> list[str]:
         """Every node's lines; raises BusUnavailable."""
@@ -72,6 +75,19 @@ class SharedRoomList:
     def gone(self, room_id: RoomId) -> None:
         """A room held here is forgotten: its line goes."""
         self._later(room_id, None)
+
+    async def taken_over(self, rooms: set[RoomId]) -> None:
+        """Rooms claimed from a dead node: at once, their lines leave its part of the list, and those
+        restored here join this node's, so that no room is listed twice nor a dead one listed (its
+        node's lines would last until they expire). Raises BusUnavailable."""
+        if not rooms:
+            return
+        held = {facts.room_id: facts for facts in self._held() if facts.room_id in rooms}
+        lines: dict[str, str | None] = {
+            room_id: None if room_id not in held else _line(held[room_id], self._node) for room_id in rooms
+        }
+        async with self._writing:
+            await self._lines.write_rooms(lines, OWNER_TTL_S, taken_over=True)
 
     async def listed(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
         """A page of every node's rooms, in room id order after `after`, and the next page's cursor

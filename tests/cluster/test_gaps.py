@@ -8,10 +8,13 @@ by its pid. Leases are short (`tests.cluster.conftest.LEASE`), so that a take-ov
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable
 from typing import Any
 
 from tests.cluster.conftest import StartClusterNode
+from tests.server.test_storage_node_faults import until_served
 
 Clients = Callable[..., Any]
 
@@ -57,3 +60,21 @@ async def test_one_analysis_at_a_time_per_player_holds_for_analyses_searched_by_
     assert second.get("code") == "rate_limited", second
     first = await bob.expect_next("analysis")
     assert first["id"] == "first", first
+
+
+async def test_rooms_taken_over_from_a_dead_node_are_listed_once_at_once(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    doomed, survivor = start_cluster_node("n1"), start_cluster_node("n2")
+    alice, bob = await clients(doomed, "alice"), await clients(survivor, "bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]  # held by n1
+    assert (await bob.request(type="join_room", room_id=room_id, as_="player"))["you"] == "white"
+    assert (await alice.request(type="move", room_id=room_id, x=7, y=7))["type"] == "moved"
+
+    os.kill(doomed.pid, signal.SIGKILL)
+    alice = await clients(survivor, "alice", alice.token)
+    rejoined = await until_served(alice, type="join_room", room_id=room_id, as_="player")  # n2 took it over
+    assert rejoined["type"] == "room", rejoined
+    listed = [room["room_id"] for room in (await alice.request(type="list_rooms"))["rooms"]]
+    assert listed == [room_id], listed
+    assert (await clients(survivor, "bob", bob.token)).seen[-1]["rooms"] == [room_id]
