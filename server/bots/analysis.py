@@ -59,10 +59,6 @@ class RoomsElsewhere(Protocol):
         """The room of another node where the game is going on, if any."""
         ...
 
-    async def held_elsewhere(self, room_id: RoomId) -> bool:
-        """Whether another node holds the room."""
-        ...
-
 
 class AnalysisRequests:
     """Serves `analyze`, one background search per request, one running per player.
@@ -104,16 +100,15 @@ class AnalysisRequests:
             self._search(caller.name, request, position, reply)
 
     async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Reply) -> None:
-        """Serve an analysis another node handed on, its room held here: `unavailable` if the room
-        has gone to another node meanwhile (the caller asks again, and reaches it there)."""
+        """Serve an analysis another node handed on (its room held here, as the hub checked first):
+        as `start`, but never handed on again."""
         position = await self._position(caller, request, forward=False)
-        if position is None:
-            raise Refusal("unavailable", "the room has moved to another node; try again")
-        self._search(caller.name, request, position, reply)
+        if position is not None:
+            self._search(caller.name, request, position, reply)
 
     async def _position(self, caller: Caller, request: Analyze, forward: bool) -> Position | None:
-        """The position to analyse, checked; None if the room that rules it is another node's (handed
-        on to it if `forward`)."""
+        """The position to analyse, checked; None if the room that rules it is another node's and
+        `forward` allowed handing the request on to it."""
         if request.game_id is not None and request.ply is not None:
             return await self._stored_position(caller, request, request.game_id, request.ply, forward)
         return await self._room_position(caller, request, RoomId(str(request.room_id)), forward)
@@ -143,8 +138,8 @@ class AnalysisRequests:
         self, caller: Caller, request: Analyze, room_id: RoomId, forward: bool
     ) -> Position | None:
         room = self._rooms.facts(room_id)
-        if room is None:
-            if await self._is_elsewhere(room_id, caller, request, forward):
+        if room is None and forward:
+            if await self._elsewhere.analyse_elsewhere(room_id, caller, request):
                 return None
             room = self._rooms.facts(room_id)  # taken over from a dead node just now
         if room is None:
@@ -164,9 +159,9 @@ class AnalysisRequests:
             raise Refusal("bad_request", f"the game has {len(record.moves)} moves, not {ply}")
         if record.result is None:
             room = self._rooms.playing(game_id)
-            if room is None:
+            if room is None and forward:
                 room_id = await self._elsewhere.room_playing_elsewhere(game_id)
-                if room_id is not None and await self._is_elsewhere(room_id, caller, request, forward):
+                if room_id is not None and await self._elsewhere.analyse_elsewhere(room_id, caller, request):
                     return None
                 room = self._rooms.playing(game_id)  # taken over from a dead node just now
             if room is None:
@@ -180,13 +175,6 @@ class AnalysisRequests:
         if board.result is not None:
             raise Refusal("game_over", "the position is decided: there is nothing to analyse")
         return record.rule, record.size, moves
-
-    async def _is_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze, forward: bool) -> bool:
-        """Whether a room not held here is another node's: the request handed on to it (`forward`),
-        or to be asked again (a request handed on here, whose room has moved on meanwhile)."""
-        if forward:
-            return await self._elsewhere.analyse_elsewhere(room_id, caller, request)
-        return await self._elsewhere.held_elsewhere(room_id)
 
     async def _analyse(self, reply: Reply, player: str, request: Analyze, search: BotRequest, size: int) -> None:
         """Search, and answer; the player may ask again as soon as the answer is sent."""

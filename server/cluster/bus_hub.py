@@ -367,16 +367,32 @@ class ClusterHub(Hub):
         """Serve a command forwarded by another node as if it came from a socket here: a refusal
         (as `GameServer` words it) goes back to the caller's node, in the room's lane."""
         request = parse_client_message(message.request)
-        caller = Caller(message.ref, message.name, message.kind)
-        if isinstance(request, Analyze):
-            serving = self._serve_analysis(message.room_id, caller, request)
-        elif isinstance(request, RoomRequest):
-            serving = Hub.command(self, RoomCommand(message.room_id, caller, request))
-        else:
+        if not isinstance(request, RoomRequest | Analyze):
             raise ValueError(f"a {request.type!r} request is no room's to serve")
-        answer = await refusal_of(serving, request.id)
+        caller = Caller(message.ref, message.name, message.kind)
+        answer = await refusal_of(self._serve_here(message.room_id, caller, request), request.id)
         if answer is not None:
             self._reply(message.room_id, message.ref, answer)
+
+    async def _serve_here(self, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+        if self._actor(room_id) is None:
+            await self._unless_moved_on(room_id, caller.ref)
+        if isinstance(request, Analyze):
+            await self._serve_analysis(room_id, caller, request)
+        else:
+            await Hub.command(self, RoomCommand(room_id, caller, request))
+
+    async def _unless_moved_on(self, room_id: RoomId, ref: CallerRef) -> None:
+        """A command for a room not held here (dropped, fenced or its lease lost, while the command
+        was on its way): refused `unavailable` while another node owns it, whose name goes first
+        to the caller's node (it forgets the owner it knew, and the caller's next try reaches the
+        new one). Served here if this node is its owner again (taken over from a dead node just
+        now), or `not_found` if no node holds it."""
+        self._directory.forget(room_id)
+        owner = await self._owner(room_id)
+        if owner != self.node:
+            self._bus.post(node_of(ref), room_id, OwnerNotice(room_id, owner))
+            raise Refusal("unavailable", "the room has moved to another node; try again")
 
     async def _serve_analysis(self, room_id: RoomId, caller: Caller, request: Analyze) -> None:
         """Start an analysis another node handed on; its answer goes back to the caller's node."""

@@ -8,13 +8,31 @@ by its pid. Leases are short (`tests.cluster.conftest.LEASE`), so that a take-ov
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import signal
 from collections.abc import Callable
 from typing import Any
 
-from tests.cluster.conftest import StartClusterNode
+import redis.asyncio as redis
+from redis.asyncio.client import PubSub
+
+from server.cluster.bus import channel, lane_of
+from server.cluster.bus_messages import (
+    BusMessage,
+    CommandMessage,
+    OwnerNotice,
+    ReplyMessage,
+    decode_batch,
+    encode_batch,
+)
+from server.domain import CallerRef, RoomId
+from tests.cluster.conftest import RedisServer, StartClusterNode
+from tests.cluster.test_cluster_faults import until_owned_elsewhere
+from tests.server.server_harness import RECEIVE_TIMEOUT_S
 from tests.server.test_storage_node_faults import until_served
+from wire.messages import JoinRoom
 
 Clients = Callable[..., Any]
 
@@ -78,3 +96,47 @@ async def test_rooms_taken_over_from_a_dead_node_are_listed_once_at_once(
     listed = [room["room_id"] for room in (await alice.request(type="list_rooms"))["rooms"]]
     assert listed == [room_id], listed
     assert (await clients(survivor, "bob", bob.token)).seen[-1]["rooms"] == [room_id]
+
+
+async def test_a_command_reaching_a_node_that_lost_the_room_is_answered_unavailable_and_its_new_owner_named(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str, redis_server: RedisServer
+) -> None:
+    """A node paused past its lease loses its room to another and drops it when it wakes; a command
+    forwarded to it by a node that still knew it as the owner (sent here as that node, `probe`,
+    would) is answered `unavailable`, and that node is told the new owner, to ask it next."""
+    paused, taker = start_cluster_node("n1"), start_cluster_node("n2")
+    alice, bob = await clients(paused, "alice"), await clients(taker, "bob")
+    room_id = (await alice.request(type="create_room"))["room"]["room_id"]  # held by n1
+    assert (await bob.request(type="join_room", room_id=room_id, as_="player"))["you"] == "white"
+    os.kill(paused.pid, signal.SIGSTOP)
+    await until_owned_elsewhere(postgres_url, room_id, "n1")
+    os.kill(paused.pid, signal.SIGCONT)
+    dave = await clients(paused, "dave")
+    watching = await until_served(dave, type="join_room", room_id=room_id, as_="spectator")
+    assert watching["type"] == "room", watching  # forwarded to n2: n1 has dropped the room
+
+    lane = lane_of(RoomId(room_id))
+    bus = redis.Redis.from_url(redis_server.url)
+    probe = bus.pubsub()
+    await probe.subscribe(channel("probe", lane))
+    stale = CommandMessage(
+        RoomId(room_id), CallerRef("probe/1"), "carol", "human", JoinRoom(room_id=room_id, id="stale").to_wire()
+    )
+    assert await bus.publish(channel("n1", lane), encode_batch([stale])) == 1  # n1 listens
+    *before, reply = await messages_until_a_reply(probe)
+    await probe.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+    await bus.aclose()
+    assert isinstance(reply, ReplyMessage) and reply.refs == ("probe/1",), reply
+    assert json.loads(reply.text)["code"] == "unavailable", reply
+    assert before == [OwnerNotice(RoomId(room_id), "n2")]  # told first: it forgets n1, asks n2 next
+
+
+async def messages_until_a_reply(subscription: PubSub) -> list[BusMessage]:
+    """The bus messages a subscription gets, up to the first `ReplyMessage`."""
+    found: list[BusMessage] = []
+    async with asyncio.timeout(RECEIVE_TIMEOUT_S):
+        while not found or not isinstance(found[-1], ReplyMessage):
+            raw = await subscription.get_message(ignore_subscribe_messages=True, timeout=RECEIVE_TIMEOUT_S)
+            if raw is not None:
+                found += decode_batch(raw["data"])
+    return found
