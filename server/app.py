@@ -315,7 +315,7 @@ class GameServer:
         await self.director.close()
         await self.rooms.close()
         if self.cluster is not None:
-            await self.cluster.bus.close()
+            await self.cluster.close()
         await self.handlers.close()
         await self.review.close()
         if self.bots is not None:

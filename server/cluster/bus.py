@@ -57,6 +57,8 @@ ROOMS_KEY = "gomoku:rooms:"
 """A node's lines of the room list: a hash of room id -> the room's summary (wire JSON)."""
 NODES_KEY = "gomoku:nodes"
 """The names of the nodes that have written lines of the room list."""
+_REMOVE_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+"""Lua: delete KEYS[1] if it holds ARGV[1] (Redis runs a script whole, with nothing in between)."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
 
@@ -241,6 +243,15 @@ class RedisBus:
             return bool(await self._client.set(key, value, px=round(ttl_s * 1000), nx=True))
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
+
+    async def remove_if(self, key: str, value: str) -> bool:
+        """Remove a key if it holds `value` (in one step: never another node's value set meanwhile);
+        whether it was removed. Raises BusUnavailable."""
+        try:
+            removed = await self._client.eval(_REMOVE_IF, 1, key, value)
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return bool(removed)
 
     async def write_rooms(
         self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False

@@ -210,6 +210,18 @@ class BusLobby:
             except BusUnavailable as error:
                 logger.warning("lobby: cannot renew or read the lobby's key: %s", error)
 
+    async def release(self) -> None:
+        """Give the lobby up if this node runs it (a clean stop): a node starting next, or the next
+        heartbeat of another, claims it at once rather than once the key lapses (until then, their
+        lobby requests would go to a node that is gone). A failure is logged: the key lapses."""
+        if self._owner != self._node:
+            return
+        try:
+            await self._keys.remove_if(LOBBY_OWNER_KEY, self._node)
+        except BusUnavailable as error:
+            logger.warning("lobby: cannot give the lobby up (its key lapses in %g s): %s", self._lease.expiry_s, error)
+        self._owner = None
+
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
         when another node runs it from now on, this node's players sign in there again, and its

@@ -67,6 +67,9 @@ class OwnerKeys(Protocol):
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""
 
+    async def remove_if(self, key: str, value: str) -> bool:
+        """Remove a key if it holds `value`; whether it was removed. Raises BusUnavailable."""
+
 
 class BusRoomDirectory:
     """Room owners in Redis keys that expire, renewed by their nodes, cached where they are read."""

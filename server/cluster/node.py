@@ -67,6 +67,11 @@ class ClusterNode:
             chores.append(loop.create_task(self._redis_directory.renew()))
         return chores
 
+    async def close(self) -> None:
+        """Give the lobby up if it runs here, then close the bus (its chores are stopped already)."""
+        await self.lobby.release()
+        await self.bus.close()
+
     def _held_rooms(self) -> list[RoomId]:
         """The rooms this node holds (their owner keys are renewed)."""
         return [actor.room.room_id for actor in self.rooms]

@@ -140,3 +140,18 @@ async def messages_until_a_reply(subscription: PubSub) -> list[BusMessage]:
             if raw is not None:
                 found += decode_batch(raw["data"])
     return found
+
+
+async def test_a_node_started_right_after_the_lobbys_node_stopped_serves_lobby_requests_at_once(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    """The lobby's node, stopped cleanly, gives the lobby up: a node starting then runs it at once
+    rather than following a node that is gone until its key lapses (`--lease-s`, here longer than
+    the test)."""
+    long_lease = ["--heartbeat-s", "1", "--lease-s", "30"]
+    first = start_cluster_node("n1", arguments=long_lease)
+    await asyncio.to_thread(first.stop)
+    bob = await clients(start_cluster_node("n2", arguments=long_lease), "bob")
+    online = await bob.request(type="who_is_online")
+    assert online["type"] == "online_players" and online["count"] == 1, online
+    assert (await bob.request(type="watch_lobby"))["type"] == "lobby"
