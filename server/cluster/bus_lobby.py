@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -95,7 +96,12 @@ class BusLobby:
         self._lobby = lobby
         self._connections = connections
         self._node = bus.node
-        self._owner: str | None = None
+        self._run = f"{self._node} {secrets.token_hex(8)}"
+        """What this node writes in the lobby's key: its name and a mark of this run of it, so that
+        the other nodes see a node started again under its name as a new lobby (its seeks and
+        players gone with the run before)."""
+        self._holder: str | None = None
+        """The lobby's key as last read: which run of which node runs the lobby."""
         self._requests: LobbyRequests | None = None
         self._numbers = itertools.count(-1, -1)
         self._by_ref: dict[CallerRef, RemoteRequester] = {}
@@ -116,9 +122,10 @@ class BusLobby:
             self._watching[connection.id] = request.model_copy(update={"id": None})  # watched again unasked
         elif isinstance(request, UnwatchLobby):
             self._watching.pop(connection.id, None)
-        if self._owner == self._node:
+        if self._holder == self._run:
             return False
-        if self._owner is None:
+        owner = self._elsewhere()
+        if owner is None:
             raise Refusal("unavailable", "the lobby cannot be reached right now; try again")
         assert connection.player is not None, "only signed-in connections reach the lobby"
         ref = caller_ref(connection.id, self._node)
@@ -126,19 +133,21 @@ class BusLobby:
             ref, connection.player, connection.player_kind, connection.address, request.to_wire()
         )
         try:
-            await self._bus.deliver(self._owner, LOBBY_LANE, message)
+            await self._bus.deliver(owner, LOBBY_LANE, message)
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the lobby cannot be reached right now ({error}); try again") from error
         return True
 
     def signed_in(self, connection: Connection) -> None:
-        if self._owner is not None and self._owner != self._node and connection.player is not None:
-            self._bus.post(self._owner, LOBBY_LANE, self._signed_in(connection))
+        owner = self._elsewhere()
+        if owner is not None and connection.player is not None:
+            self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
 
     def closed(self, connection: Connection) -> None:
         self._watching.pop(connection.id, None)
-        if self._owner is not None and self._owner != self._node:
-            self._bus.post(self._owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
+        owner = self._elsewhere()
+        if owner is not None:
+            self._bus.post(owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
 
     def ref_of(self, connection: ConnectionId) -> CallerRef | None:
         requester = self._by_number.get(connection)
@@ -168,7 +177,7 @@ class BusLobby:
         request = parse_client_message(message.request)
         if not isinstance(request, LobbyRequest):
             raise ValueError(f"a {request.type!r} request is not the lobby's to serve")
-        if self._requests is None or self._owner != self._node:
+        if self._requests is None or self._holder != self._run:
             requester.send(error_message(Refusal("unavailable", "the lobby is moving; try again"), request.id))
             return
         answer = await refusal_of(self._requests.serve(requester, request), request.id)
@@ -214,30 +223,52 @@ class BusLobby:
         """Give the lobby up if this node runs it (a clean stop): a node starting next, or the next
         heartbeat of another, claims it at once rather than once the key lapses (until then, their
         lobby requests would go to a node that is gone). A failure is logged: the key lapses."""
-        if self._owner != self._node:
+        if self._holder != self._run:
             return
         try:
-            await self._keys.remove_if(LOBBY_OWNER_KEY, self._node)
+            await self._keys.remove_if(LOBBY_OWNER_KEY, self._run)
         except BusUnavailable as error:
             logger.warning("lobby: cannot give the lobby up (its key lapses in %g s): %s", self._lease.expiry_s, error)
-        self._owner = None
+        self._holder = None
 
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
-        when another node runs it from now on, this node's players sign in there again, and its
-        watchers watch it again (its seeks are gone with the node that ran it). Raises BusUnavailable."""
-        if self._owner == self._node:
-            await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
-        elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
-            logger.info("lobby: this node runs the lobby from now on")
-        owner = await self._keys.get(LOBBY_OWNER_KEY)
-        moved, previous, self._owner = owner != self._owner, self._owner, owner
-        if moved and owner is not None and owner != self._node:
+        when another node (or another run of one) runs it from now on, this node's players sign in
+        there again, and its watchers watch it again (its seeks are gone with the node that ran
+        it). Raises BusUnavailable."""
+        if self._holder == self._run:
+            await self._keys.put({LOBBY_OWNER_KEY: self._run}, self._lease.expiry_s)
+        else:
+            await self._claim()
+        holder = await self._keys.get(LOBBY_OWNER_KEY)
+        if holder is not None and holder != self._run and _node_of_run(holder) == self._node:
+            holder = await self._claim_from_an_earlier_run(holder)
+        moved, previous, self._holder = holder != self._holder, self._holder, holder
+        owner = self._elsewhere()
+        if moved and owner is not None:
             for connection in list(self._connections.values()):
                 if connection.player is not None:
                     self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
-        if moved and owner is not None and previous is not None:
+        if moved and holder is not None and previous is not None:
             await self._watch_again()
+
+    async def _claim(self) -> None:
+        if await self._keys.put_new(LOBBY_OWNER_KEY, self._run, self._lease.expiry_s):
+            logger.info("lobby: this node runs the lobby from now on")
+
+    async def _claim_from_an_earlier_run(self, held: str) -> str | None:
+        """The lobby's key names this node, but an earlier run of it (killed, then started again
+        before the key lapsed): that lobby is gone, as node names are unique among live nodes. Claim
+        it (unless another node does first); who holds it now."""
+        await self._keys.remove_if(LOBBY_OWNER_KEY, held)
+        await self._claim()
+        return await self._keys.get(LOBBY_OWNER_KEY)
+
+    def _elsewhere(self) -> str | None:
+        """The node that runs the lobby if it is another one (None: here, or nobody known)."""
+        if self._holder is None or self._holder == self._run:
+            return None
+        return _node_of_run(self._holder)
 
     async def _watch_again(self) -> None:
         """The lobby moved: this node's watchers watch it where it runs now, each getting a fresh
@@ -256,6 +287,11 @@ class BusLobby:
         assert connection.player is not None
         ref = caller_ref(connection.id, self._node)
         return LobbySignedInMessage(ref, connection.player, connection.player_kind, connection.address)
+
+
+def _node_of_run(run: str) -> str:
+    """The node of a run written in the lobby's key (`<node> <mark>`; a node's name has no space)."""
+    return run.split(" ", 1)[0]
 
 
 def start_bus(bus: RedisBus, hub: ClusterHub, lobby: BusLobby) -> None:

@@ -29,6 +29,7 @@ from server.cluster.bus_messages import (
 )
 from server.domain import CallerRef, RoomId
 from tests.cluster.conftest import RedisServer, StartClusterNode
+from tests.cluster.test_bus_lobby import SEEK
 from tests.cluster.test_cluster_faults import until_owned_elsewhere
 from tests.server.server_harness import RECEIVE_TIMEOUT_S
 from tests.server.test_storage_node_faults import until_served
@@ -155,3 +156,25 @@ async def test_a_node_started_right_after_the_lobbys_node_stopped_serves_lobby_r
     online = await bob.request(type="who_is_online")
     assert online["type"] == "online_players" and online["count"] == 1, online
     assert (await bob.request(type="watch_lobby"))["type"] == "lobby"
+
+
+async def test_the_lobbys_node_killed_and_started_again_under_its_name_serves_the_other_nodes_players_again(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    """The lobby's node, killed and started again at once under the same name, finds the lobby's
+    key still naming it (here for longer than the test) and runs the lobby anew, empty: the other
+    nodes see that it is a new lobby, sign their players in again and watch it again."""
+    long_lease = ["--heartbeat-s", "0.25", "--lease-s", "30"]
+    first, second = start_cluster_node("n1", arguments=long_lease), start_cluster_node("n2", arguments=long_lease)
+    bob = await clients(second, "bob")
+    assert (await bob.request(type="watch_lobby"))["type"] == "lobby"  # watched at n1
+
+    os.kill(first.pid, signal.SIGKILL)
+    first.process.wait()
+    alice = await clients(start_cluster_node("n1", arguments=long_lease), "alice")
+    snapshot = await bob.expect_next("lobby")  # from the new lobby
+    assert "id" not in snapshot, snapshot
+    online = await alice.request(type="who_is_online")
+    assert online["count"] == 2, online  # bob signed in again
+    seek = await alice.request(type="seek", **SEEK)
+    assert (await bob.expect_next("seek_added"))["seek"]["seek_id"] == seek["seek"]["seek_id"]
