@@ -73,6 +73,8 @@ async def test_one_analysis_at_a_time_per_player_holds_for_analyses_searched_by_
     with_bots, without = start_cluster_node("n1", arguments=WITH_BOTS), start_cluster_node("n2")
     alice, bob = await clients(with_bots, "alice"), await clients(without, "bob")
     room_id = (await alice.request(type="create_room", black="me", white={"bot": "greedy"}))["room"]["room_id"]
+    assert (await alice.request(type="move", room_id=room_id, move="h8"))["type"] == "moved"  # not an empty
+    # board, which the engine answers at once: this position takes the whole second
 
     await bob.send(type="analyze", room_id=room_id, time_ms=1_000, id="first")
     second = await bob.request(type="analyze", room_id=room_id, time_ms=100)
