@@ -7,7 +7,10 @@ and to the nodes whose sockets are in the room (`RoomFanOut`), whose edges deliv
 deliver their own rooms'. Each edge counts only its own connections: the owner adds up the counts
 of every node (`PresenceTally`) before the room hears them. When a room changes owner, or the bus
 comes back after an outage, each node asks the room's owner again for its members' seats and
-snapshots: they join again, which gives each a fresh `room` snapshot.
+snapshots: they join again, which gives each a fresh `room` snapshot. A command that reaches a
+node that no longer holds its room is refused `unavailable`, its caller's node told the new owner.
+An `analyze` of a room held elsewhere goes to its owner as a room command does, and is searched
+there.
 """
 
 from __future__ import annotations
@@ -49,14 +52,7 @@ from server.hub.room_caps import Cap
 from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
-from wire.messages import (
-    Analyze,
-    JoinRoom,
-    RoomSummaryModel,
-    ServerMessage,
-    error_message,
-    parse_client_message,
-)
+from wire.messages import Analyze, JoinRoom, RoomSummaryModel, ServerMessage, error_message, parse_client_message
 
 if TYPE_CHECKING:
     from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
@@ -375,6 +371,7 @@ class ClusterHub(Hub):
             self._reply(message.room_id, message.ref, answer)
 
     async def _serve_here(self, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+        """Serve a forwarded request in its room, held here (or refuse it as `_unless_moved_on` says)."""
         if self._actor(room_id) is None:
             await self._unless_moved_on(room_id, caller.ref)
         if isinstance(request, Analyze):

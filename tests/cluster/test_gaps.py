@@ -13,6 +13,7 @@ import json
 import os
 import signal
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import redis.asyncio as redis
@@ -28,11 +29,12 @@ from server.cluster.bus_messages import (
     encode_batch,
 )
 from server.domain import CallerRef, RoomId
-from tests.cluster.conftest import RedisServer, StartClusterNode
+from tests.cluster.conftest import LEASE, RedisServer, StartClusterNode
 from tests.cluster.test_bus_lobby import SEEK
 from tests.cluster.test_cluster_faults import until_owned_elsewhere
 from tests.server.server_harness import RECEIVE_TIMEOUT_S
 from tests.server.test_storage_node_faults import until_served
+from tools.local_services import ServerNode
 from wire.messages import JoinRoom
 
 Clients = Callable[..., Any]
@@ -180,3 +182,22 @@ async def test_the_lobbys_node_killed_and_started_again_under_its_name_serves_th
     assert online["count"] == 2, online  # bob signed in again
     seek = await alice.request(type="seek", **SEEK)
     assert (await bob.expect_next("seek_added"))["seek"]["seek_id"] == seek["seek"]["seek_id"]
+
+
+async def test_without_a_bus_analyze_of_a_room_another_live_node_serves_is_unavailable_as_its_other_requests(
+    postgres_url: str, clients: Clients, tmp_path: Path
+) -> None:
+    """Nodes on one PostgreSQL without a bus cannot hand requests on: `analyze` of a room another
+    live node serves is refused as a move there would be, not `not_found`."""
+    nodes = [ServerNode.start(postgres_url, name, tmp_path / f"{name}.log", LEASE) for name in ("n1", "n2")]
+    try:
+        alice, carol = await clients(nodes[0], "alice"), await clients(nodes[0], "carol")
+        bob = await clients(nodes[1], "bob")
+        room_id = (await alice.request(type="create_room"))["room"]["room_id"]  # served by n1
+        assert (await carol.request(type="join_room", room_id=room_id, as_="player"))["you"] == "white"
+        refused = await bob.request(type="analyze", room_id=room_id, time_ms=100)
+        assert refused.get("code") == "unavailable", refused
+        assert refused["message"] == "the room is served by another node", refused
+    finally:
+        for node in nodes:
+            node.stop()
