@@ -198,6 +198,8 @@ async def test_without_a_bus_analyze_of_a_room_another_live_node_serves_is_unava
         refused = await bob.request(type="analyze", room_id=room_id, time_ms=100)
         assert refused.get("code") == "unavailable", refused
         assert refused["message"] == "the room is served by another node", refused
+        for wire in (alice, carol, bob):
+            await wire.close()  # a node stopping waits for its connections to close
     finally:
         for node in nodes:
             node.stop()
