@@ -135,8 +135,21 @@ class BusLobby:
         try:
             await self._bus.deliver(owner, LOBBY_LANE, message)
         except BusUnavailable as error:
+            if await self._moved_on():
+                return await self.forward(connection, request)
             raise Refusal("unavailable", f"the lobby cannot be reached right now ({error}); try again") from error
         return True
+
+    async def _moved_on(self) -> bool:
+        """Whether the lobby runs elsewhere than known, as the key says now (or here: claimed now,
+        its node having given it up as it stopped). Asked when the lobby's node cannot be reached,
+        so that a request need not wait for the next heartbeat to find it."""
+        known = self._holder
+        try:
+            await self.claim_or_follow()
+        except BusUnavailable:
+            return False
+        return self._holder != known
 
     def signed_in(self, connection: Connection) -> None:
         owner = self._elsewhere()

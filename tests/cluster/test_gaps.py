@@ -203,3 +203,18 @@ async def test_without_a_bus_analyze_of_a_room_another_live_node_serves_is_unava
     finally:
         for node in nodes:
             node.stop()
+
+
+async def test_a_lobby_request_right_after_the_lobbys_node_stopped_is_served_by_the_node_asked(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    """The lobby's node gives the lobby up as it stops; a lobby request on another node before that
+    node's next heartbeat (here longer than the test) finds the lobby's node gone, looks again,
+    claims the lobby and serves it, rather than answering `unavailable` until then."""
+    slow_heartbeat = ["--heartbeat-s", "30", "--lease-s", "90"]
+    first, second = start_cluster_node("n1"), start_cluster_node("n2", arguments=slow_heartbeat)  # n1 runs it
+    bob = await clients(second, "bob")
+    assert (await bob.request(type="who_is_online"))["count"] == 1  # answered by n1
+    await asyncio.to_thread(first.stop)
+    online = await bob.request(type="who_is_online")
+    assert online["type"] == "online_players" and online["count"] == 1, online
