@@ -1,6 +1,6 @@
 """The cluster's gaps closed (issue 29): `analyze` of a room another node holds, a dead node's lines
-in the room list, a command reaching a node that has just lost its room, a lobby request at a
-node's start.
+in the room list, a command reaching a node that has just lost its room, lobby requests when the
+lobby's node has just stopped or started again.
 
 Real processes: a throw-away PostgreSQL, a `redis-server` and `gomoku-server` nodes, each stopped
 by its pid. Leases are short (`tests.cluster.conftest.LEASE`), so that a take-over takes seconds.
