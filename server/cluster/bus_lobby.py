@@ -102,6 +102,9 @@ class BusLobby:
         players gone with the run before)."""
         self._holder: str | None = None
         """The lobby's key as last read: which run of which node runs the lobby."""
+        self._watched: str | None = None
+        """The last lobby known (`_holder` not None): this node's watchers watch it, and watch again
+        when another runs (the key may be read empty in between, as a lobby changes hands)."""
         self._requests: LobbyRequests | None = None
         self._numbers = itertools.count(-1, -1)
         self._by_ref: dict[CallerRef, RemoteRequester] = {}
@@ -256,14 +259,16 @@ class BusLobby:
         holder = await self._keys.get(LOBBY_OWNER_KEY)
         if holder is not None and holder != self._run and _node_of_run(holder) == self._node:
             holder = await self._claim_from_an_earlier_run(holder)
-        moved, previous, self._holder = holder != self._holder, self._holder, holder
+        moved, self._holder = holder != self._holder, holder
         owner = self._elsewhere()
         if moved and owner is not None:
             for connection in list(self._connections.values()):
                 if connection.player is not None:
                     self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
-        if moved and holder is not None and previous is not None:
-            await self._watch_again()
+        if holder is not None:
+            watched, self._watched = self._watched, holder
+            if watched is not None and watched != holder:
+                await self._watch_again()
 
     async def _claim(self) -> None:
         if await self._keys.put_new(LOBBY_OWNER_KEY, self._run, self._lease.expiry_s):
