@@ -259,7 +259,9 @@ class GameServer:
             loop.create_task(app.handlers.moderation.sanctions.watch()),
         ]
         if app.cluster is not None:
-            app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.tournaments)
+            app._chores += await app.cluster.start(
+                app.handlers.lobby, app.handlers.tournaments, app.handlers.analysis
+            )
         if not app.director.directing:
             app._chores.append(app._direct_tournaments())
         server = await route(
@@ -347,7 +349,7 @@ class GameServer:
             await self.direction.close()
         await self.rooms.close()
         if self.cluster is not None:
-            await self.cluster.bus.close()
+            await self.cluster.close()
         await self.handlers.close()
         await self.review.close()
         if self.bots is not None:

@@ -10,6 +10,11 @@ player (`rate_limited` for more, whatever connection asks), for at most the
 server's `analysis_max_ms` (a longer `time_ms` is lowered to it, not
 refused: 1.0 clients may ask up to 60 s). A search whose worker dies is
 tried once more, then answered `busy`, never `internal`.
+
+On a node of several, a room another node holds is analysed there (`RoomsElsewhere`): that node
+checks the rules with the room's facts, searches in its own pool, one analysis per player at a
+time, and answers the caller through the bus; so a node without bots gets analyses of the rooms of
+a node with them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from engine.board import Board
 from engine.bots import Decision
@@ -25,7 +31,7 @@ from engine.notation import format_point
 from engine.types import Point, Rule
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotBusyError, BotError, BotRequest, Priority
-from server.domain import RecordReader, Refusal, RoomFacts
+from server.domain import Caller, RecordReader, Refusal, RoomFacts, RoomId
 from server.rooms.actors import RoomRegistry
 from wire.messages import Analysis, AnalysisMoveModel, Analyze, ServerMessage, error_message
 
@@ -34,8 +40,24 @@ logger = logging.getLogger(__name__)
 ANALYSIS_ATTEMPTS = 2
 """An analysis whose search fails (its worker died) is tried once more before the answer is `busy`."""
 
+Position = tuple[Rule, int, tuple[Point, ...]]
+"""A position to analyse: its rule, its board's size and its moves."""
+
 Reply = Callable[[ServerMessage], None]
 """Sends the answer to whoever asked (the connection layer's send, for one connection)."""
+
+
+class RoomsElsewhere(Protocol):
+    """The rooms other nodes hold (the hub)."""
+
+    async def analyse_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze) -> bool:
+        """Hand the analysis of a room not held here to the node that holds it, which answers the
+        caller; whether it was handed on (False: the room is held here now, or nowhere)."""
+        ...
+
+    async def room_playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room of another node where the game is going on, if any."""
+        ...
 
 
 class AnalysisRequests:
@@ -49,6 +71,7 @@ class AnalysisRequests:
         self,
         storage: RecordReader,
         rooms: RoomRegistry,
+        elsewhere: RoomsElsewhere,
         bots: BotPlayers | None,
         roster: BotRoster,
         level: str | None,
@@ -56,6 +79,7 @@ class AnalysisRequests:
     ) -> None:
         self._storage = storage
         self._rooms = rooms
+        self._elsewhere = elsewhere
         self._bots = bots
         """Who searches; None on a server that runs no bots (every `analyze` is refused)."""
         self._roster = roster
@@ -67,17 +91,35 @@ class AnalysisRequests:
         self._analysing: set[str] = set()
         """The players who have an analysis running (on any of their connections)."""
 
-    async def start(self, player: str, request: Analyze, reply: Reply) -> None:
-        """Check the request of the signed-in `player`, then search off the receive loop (the
-        client can keep playing) and `reply` with the answer."""
+    async def start(self, caller: Caller, request: Analyze, reply: Reply) -> None:
+        """Check the request of the signed-in `caller`, then search off the receive loop (the
+        client can keep playing) and `reply` with the answer; or hand it to the node that holds its
+        room, which answers the caller."""
+        position = await self._position(caller, request, forward=True)
+        if position is not None:
+            self._search(caller.name, request, position, reply)
+
+    async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Reply) -> None:
+        """Serve an analysis another node handed on (its room held here, as the hub checked first):
+        as `start`, but never handed on again."""
+        position = await self._position(caller, request, forward=False)
+        if position is not None:
+            self._search(caller.name, request, position, reply)
+
+    async def _position(self, caller: Caller, request: Analyze, forward: bool) -> Position | None:
+        """The position to analyse, checked; None if the room that rules it is another node's and
+        `forward` allowed handing the request on to it."""
         if request.game_id is not None and request.ply is not None:
-            rule, size, moves = await self._stored_position(player, request.game_id, request.ply)
-        else:
-            rule, size, moves = self._room_position(player, str(request.room_id))
+            return await self._stored_position(caller, request, request.game_id, request.ply, forward)
+        return await self._room_position(caller, request, RoomId(str(request.room_id)), forward)
+
+    def _search(self, player: str, request: Analyze, position: Position, reply: Reply) -> None:
+        """Start searching the position in the background, one search at a time per player."""
         if self._bots is None:
             raise Refusal("not_allowed", "this server runs no bots")
         if player in self._analysing:
             raise Refusal("rate_limited", "you have an analysis running: wait for its answer before asking another")
+        rule, size, moves = position
         level = self._roster.analysis_level(rule, size, self._level)
         time_ms = min(request.time_ms, self._max_ms)
         search = BotRequest(level, rule, size, moves, time_ms, priority=Priority.ANALYSIS)
@@ -92,26 +134,39 @@ class AnalysisRequests:
             task.cancel()
         await asyncio.gather(*self._running, return_exceptions=True)
 
-    def _room_position(self, player: str, room_id: str) -> tuple[Rule, int, tuple[Point, ...]]:
+    async def _room_position(
+        self, caller: Caller, request: Analyze, room_id: RoomId, forward: bool
+    ) -> Position | None:
         room = self._rooms.facts(room_id)
+        if room is None and forward:
+            if await self._elsewhere.analyse_elsewhere(room_id, caller, request):
+                return None
+            room = self._rooms.facts(room_id)  # taken over from a dead node just now
         if room is None:
             raise Refusal("not_found", f"there is no room {room_id!r}")
-        _check_fair_play(room, player)
+        _check_fair_play(room, caller.name)
         if room.decided:
             raise Refusal("game_over", "the position is decided: there is nothing to analyse")
         return room.rule, room.size, room.moves
 
-    async def _stored_position(self, player: str, game_id: str, ply: int) -> tuple[Rule, int, tuple[Point, ...]]:
-        record = await self._storage.game_record(game_id, player)
+    async def _stored_position(
+        self, caller: Caller, request: Analyze, game_id: str, ply: int, forward: bool
+    ) -> Position | None:
+        record = await self._storage.game_record(game_id, caller.name)
         if record is None:
             raise Refusal("not_found", f"there is no game {game_id!r}")
         if ply > len(record.moves):
             raise Refusal("bad_request", f"the game has {len(record.moves)} moves, not {ply}")
         if record.result is None:
             room = self._rooms.playing(game_id)
+            if room is None and forward:
+                room_id = await self._elsewhere.room_playing_elsewhere(game_id)
+                if room_id is not None and await self._elsewhere.analyse_elsewhere(room_id, caller, request):
+                    return None
+                room = self._rooms.playing(game_id)  # taken over from a dead node just now
             if room is None:
                 raise Refusal("not_allowed", "the game is not finished, and its room is gone: nobody may analyse it")
-            _check_fair_play(room, player)
+            _check_fair_play(room, caller.name)
         moves = tuple(move.point for move in record.moves[:ply])
         try:
             board = Board.from_moves(moves, record.size, record.rule)

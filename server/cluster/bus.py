@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import redis.asyncio as redis
@@ -57,6 +57,8 @@ ROOMS_KEY = "gomoku:rooms:"
 """A node's lines of the room list: a hash of room id -> the room's summary (wire JSON)."""
 NODES_KEY = "gomoku:nodes"
 """The names of the nodes that have written lines of the room list."""
+_REMOVE_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+"""Lua: delete KEYS[1] if it holds ARGV[1] (Redis runs a script whole, with nothing in between)."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
 ADDRESSES_KEY = "gomoku:addresses:"
@@ -246,22 +248,48 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
 
-    async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
+    async def remove_if(self, key: str, value: str) -> bool:
+        """Remove a key if it holds `value` (in one step: never another node's value set meanwhile);
+        whether it was removed. Raises BusUnavailable."""
+        try:
+            removed = await self._client.eval(_REMOVE_IF, 1, key, value)
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return bool(removed)
+
+    async def write_rooms(
+        self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False
+    ) -> None:
         """Write this node's lines of the room list (None: a line to drop; `replace`: all of them, the
-        others dropped), kept for `ttl_s` after the last write. Raises BusUnavailable."""
-        await self._write_node_hash(ROOMS_KEY, NODES_KEY, rooms, ttl_s, replace)
+        others dropped), kept for `ttl_s` after the last write; `taken_over`: the rooms were other
+        nodes' (dead), whose lines of them go in the same transaction. Raises BusUnavailable."""
+        try:
+            others = await self._other_nodes() if taken_over and rooms else []
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        elsewhere = [ROOMS_KEY + node for node in others]
+        await self._write_node_hash(ROOMS_KEY, NODES_KEY, rooms, ttl_s, replace, elsewhere)
 
     async def _write_node_hash(
-        self, prefix: str, nodes_key: str, fields: dict[str, str | None], ttl_s: float, replace: bool
+        self,
+        prefix: str,
+        nodes_key: str,
+        fields: dict[str, str | None],
+        ttl_s: float,
+        replace: bool,
+        drop_from: Sequence[str] = (),
     ) -> None:
         """Write fields of this node's hash under `prefix` (None drops one; `replace` drops the
-        others), kept for `ttl_s` after the last write, and name the node in `nodes_key`, in one
-        transaction. Raises BusUnavailable."""
+        others), kept for `ttl_s` after the last write, name the node in `nodes_key`, and drop the
+        same fields from the hashes `drop_from` (other nodes'), in one transaction. Raises
+        BusUnavailable."""
         key = prefix + self.node
         kept = {name: value for name, value in fields.items() if value is not None}
         dropped = [name for name, value in fields.items() if value is None]
         try:
             async with self._client.pipeline(transaction=True) as pipeline:
+                for other in drop_from:
+                    pipeline.hdel(other, *fields)
                 pipeline.sadd(nodes_key, self.node)
                 if replace:
                     pipeline.delete(key)
@@ -286,6 +314,10 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
         return [_text(line) for lines in found for line in lines]
+
+    async def _other_nodes(self) -> list[str]:
+        """The other nodes that have written lines of the room list."""
+        return sorted(node for node in map(_text, await self._client.smembers(NODES_KEY)) if node != self.node)
 
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""

@@ -7,14 +7,17 @@ and to the nodes whose sockets are in the room (`RoomFanOut`), whose edges deliv
 deliver their own rooms'. Each edge counts only its own connections: the owner adds up the counts
 of every node (`PresenceTally`) before the room hears them. When a room changes owner, or the bus
 comes back after an outage, each node asks the room's owner again for its members' seats and
-snapshots: they join again, which gives each a fresh `room` snapshot.
+snapshots: they join again, which gives each a fresh `room` snapshot. A command that reaches a
+node that no longer holds its room is refused `unavailable`, its caller's node told the new owner.
+An `analyze` of a room held elsewhere goes to its owner as a room command does, and is searched
+there.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
@@ -56,6 +59,7 @@ from server.players.ratings import RatingBook
 from server.rooms.room import RoomChange, RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
 from wire.messages import (
+    Analyze,
     ClientRequest,
     JoinRoom,
     RoomSummaryModel,
@@ -83,6 +87,13 @@ class Bus(Protocol):
 
     def broadcast(self, message: BusMessage) -> None:
         """Send a message to every node."""
+
+
+class ForwardedAnalyses(Protocol):
+    """Who searches the analyses that other nodes hand on to this one (`AnalysisRequests`)."""
+
+    async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Callable[[ServerMessage], None]) -> None:
+        """Check and start the analysis of a room held here; `reply` answers the caller."""
 
 
 class PresenceTally:
@@ -186,10 +197,16 @@ class ClusterHub(Hub):
         self.node = bus.node
         self._moderation: ModerationHere | None = None
         """This node's moderation, for what other nodes ask of it (`moderate_with`)."""
+        self._analyses: ForwardedAnalyses | None = None
 
     def moderate_with(self, moderation: ModerationHere) -> None:
         """Hand the bans, renames, kicks and moderators' requests other nodes send to `moderation`."""
         self._moderation = moderation
+
+    def serve_analyses_with(self, analyses: ForwardedAnalyses) -> None:
+        """Search here the analyses other nodes hand on for the rooms held here (before the bus
+        starts)."""
+        self._analyses = analyses
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -259,6 +276,25 @@ class ClusterHub(Hub):
             return await self._directory.owner(room_id) is not None
         except BusUnavailable as error:
             raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+
+    async def analyse_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze) -> bool:
+        """Hand the `analyze` of a room held elsewhere to its owner, which checks it with the room's
+        facts, searches in its own pool and answers the caller; `not_found` if no node owns it."""
+        if self._actor(room_id) is not None:
+            return False
+        owner = await self._owner(room_id)
+        if owner == self.node:  # taken over from a dead node just now
+            return False
+        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire())
+        await self._deliver(owner, room_id, message)
+        return True
+
+    async def room_playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room of another node where the game is going on, from the room list."""
+        try:
+            return await self._room_list.playing_elsewhere(game_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room list cannot be read right now ({error}); try again") from error
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
         """Publish an event that stores nothing to all the room's members: here if the room is held
@@ -362,7 +398,12 @@ class ClusterHub(Hub):
 
     async def took_over(self, rooms: set[RoomId]) -> None:
         """Rooms restored here (taken over from a dead node, or brought back at start): every node
-        forgets their old owner and its members join again here, this node's first."""
+        forgets their old owner and its members join again here, this node's first. Their lines in
+        the room list are this node's from now on."""
+        try:
+            await self._room_list.taken_over(rooms)
+        except BusUnavailable as error:
+            logger.warning("room list: %d rooms taken over are not listed as this node's yet: %s", len(rooms), error)
         for room_id in sorted(rooms):
             self._directory.forget(room_id)
             self._bus.broadcast(OwnerNotice(room_id, self.node))
@@ -381,13 +422,43 @@ class ClusterHub(Hub):
         """Serve a command forwarded by another node as if it came from a socket here: a refusal
         (as `GameServer` words it) goes back to the caller's node, in the room's lane."""
         request = parse_client_message(message.request)
-        if not isinstance(request, RoomRequest):
+        if not isinstance(request, RoomRequest | Analyze):
             raise ValueError(f"a {request.type!r} request is no room's to serve")
         caller = Caller(message.ref, message.name, message.kind)
-        answer = await refusal_of(Hub.command(self, RoomCommand(message.room_id, caller, request)), request.id)
+        answer = await refusal_of(self._serve_here(message.room_id, caller, request), request.id)
         if answer is not None:
-            reply = ReplyMessage(message.room_id, (message.ref,), answer.to_wire())
-            self._bus.post(node_of(message.ref), message.room_id, reply)
+            self._reply(message.room_id, message.ref, answer)
+
+    async def _serve_here(self, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+        """Serve a forwarded request in its room, held here (or refuse it as `_unless_moved_on` says)."""
+        if self._actor(room_id) is None:
+            await self._unless_moved_on(room_id, caller.ref)
+        if isinstance(request, Analyze):
+            await self._serve_analysis(room_id, caller, request)
+        else:
+            await Hub.command(self, RoomCommand(room_id, caller, request))
+
+    async def _unless_moved_on(self, room_id: RoomId, ref: CallerRef) -> None:
+        """A command for a room not held here (dropped, fenced or its lease lost, while the command
+        was on its way): refused `unavailable` while another node owns it, whose name goes first
+        to the caller's node (it forgets the owner it knew, and the caller's next try reaches the
+        new one). Served here if this node is its owner again (taken over from a dead node just
+        now), or `not_found` if no node holds it."""
+        self._directory.forget(room_id)
+        owner = await self._owner(room_id)
+        if owner != self.node:
+            self._bus.post(node_of(ref), room_id, OwnerNotice(room_id, owner))
+            raise Refusal("unavailable", "the room has moved to another node; try again")
+
+    async def _serve_analysis(self, room_id: RoomId, caller: Caller, request: Analyze) -> None:
+        """Start an analysis another node handed on; its answer goes back to the caller's node."""
+        if self._analyses is None:
+            raise Refusal("unavailable", "this node cannot analyse yet; try again")
+        await self._analyses.serve_forwarded(caller, request, lambda answer: self._reply(room_id, caller.ref, answer))
+
+    def _reply(self, room_id: RoomId, ref: CallerRef, answer: ServerMessage) -> None:
+        """Answer a caller on another node, in the room's lane."""
+        self._bus.post(node_of(ref), room_id, ReplyMessage(room_id, (ref,), answer.to_wire()))
 
     async def _moderate(self, message: SanctionMessage | ModerationCommandMessage | KickMessage) -> None:
         """Serve what another node asks of this node's moderation."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -113,7 +114,15 @@ class BusLobby:
         self._lobby = lobby
         self._connections = connections
         self._node = bus.node
-        self._owner: str | None = None
+        self._run = f"{self._node} {secrets.token_hex(8)}"
+        """What this node writes in the lobby's key: its name and a mark of this run of it, so that
+        the other nodes see a node started again under its name as a new lobby (its seeks and
+        players gone with the run before)."""
+        self._holder: str | None = None
+        """The lobby's key as last read: which run of which node runs the lobby."""
+        self._watched: str | None = None
+        """The last lobby known (`_holder` not None): this node's watchers watch it, and watch again
+        when another runs (the key may be read empty in between, as a lobby changes hands)."""
         self._requests: LobbyRequests | None = None
         self._numbers = itertools.count(-1, -1)
         self._by_ref: dict[CallerRef, RemoteRequester] = {}
@@ -138,13 +147,13 @@ class BusLobby:
     @property
     def owner(self) -> str | None:
         """The node that runs the lobby, as this node last read it."""
-        return self._owner
+        return None if self._holder is None else _node_of_run(self._holder)
 
     @property
     def runs_here(self) -> bool:
         """Whether this node runs the lobby, its key renewed within the lease's expiry."""
         fresh = asyncio.get_running_loop().time() - self._renewed_at < self._lease.expiry_s
-        return self._owner == self._node and fresh
+        return self._holder == self._run and fresh
 
     # -------------------------------------------------- LobbyElsewhere
 
@@ -158,9 +167,10 @@ class BusLobby:
             self._watching_tournaments.setdefault(connection.id, {})[request.tournament_id] = again
         elif isinstance(request, UnwatchTournament):
             self._watching_tournaments.get(connection.id, {}).pop(request.tournament_id, None)
-        if self._owner == self._node:
+        if self._holder == self._run:
             return False
-        if self._owner is None:
+        owner = self._elsewhere()
+        if owner is None:
             raise Refusal("unavailable", "the lobby cannot be reached right now; try again")
         assert connection.player is not None, "only signed-in connections reach the lobby"
         ref = caller_ref(connection.id, self._node)
@@ -168,20 +178,35 @@ class BusLobby:
             ref, connection.player, connection.player_kind, connection.address, request.to_wire()
         )
         try:
-            await self._bus.deliver(self._owner, LOBBY_LANE, message)
+            await self._bus.deliver(owner, LOBBY_LANE, message)
         except BusUnavailable as error:
+            if await self._moved_on():
+                return await self.forward(connection, request)
             raise Refusal("unavailable", f"the lobby cannot be reached right now ({error}); try again") from error
         return True
 
+    async def _moved_on(self) -> bool:
+        """Whether the lobby runs elsewhere than known, as the key says now (or here: claimed now,
+        its node having given it up as it stopped). Asked when the lobby's node cannot be reached,
+        so that a request need not wait for the next heartbeat to find it."""
+        known = self._holder
+        try:
+            await self.claim_or_follow()
+        except BusUnavailable:
+            return False
+        return self._holder != known
+
     def signed_in(self, connection: Connection) -> None:
-        if self._owner is not None and self._owner != self._node and connection.player is not None:
-            self._bus.post(self._owner, LOBBY_LANE, self._signed_in(connection))
+        owner = self._elsewhere()
+        if owner is not None and connection.player is not None:
+            self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
 
     def closed(self, connection: Connection) -> None:
         self._watching.pop(connection.id, None)
         self._watching_tournaments.pop(connection.id, None)
-        if self._owner is not None and self._owner != self._node:
-            self._bus.post(self._owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
+        owner = self._elsewhere()
+        if owner is not None:
+            self._bus.post(owner, LOBBY_LANE, LobbyClosedMessage(caller_ref(connection.id, self._node)))
 
     def ref_of(self, connection: ConnectionId) -> CallerRef | None:
         requester = self._by_number.get(connection)
@@ -224,7 +249,7 @@ class BusLobby:
             return
         if not isinstance(request, LobbyRequest):
             raise ValueError(f"a {request.type!r} request is not the lobby's to serve")
-        if self._requests is None or self._owner != self._node:
+        if self._requests is None or self._holder != self._run:
             requester.send(error_message(Refusal("unavailable", "the lobby is moving; try again"), request.id))
             return
         answer = await refusal_of(self._requests.serve(requester, request), request.id)
@@ -233,7 +258,7 @@ class BusLobby:
 
     async def _serve_tournament(self, requester: RemoteRequester, request: TournamentRequest) -> None:
         assert self._tournaments is not None
-        if self._owner != self._node:
+        if self._holder != self._run:
             requester.send(error_message(Refusal("unavailable", "the tournaments are moving; try again"), request.id))
             return
         answer = await refusal_of(self._tournaments.serve(requester, request), request.id)
@@ -275,27 +300,62 @@ class BusLobby:
             except BusUnavailable as error:
                 logger.warning("lobby: cannot renew or read the lobby's key: %s", error)
 
+    async def release(self) -> None:
+        """Give the lobby up if this node runs it (a clean stop): a node starting next, or the next
+        heartbeat of another, claims it at once rather than once the key lapses (until then, their
+        lobby requests would go to a node that is gone). A failure is logged: the key lapses."""
+        if self._holder != self._run:
+            return
+        try:
+            await self._keys.remove_if(LOBBY_OWNER_KEY, self._run)
+        except BusUnavailable as error:
+            logger.warning("lobby: cannot give the lobby up (its key lapses in %g s): %s", self._lease.expiry_s, error)
+        self._holder = None
+
     async def claim_or_follow(self) -> None:
         """Claim the lobby if nobody runs it, renew it while this node does, and follow its moves:
-        when another node runs it from now on, this node's players sign in there again, and its
-        watchers watch it again (its seeks are gone with the node that ran it). A node that has not
-        renewed the key within the lease (paused past it) claims it afresh like any other, and
-        follows the node that took it meanwhile. Raises BusUnavailable."""
+        when another node (or another run of one) runs it from now on, this node's players sign in
+        there again, and its watchers watch it again (its seeks are gone with the node that ran
+        it). A node that has not renewed the key within the lease (paused past it) claims it afresh
+        like any other, and follows the node that took it meanwhile. Raises BusUnavailable."""
         asked_at = asyncio.get_running_loop().time()
-        if self.runs_here:  # the key set at the last renewal has not lapsed: it is still this node's
-            await self._keys.put({LOBBY_OWNER_KEY: self._node}, self._lease.expiry_s)
-        elif await self._keys.put_new(LOBBY_OWNER_KEY, self._node, self._lease.expiry_s):
-            logger.info("lobby: this node runs the lobby from now on")
-        owner = await self._keys.get(LOBBY_OWNER_KEY)
-        if owner == self._node:
+        if self.runs_here:  # the key set at the last renewal has not lapsed: it is still this run's
+            await self._keys.put({LOBBY_OWNER_KEY: self._run}, self._lease.expiry_s)
+        else:
+            await self._claim()
+        holder = await self._keys.get(LOBBY_OWNER_KEY)
+        if holder == self._run:
             self._renewed_at = asked_at
-        moved, previous, self._owner = owner != self._owner, self._owner, owner
-        if moved and owner is not None and owner != self._node:
+        if holder is not None and holder != self._run and _node_of_run(holder) == self._node:
+            holder = await self._claim_from_an_earlier_run(holder)
+        moved, self._holder = holder != self._holder, holder
+        owner = self._elsewhere()
+        if moved and owner is not None:
             for connection in list(self._connections.values()):
                 if connection.player is not None:
                     self._bus.post(owner, LOBBY_LANE, self._signed_in(connection))
-        if moved and owner is not None and previous is not None:
-            await self._watch_again()
+        if holder is not None:
+            watched, self._watched = self._watched, holder
+            if watched is not None and watched != holder:
+                await self._watch_again()
+
+    async def _claim(self) -> None:
+        if await self._keys.put_new(LOBBY_OWNER_KEY, self._run, self._lease.expiry_s):
+            logger.info("lobby: this node runs the lobby from now on")
+
+    async def _claim_from_an_earlier_run(self, held: str) -> str | None:
+        """The lobby's key names this node, but an earlier run of it (killed, then started again
+        before the key lapsed): that lobby is gone, as node names are unique among live nodes. Claim
+        it (unless another node does first); who holds it now."""
+        await self._keys.remove_if(LOBBY_OWNER_KEY, held)
+        await self._claim()
+        return await self._keys.get(LOBBY_OWNER_KEY)
+
+    def _elsewhere(self) -> str | None:
+        """The node that runs the lobby if it is another one (None: here, or nobody known)."""
+        if self._holder is None or self._holder == self._run:
+            return None
+        return _node_of_run(self._holder)
 
     async def _watch_again(self) -> None:
         """The lobby moved: this node's watchers watch it where it runs now, each getting a fresh
@@ -335,6 +395,11 @@ class BusLobby:
         assert connection.player is not None
         ref = caller_ref(connection.id, self._node)
         return LobbySignedInMessage(ref, connection.player, connection.player_kind, connection.address)
+
+
+def _node_of_run(run: str) -> str:
+    """The node of a run written in the lobby's key (`<node> <mark>`; a node's name has no space)."""
+    return run.split(" ", 1)[0]
 
 
 def start_bus(bus: RedisBus, hub: ClusterHub, lobby: BusLobby) -> None:

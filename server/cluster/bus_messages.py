@@ -44,7 +44,8 @@ class BusUnavailable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class CommandMessage:
-    """A room request from a caller on another node, for the room's owner."""
+    """A room request (or an `analyze` of the room) from a caller on another node, for the room's
+    owner."""
 
     room_id: RoomId
     ref: CallerRef

@@ -67,16 +67,48 @@ class OwnerKeys(Protocol):
     async def get(self, key: str) -> str | None:
         """A key's value, or None; raises BusUnavailable."""
 
+    async def remove_if(self, key: str, value: str) -> bool:
+        """Remove a key if it holds `value`; whether it was removed. Raises BusUnavailable."""
 
-class BusRoomDirectory:
+
+class CachedOwners:
+    """What both directories share: the owners of other nodes' rooms as last read (`_read_owner`),
+    kept until a notice (or a failed delivery) says they may have changed. This node's own rooms
+    are never kept: it may lose one without a notice (fenced, or its lease lost)."""
+
+    def __init__(self, node: str) -> None:
+        self._node = node
+        self._known: dict[RoomId, str] = {}
+
+    async def owner(self, room_id: RoomId) -> str | None:
+        known = self._known.get(room_id)
+        if known is not None:
+            return known
+        owner = await self._read_owner(room_id)
+        if owner is not None and owner != self._node:
+            self._known[room_id] = owner
+        return owner
+
+    async def _read_owner(self, room_id: RoomId) -> str | None:
+        """The room's owner where the directory keeps it, or None; raises BusUnavailable."""
+        raise NotImplementedError
+
+    def forget(self, room_id: RoomId) -> None:
+        self._known.pop(room_id, None)
+
+    def forget_all(self) -> None:
+        """Everything known of other nodes' rooms may be stale (the bus was away)."""
+        self._known.clear()
+
+
+class BusRoomDirectory(CachedOwners):
     """Room owners in Redis keys that expire, renewed by their nodes, cached where they are read."""
 
     def __init__(self, keys: OwnerKeys, node: str, held: Callable[[], Iterable[RoomId]]) -> None:
         """The directory of `node`, which holds the rooms `held` names (and renews their keys)."""
+        super().__init__(node)
         self._keys = keys
-        self._node = node
         self._held = held
-        self._known: dict[RoomId, str] = {}
 
     async def claim(self, room_id: RoomId) -> None:
         await self._keys.put({OWNER_KEY + room_id: self._node}, OWNER_TTL_S)
@@ -86,21 +118,8 @@ class BusRoomDirectory:
         key = OWNER_KEY + room_id
         return await self._keys.put_new(key, self._node, OWNER_TTL_S) or await self._keys.get(key) == self._node
 
-    async def owner(self, room_id: RoomId) -> str | None:
-        known = self._known.get(room_id)
-        if known is not None:
-            return known
-        owner = await self._keys.get(OWNER_KEY + room_id)
-        if owner is not None:
-            self._known[room_id] = owner
-        return owner
-
-    def forget(self, room_id: RoomId) -> None:
-        self._known.pop(room_id, None)
-
-    def forget_all(self) -> None:
-        """Everything known may be stale (the bus was away)."""
-        self._known.clear()
+    async def _read_owner(self, room_id: RoomId) -> str | None:
+        return await self._keys.get(OWNER_KEY + room_id)
 
     async def renew(self) -> None:
         """Every RENEW_EVERY_S, renew the keys of the rooms this node holds (the first time at once:
@@ -135,14 +154,14 @@ class RoomOwners(Protocol):
         ...
 
 
-class OwnershipDirectory:
+class OwnershipDirectory(CachedOwners):
     """Room owners as PostgreSQL records them (the owners every write is fenced by), cached where
     they are read: a node claims a room there when it opens it, and takes over a dead node's rooms
     there; `OwnerNotice` drops a cached owner."""
 
     def __init__(self, owners: RoomOwners) -> None:
+        super().__init__(owners.node_id)
         self._owners = owners
-        self._known: dict[RoomId, str] = {}
 
     async def claim(self, room_id: RoomId) -> None:
         await self._owners.claim_new(room_id)
@@ -152,20 +171,8 @@ class OwnershipDirectory:
         claims, at start and at every heartbeat, never by a node that merely starts."""
         return room_id in self._owners.owned
 
-    async def owner(self, room_id: RoomId) -> str | None:
-        known = self._known.get(room_id)
-        if known is not None:
-            return known
-        owner = await self._owners.owner(room_id)
-        if owner is not None and owner != self._owners.node_id:
-            self._known[room_id] = owner
-        return owner
-
-    def forget(self, room_id: RoomId) -> None:
-        self._known.pop(room_id, None)
-
-    def forget_all(self) -> None:
-        self._known.clear()
+    async def _read_owner(self, room_id: RoomId) -> str | None:
+        return await self._owners.owner(room_id)
 
     async def announce(self) -> None:
         """Nothing to write again: the owners are in PostgreSQL, not in the Redis that came back."""

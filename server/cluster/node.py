@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from server.bots.players import BotPlayers, BotRoster
 from server.cluster.address_counts import SharedAddressCounts
-from server.cluster.bus_hub import ClusterHub, RoomFanOut
+from server.cluster.bus_hub import ClusterHub, ForwardedAnalyses, RoomFanOut
 from server.cluster.bus_lobby import BusLobby, TournamentService, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
 from server.cluster.leases import LeaseSettings
@@ -56,10 +56,14 @@ class ClusterNode:
         self.directory = OwnershipDirectory(owners)
         self.hub.use_directory(self.directory)
 
-    async def start(self, requests: LobbyRequests, tournaments: TournamentService) -> list[asyncio.Task[None]]:
+    async def start(
+        self, requests: LobbyRequests, tournaments: TournamentService, analyses: ForwardedAnalyses
+    ) -> list[asyncio.Task[None]]:
         """Find (or take) the lobby, start the bus, and the chores that renew what this node keeps
-        in Redis (returned, for the server to stop)."""
+        in Redis (returned, for the server to stop). `requests` and `tournaments` serve the lobby
+        and the tournaments when they run here, `analyses` the analyses other nodes hand on."""
         self.lobby.serve_with(requests, tournaments)
+        self.hub.serve_analyses_with(analyses)
         await self.lobby.claim_or_follow()
         start_bus(self.bus, self.hub, self.lobby)
         loop = asyncio.get_running_loop()
@@ -68,6 +72,11 @@ class ClusterNode:
         if self.directory is self._redis_directory:
             chores.append(loop.create_task(self._redis_directory.renew()))
         return chores
+
+    async def close(self) -> None:
+        """Give the lobby up if it runs here, then close the bus (its chores are stopped already)."""
+        await self.lobby.release()
+        await self.bus.close()
 
     def _held_rooms(self) -> list[RoomId]:
         """The rooms this node holds (their owner keys are renewed)."""

@@ -33,8 +33,11 @@ logger = logging.getLogger(__name__)
 class RoomLines(Protocol):
     """Where the lines are kept (the bus's Redis)."""
 
-    async def write_rooms(self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False) -> None:
-        """Write this node's lines (None drops one; `replace` drops the others); raises BusUnavailable."""
+    async def write_rooms(
+        self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False
+    ) -> None:
+        """Write this node's lines (None drops one; `replace` drops the others; `taken_over` drops
+        the other nodes' lines of these rooms); raises BusUnavailable."""
 
     async def every_nodes_rooms(self) -> list[str]:
         """Every node's lines; raises BusUnavailable."""
@@ -46,7 +49,7 @@ def _line(facts: RoomFacts, node: str) -> str | None:
         return None
     summary = None if facts.private else views.room_summary(facts).model_dump(mode="json", by_alias=True)
     seated = [seat.name for seat in facts.seats if seat is not None and not is_server_bot(seat)]
-    line = {"room_id": facts.room_id, "node": node, "summary": summary, "seated": seated}
+    line = {"room_id": facts.room_id, "game_id": facts.game_id, "node": node, "summary": summary, "seated": seated}
     return json.dumps(line | {"created_by": facts.created_by, "bots_only": facts.bots_only})
 
 
@@ -73,6 +76,19 @@ class SharedRoomList:
         """A room held here is forgotten: its line goes."""
         self._later(room_id, None)
 
+    async def taken_over(self, rooms: set[RoomId]) -> None:
+        """Rooms claimed from a dead node: at once, their lines leave its part of the list, and those
+        restored here join this node's, so that no room is listed twice nor a dead one listed (its
+        node's lines would last until they expire). Raises BusUnavailable."""
+        if not rooms:
+            return
+        held = {facts.room_id: facts for facts in self._held() if facts.room_id in rooms}
+        lines: dict[str, str | None] = {
+            room_id: None if room_id not in held else _line(held[room_id], self._node) for room_id in rooms
+        }
+        async with self._writing:
+            await self._lines.write_rooms(lines, OWNER_TTL_S, taken_over=True)
+
     async def listed(self, limit: int, after: str | None) -> tuple[list[RoomSummaryModel], RoomId | None]:
         """A page of every node's rooms, in room id order after `after`, and the next page's cursor
         (None on the last), as `RoomRegistry.listed` pages one node's. Raises BusUnavailable."""
@@ -92,6 +108,12 @@ class SharedRoomList:
         BusUnavailable."""
         lines = [line for line in await self._read() if line["node"] != self._node]
         return Counter(cap for line in lines for cap in caps_of(line["created_by"], line["bots_only"]))
+
+    async def playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room of another node where the game `game_id` is going on, if any. Raises
+        BusUnavailable."""
+        elsewhere = [line for line in await self._read() if line["node"] != self._node]
+        return next((RoomId(line["room_id"]) for line in elsewhere if line.get("game_id") == game_id), None)
 
     async def playing_names(self) -> set[str]:
         """The people seated in an unfinished room of any node, as `RoomRegistry.playing_names`

@@ -20,7 +20,7 @@ from server.players.ratings import RatingBook
 from server.rooms import views
 from server.rooms.actors import RoomActor, RoomRegistry
 from server.rooms.room import Outcome, Room, RoomEvent, RoomRequest
-from wire.messages import ClientRequest, JoinRoom, RoomSummaryModel
+from wire.messages import Analyze, ClientRequest, JoinRoom, RoomSummaryModel
 
 if TYPE_CHECKING:
     from server.hub.room_caps import Cap  # which stands on the services, which stand on this module
@@ -95,6 +95,19 @@ class Hub:
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether another node holds the room (in one process, none does)."""
         return False
+
+    async def analyse_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze) -> bool:
+        """Hand the `analyze` of a room not held here to the node that holds it, which answers the
+        caller; whether it was handed on. In one process it never is: on one of several nodes
+        without a bus, a dead node's room is taken over (held here then), and another live node's
+        refused (`unavailable`)."""
+        if self._actor(room_id) is None and self.find_elsewhere is not None:
+            await self.find_elsewhere(room_id)
+        return False
+
+    async def room_playing_elsewhere(self, game_id: str) -> RoomId | None:
+        """The room another node holds where the game `game_id` is going on (in one process, none)."""
+        return None
 
     async def relay(self, room_id: RoomId, event: RoomEvent) -> None:
         """Publish an event that stores nothing (a chat line) to everyone in a room, in the room's

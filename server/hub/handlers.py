@@ -109,6 +109,7 @@ class RequestHandlers:
         self.analysis = AnalysisRequests(
             services.storage,
             services.rooms,
+            services.hub,
             services.bots,
             services.roster,
             services.settings.analysis_level,
@@ -155,7 +156,7 @@ class RequestHandlers:
             case GetGame():
                 await self._get_game(connection, request)
             case Analyze():
-                await self.analysis.start(signed_in(connection), request, connection.send)
+                await self.analysis.start(caller_of(connection, self._services.edge.node), request, connection.send)
             case Leaderboard():
                 await self.lobby.leaderboard(connection, request)
             case (
