@@ -186,13 +186,17 @@ async def test_two_nodes_restarted_at_once_pair_the_round_due_once(
 
 
 async def lobby_owner(redis_url: str) -> str | None:
-    """The node that holds the lobby's key (the lobby's node directs the tournaments)."""
+    """The node that holds the lobby's key (the lobby's node directs the tournaments); the key names
+    the node's run, `<node> <mark>`."""
     client = redis.asyncio.Redis.from_url(redis_url)
     try:
         owner = await client.get(LOBBY_OWNER_KEY)
     finally:
         await client.aclose()
-    return owner.decode() if isinstance(owner, bytes) else owner
+    if owner is None:
+        return None
+    run = owner.decode() if isinstance(owner, bytes) else str(owner)
+    return run.split(" ", 1)[0]
 
 
 async def test_a_director_paused_past_its_lease_answers_nothing_stale_and_rejoins_as_a_follower(
