@@ -148,8 +148,8 @@ class DirectorNotice:
 
 @dataclass(frozen=True, slots=True)
 class GameEndedNotice:
-    """A game has ended in a room of the sending node, its result stored, for the node that directs
-    the tournaments (it reads the result back if the game is a tournament's, and ignores it if not)."""
+    """A tournament's game has ended in a room of the sending node, its result stored, for the node
+    that directs the tournaments (it reads the result back)."""
 
     game_id: GameId
     room_id: RoomId = LOBBY_LANE
