@@ -1072,7 +1072,8 @@ class ModerationReader(Protocol):
         """The latest moderation actions, newest first (only those done to `target` if given)."""
 
     async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
-        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+        """The bans, renames, password resets and deletions of games logged since `since`, oldest
+        first (those made by another process too)."""
 
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Collection, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
     MODERATION_LANE,
+    AccountDeletedNotice,
     BusMessage,
     BusUnavailable,
     ChangesMessage,
@@ -29,6 +30,7 @@ from server.cluster.bus_messages import (
     PresenceMessage,
     ReplyMessage,
     SanctionMessage,
+    SignedOutNotice,
     TakeOutMessage,
     decode_changes,
     encode_changes,
@@ -186,10 +188,16 @@ class ClusterHub(Hub):
         self.node = bus.node
         self._moderation: ModerationHere | None = None
         """This node's moderation, for what other nodes ask of it (`moderate_with`)."""
+        self._accounts: AccountsHere | None = None
+        """This node's accounts, for the sign-outs and deletions of other nodes (`sign_out_with`)."""
 
     def moderate_with(self, moderation: ModerationHere) -> None:
         """Hand the bans, renames, kicks and moderators' requests other nodes send to `moderation`."""
         self._moderation = moderation
+
+    def sign_out_with(self, accounts: AccountsHere) -> None:
+        """Hand the sign-outs and account deletions other nodes announce to `accounts`."""
+        self._accounts = accounts
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -287,6 +295,15 @@ class ClusterHub(Hub):
         """Tell every node of a kick out of a room held here."""
         self._bus.broadcast(KickMessage(room_id, name, reason, self.node))
 
+    def announce_signed_out(self, name: str, device_ids: tuple[str, ...]) -> None:
+        """Tell every node of devices signed out here (lost if Redis is away: the devices' tokens are
+        refused all the same, and their connections there stay open until they close)."""
+        self._bus.broadcast(SignedOutNotice(name, device_ids, self.node))
+
+    def announce_deleted(self, name: str, name_free_at: str) -> None:
+        """Tell every node of an account deleted here (lost if Redis is away, as a sign-out)."""
+        self._bus.broadcast(AccountDeletedNotice(name, name_free_at, self.node))
+
     async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
         """Hand a moderator's request about a room to its owner, in the room's lane; `unavailable` if
         it cannot be reached."""
@@ -340,6 +357,8 @@ class ClusterHub(Hub):
                 await Hub.take_out(self, room_id, name, list(refs), forfeit)
             case SanctionMessage() | ModerationCommandMessage() | KickMessage():
                 await self._moderate(message)
+            case SignedOutNotice() | AccountDeletedNotice():
+                await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
                 if node != self.node:
@@ -408,6 +427,20 @@ class ClusterHub(Hub):
                 if answer is not None:
                     moderator.send(answer)
 
+    async def _sign_out(self, message: SignedOutNotice | AccountDeletedNotice) -> None:
+        """Close this node's connections that another node's sign-out or deletion concerns (the
+        sending node closed its own already)."""
+        if message.node == self.node:
+            return
+        if self._accounts is None:
+            logger.warning("a %s came before this node can sign out", type(message).__name__)
+            return
+        match message:
+            case SignedOutNotice(name=name, device_ids=device_ids):
+                await self._accounts.signed_out(name, device_ids)
+            case AccountDeletedNotice(name=name, name_free_at=name_free_at):
+                self._accounts.deleted(name, name_free_at)
+
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
         their seats, spectators watch again, and each gets a fresh snapshot."""
@@ -447,6 +480,16 @@ class ModerationHere(Protocol):
 
     async def serve_forwarded(self, moderator: RemoteModerator, request: ClientRequest) -> None:
         """Serve a moderator's request from another node; raise Refusal to answer it with an error."""
+
+
+class AccountsHere(Protocol):
+    """A node's accounts, as other nodes' sign-outs reach them (`server.hub.account_requests`)."""
+
+    async def signed_out(self, name: str, device_ids: Collection[str] | None) -> None:
+        """Tell and close this node's connections signed in as these devices of `name`'s account."""
+
+    def deleted(self, name: str, name_free_at: str) -> None:
+        """Tell and close this node's connections of `name`'s deleted account."""
 
 
 class RemoteModerator:

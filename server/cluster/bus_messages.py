@@ -11,7 +11,8 @@ the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like 
 the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
 And four about moderation: a ban or rename stored, to every node; a player's connections to take
 out of a room, to the room's owner; a moderator's request about another node's room or chat line,
-to that node; a kick, to every node.
+to that node; a kick, to every node. And two about accounts: devices signed out, an account
+deleted, to every node.
 """
 
 from __future__ import annotations
@@ -228,6 +229,36 @@ class KickMessage:
 
 ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
 
+# ---------------------------------------------------------------- accounts across nodes
+
+ACCOUNTS_LANE = RoomId("~accounts")
+"""Where notices of sign-outs and deleted accounts go (no room id has a `~`): one lane, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignedOutNotice:
+    """Devices of `name`'s account signed out on `node`, for every node to tell and close its
+    connections signed in as them (`AccountRequests.signed_out`)."""
+
+    name: str
+    device_ids: tuple[str, ...]
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class AccountDeletedNotice:
+    """`name`'s account deleted on `node` (its name free again at `name_free_at`), for every node to
+    tell and close its connections of it (`AccountRequests.deleted`)."""
+
+    name: str
+    name_free_at: str
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+AccountNotice = SignedOutNotice | AccountDeletedNotice
+
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
 BusMessage = (
@@ -239,6 +270,7 @@ BusMessage = (
     | LobbyMessage
     | TournamentNotice
     | ModerationMessage
+    | AccountNotice
 )
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
@@ -261,7 +293,7 @@ def _fields(message: BusMessage) -> dict[str, Any]:
 
 
 def _read_fields(item: dict[str, Any]) -> dict[str, Any]:
-    for name in ("changes", "refs"):
+    for name in ("changes", "refs", "device_ids"):
         if name in item:
             item[name] = tuple(item[name])
     return item
