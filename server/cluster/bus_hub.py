@@ -24,6 +24,7 @@ from server.cluster.bus_messages import (
     BusUnavailable,
     ChangesMessage,
     CommandMessage,
+    FirstDeviceNotice,
     KickMessage,
     ModerationCommandMessage,
     OwnerNotice,
@@ -304,6 +305,11 @@ class ClusterHub(Hub):
         """Tell every node of an account deleted here (lost if Redis is away, as a sign-out)."""
         self._bus.broadcast(AccountDeletedNotice(name, name_free_at, self.node))
 
+    def announce_first_device(self, name: str, device_id: str) -> None:
+        """Tell every node that the name's own token became its account's first device here (before
+        any sign-out of it, in the same lane)."""
+        self._bus.broadcast(FirstDeviceNotice(name, device_id, self.node))
+
     async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
         """Hand a moderator's request about a room to its owner, in the room's lane; `unavailable` if
         it cannot be reached."""
@@ -357,7 +363,7 @@ class ClusterHub(Hub):
                 await Hub.take_out(self, room_id, name, list(refs), forfeit)
             case SanctionMessage() | ModerationCommandMessage() | KickMessage():
                 await self._moderate(message)
-            case SignedOutNotice() | AccountDeletedNotice():
+            case SignedOutNotice() | AccountDeletedNotice() | FirstDeviceNotice():
                 await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
@@ -427,9 +433,9 @@ class ClusterHub(Hub):
                 if answer is not None:
                     moderator.send(answer)
 
-    async def _sign_out(self, message: SignedOutNotice | AccountDeletedNotice) -> None:
-        """Close this node's connections that another node's sign-out or deletion concerns (the
-        sending node closed its own already)."""
+    async def _sign_out(self, message: SignedOutNotice | AccountDeletedNotice | FirstDeviceNotice) -> None:
+        """Close this node's connections that another node's sign-out or deletion concerns, or know
+        those a first device is (the sending node did so for its own already)."""
         if message.node == self.node:
             return
         if self._accounts is None:
@@ -440,6 +446,8 @@ class ClusterHub(Hub):
                 await self._accounts.signed_out(name, device_ids)
             case AccountDeletedNotice(name=name, name_free_at=name_free_at):
                 self._accounts.deleted(name, name_free_at)
+            case FirstDeviceNotice(name=name, device_id=device_id):
+                self._accounts.became_device(name, device_id)
 
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
@@ -490,6 +498,9 @@ class AccountsHere(Protocol):
 
     def deleted(self, name: str, name_free_at: str) -> None:
         """Tell and close this node's connections of `name`'s deleted account."""
+
+    def became_device(self, name: str, device_id: str) -> None:
+        """This node's connections signed in with the name's own token are signed in as its first device."""
 
 
 class RemoteModerator:

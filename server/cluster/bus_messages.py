@@ -11,8 +11,8 @@ the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like 
 the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
 And four about moderation: a ban or rename stored, to every node; a player's connections to take
 out of a room, to the room's owner; a moderator's request about another node's room or chat line,
-to that node; a kick, to every node. And two about accounts: devices signed out, an account
-deleted, to every node.
+to that node; a kick, to every node. And three about accounts: devices signed out, an account
+deleted, a name's token become its first device, to every node.
 """
 
 from __future__ import annotations
@@ -257,7 +257,19 @@ class AccountDeletedNotice:
     room_id: RoomId = ACCOUNTS_LANE
 
 
-AccountNotice = SignedOutNotice | AccountDeletedNotice
+@dataclass(frozen=True, slots=True)
+class FirstDeviceNotice:
+    """`name` set a first password on `node`: the name's own token became the account's first
+    device, `device_id`, and so did every node's connections signed in with it (a sign-out of that
+    device closes them too)."""
+
+    name: str
+    device_id: str
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+AccountNotice = SignedOutNotice | AccountDeletedNotice | FirstDeviceNotice
 
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage

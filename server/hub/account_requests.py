@@ -113,7 +113,8 @@ class AccountRequests:
             player, request.password, request.old_password, label, connection.address, now
         )
         if first is not None:
-            self._became_device(player, first)
+            self.became_device(player, first)
+            self._services.hub.announce_first_device(player, first)
         connection.send(PasswordSetMessage(name=player, id=request.id))
         if first is not None:
             await self._tell_devices(player, connection)
@@ -195,9 +196,9 @@ class AccountRequests:
         for session in others:
             session.connection.send(Devices(devices=_device_models(devices, session.device_id)))
 
-    def _became_device(self, player: str, device_id: str) -> None:
-        """The name's own token became the account's first device: so did every connection signed in
-        with it."""
+    def became_device(self, player: str, device_id: str) -> None:
+        """The name's own token became the account's first device (here or on another node): so did
+        every connection here signed in with it."""
         for session in self._sessions_of(player):
             if session.device_id is None:
                 session.device_id = device_id

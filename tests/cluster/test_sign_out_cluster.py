@@ -57,6 +57,19 @@ async def test_a_device_signed_out_on_one_node_is_closed_on_the_others_and_every
     assert await closed_with(laptop) == (1008, "signed out")
 
 
+async def test_a_connection_elsewhere_with_the_names_token_becomes_the_first_device_and_is_signed_out_with_it(
+    start_cluster_node: StartClusterNode, clients: Clients
+) -> None:
+    first, second = start_cluster_node("n1"), start_cluster_node("n2")
+    alice = await clients(first, "alice")
+    elsewhere = await clients(second, "alice", alice.token)  # before the name has a password
+
+    assert (await alice.request(type="set_password", password=PASSWORD))["type"] == "password_set"
+    signed_out = await alice.request(type="sign_out", device_id=await current_device(alice))
+
+    assert (await elsewhere.expect_next("signed_out"))["device_ids"] == signed_out["device_ids"]
+    assert await closed_with(elsewhere) == (1008, "signed out")
+
 async def test_an_account_deleted_on_one_node_closes_its_connections_on_the_others(
     start_cluster_node: StartClusterNode, clients: Clients
 ) -> None:
