@@ -821,6 +821,8 @@ class RoomFacts:
     """The opening rule of the room's games."""
     result: GameResult | None = None
     """How the room's game ended, once it has."""
+    scheduled: bool = False
+    """Whether the server scheduled the room's current game (a tournament's)."""
 
     @property
     def bots_only(self) -> bool:
@@ -882,6 +884,8 @@ class RestoredGame:
     rated: bool = False
     opening: OpeningRecord | None = None
     """The game's opening rule and the steps taken so far, for a game with one."""
+    tournament_id: str | None = None
+    """The tournament that scheduled the game (its room comes back `scheduled`), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1068,7 +1072,8 @@ class ModerationReader(Protocol):
         """The latest moderation actions, newest first (only those done to `target` if given)."""
 
     async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
-        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+        """The bans, renames, password resets and deletions of games logged since `since`, oldest
+        first (those made by another process too)."""
 
     async def open_reports(self, limit: int) -> list[Report]:
         """The open reports, oldest first."""

@@ -17,21 +17,24 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from server.cluster.bus_messages import (
     MODERATION_LANE,
+    AccountDeletedNotice,
     BusMessage,
     BusUnavailable,
     ChangesMessage,
     CommandMessage,
+    FirstDeviceNotice,
     KickMessage,
     ModerationCommandMessage,
     OwnerNotice,
     PresenceMessage,
     ReplyMessage,
     SanctionMessage,
+    SignedOutNotice,
     TakeOutMessage,
     decode_changes,
     encode_changes,
@@ -198,6 +201,8 @@ class ClusterHub(Hub):
         self._moderation: ModerationHere | None = None
         """This node's moderation, for what other nodes ask of it (`moderate_with`)."""
         self._analyses: ForwardedAnalyses | None = None
+        self._accounts: AccountsHere | None = None
+        """This node's accounts, for the sign-outs and deletions of other nodes (`sign_out_with`)."""
 
     def moderate_with(self, moderation: ModerationHere) -> None:
         """Hand the bans, renames, kicks and moderators' requests other nodes send to `moderation`."""
@@ -207,6 +212,10 @@ class ClusterHub(Hub):
         """Search here the analyses other nodes hand on for the rooms held here (before the bus
         starts)."""
         self._analyses = analyses
+
+    def sign_out_with(self, accounts: AccountsHere) -> None:
+        """Hand the sign-outs and account deletions other nodes announce to `accounts`."""
+        self._accounts = accounts
 
     def use_directory(self, directory: RoomDirectory) -> None:
         """Look owners up in `directory` from now on (PostgreSQL's, once the node holds its lease;
@@ -323,6 +332,20 @@ class ClusterHub(Hub):
         """Tell every node of a kick out of a room held here."""
         self._bus.broadcast(KickMessage(room_id, name, reason, self.node))
 
+    def announce_signed_out(self, name: str, device_ids: tuple[str, ...]) -> None:
+        """Tell every node of devices signed out here (lost if Redis is away: the devices' tokens are
+        refused all the same, and their connections there stay open until they close)."""
+        self._bus.broadcast(SignedOutNotice(name, device_ids, self.node))
+
+    def announce_deleted(self, name: str, name_free_at: str) -> None:
+        """Tell every node of an account deleted here (lost if Redis is away, as a sign-out)."""
+        self._bus.broadcast(AccountDeletedNotice(name, name_free_at, self.node))
+
+    def announce_first_device(self, name: str, device_id: str) -> None:
+        """Tell every node that the name's own token became its account's first device here (before
+        any sign-out of it, in the same lane)."""
+        self._bus.broadcast(FirstDeviceNotice(name, device_id, self.node))
+
     async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
         """Hand a moderator's request about a room to its owner, in the room's lane; `unavailable` if
         it cannot be reached."""
@@ -376,6 +399,8 @@ class ClusterHub(Hub):
                 await Hub.take_out(self, room_id, name, list(refs), forfeit)
             case SanctionMessage() | ModerationCommandMessage() | KickMessage():
                 await self._moderate(message)
+            case SignedOutNotice() | AccountDeletedNotice() | FirstDeviceNotice():
+                await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
                 if node != self.node:
@@ -479,6 +504,22 @@ class ClusterHub(Hub):
                 if answer is not None:
                     moderator.send(answer)
 
+    async def _sign_out(self, message: SignedOutNotice | AccountDeletedNotice | FirstDeviceNotice) -> None:
+        """Close this node's connections that another node's sign-out or deletion concerns, or know
+        those a first device is (the sending node did so for its own already)."""
+        if message.node == self.node:
+            return
+        if self._accounts is None:
+            logger.warning("a %s came before this node can sign out", type(message).__name__)
+            return
+        match message:
+            case SignedOutNotice(name=name, device_ids=device_ids):
+                await self._accounts.signed_out(name, device_ids)
+            case AccountDeletedNotice(name=name, name_free_at=name_free_at):
+                self._accounts.deleted(name, name_free_at)
+            case FirstDeviceNotice(name=name, device_id=device_id):
+                self._accounts.became_device(name, device_id)
+
     async def _join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
         their seats, spectators watch again, and each gets a fresh snapshot."""
@@ -518,6 +559,19 @@ class ModerationHere(Protocol):
 
     async def serve_forwarded(self, moderator: RemoteModerator, request: ClientRequest) -> None:
         """Serve a moderator's request from another node; raise Refusal to answer it with an error."""
+
+
+class AccountsHere(Protocol):
+    """A node's accounts, as other nodes' sign-outs reach them (`server.hub.account_requests`)."""
+
+    async def signed_out(self, name: str, device_ids: Collection[str] | None) -> None:
+        """Tell and close this node's connections signed in as these devices of `name`'s account."""
+
+    def deleted(self, name: str, name_free_at: str) -> None:
+        """Tell and close this node's connections of `name`'s deleted account."""
+
+    def became_device(self, name: str, device_id: str) -> None:
+        """This node's connections signed in with the name's own token are signed in as its first device."""
 
 
 class RemoteModerator:

@@ -11,7 +11,8 @@ the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like 
 the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
 And four about moderation: a ban or rename stored, to every node; a player's connections to take
 out of a room, to the room's owner; a moderator's request about another node's room or chat line,
-to that node; a kick, to every node.
+to that node; a kick, to every node. And three about accounts: devices signed out, an account
+deleted, a name's token become its first device, to every node.
 """
 
 from __future__ import annotations
@@ -149,8 +150,8 @@ class DirectorNotice:
 
 @dataclass(frozen=True, slots=True)
 class GameEndedNotice:
-    """A game has ended in a room of the sending node, its result stored, for the node that directs
-    the tournaments (it reads the result back if the game is a tournament's, and ignores it if not)."""
+    """A tournament's game has ended in a room of the sending node, its result stored, for the node
+    that directs the tournaments (it reads the result back)."""
 
     game_id: GameId
     room_id: RoomId = LOBBY_LANE
@@ -229,6 +230,48 @@ class KickMessage:
 
 ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
 
+# ---------------------------------------------------------------- accounts across nodes
+
+ACCOUNTS_LANE = RoomId("~accounts")
+"""Where notices of sign-outs and deleted accounts go (no room id has a `~`): one lane, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignedOutNotice:
+    """Devices of `name`'s account signed out on `node`, for every node to tell and close its
+    connections signed in as them (`AccountRequests.signed_out`)."""
+
+    name: str
+    device_ids: tuple[str, ...]
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class AccountDeletedNotice:
+    """`name`'s account deleted on `node` (its name free again at `name_free_at`), for every node to
+    tell and close its connections of it (`AccountRequests.deleted`)."""
+
+    name: str
+    name_free_at: str
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+@dataclass(frozen=True, slots=True)
+class FirstDeviceNotice:
+    """`name` set a first password on `node`: the name's own token became the account's first
+    device, `device_id`, and so did every node's connections signed in with it (a sign-out of that
+    device closes them too)."""
+
+    name: str
+    device_id: str
+    node: str
+    room_id: RoomId = ACCOUNTS_LANE
+
+
+AccountNotice = SignedOutNotice | AccountDeletedNotice | FirstDeviceNotice
+
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
 BusMessage = (
@@ -240,6 +283,7 @@ BusMessage = (
     | LobbyMessage
     | TournamentNotice
     | ModerationMessage
+    | AccountNotice
 )
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
@@ -262,7 +306,7 @@ def _fields(message: BusMessage) -> dict[str, Any]:
 
 
 def _read_fields(item: dict[str, Any]) -> dict[str, Any]:
-    for name in ("changes", "refs"):
+    for name in ("changes", "refs", "device_ids"):
         if name in item:
             item[name] = tuple(item[name])
     return item

@@ -228,9 +228,12 @@ class TournamentDirection:
                 self._bus.broadcast(DirectorNotice(self._bus.node))
 
     def game_ended(self, facts: RoomFacts) -> None:
-        """A game ended in a room here (the registry's word): unless the director is here too, tell
-        the lobby's node, which directs (it ignores a game that is no tournament's)."""
-        if self._director.directing or self._bus is None or self._lobby is None or facts.game_id is None:
+        """A tournament's game ended in a room here (the registry's word; a room knows whether the
+        server scheduled its game, as opened or as restored): unless the director is here too, tell
+        the lobby's node, which directs."""
+        if not facts.scheduled or facts.game_id is None:
+            return
+        if self._director.directing or self._bus is None or self._lobby is None:
             return
         owner = self._lobby.owner
         if owner is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from engine.record import format_timestamp
@@ -31,7 +31,7 @@ from wire.accounts_events import (
     PasswordSetMessage,
     SignedOut,
 )
-from wire.messages import Hello
+from wire.messages import Hello, RequestId
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +113,8 @@ class AccountRequests:
             player, request.password, request.old_password, label, connection.address, now
         )
         if first is not None:
-            self._became_device(player, first)
+            self.became_device(player, first)
+            self._services.hub.announce_first_device(player, first)
         connection.send(PasswordSetMessage(name=player, id=request.id))
         if first is not None:
             await self._tell_devices(player, connection)
@@ -135,11 +136,25 @@ class AccountRequests:
         player = signed_in(connection)
         gone = await self._accounts.sign_out(player, request.device_id, request.all)
         connection.send(SignedOut(device_ids=list(gone), id=request.id))
+        self._services.hub.announce_signed_out(player, gone)
+        await self.signed_out(player, gone, asked_by=connection)
+
+    async def signed_out(
+        self, player: str, device_ids: Collection[str] | None, asked_by: Connection | None = None
+    ) -> None:
+        """Devices of the account were signed out (on this node, asked by `asked_by`, or on
+        another), or every one and the name's own token (`device_ids` None: an operator's password
+        reset): this node's connections signed in as them are told (but the one that asked, which has
+        its answer) and closed, and the account's other connections here get the devices left."""
+
+        def chosen(device_id: str | None) -> bool:
+            return device_ids is None or device_id in device_ids
+
         for session in self._sessions_of(player):
-            if session.device_id in gone and session.connection is not connection:
+            if chosen(session.device_id) and session.connection is not asked_by and session.device_id is not None:
                 session.connection.send(SignedOut(device_ids=[session.device_id]))
-        self._close(player, lambda device_id: device_id in gone, "signed out")
-        await self._tell_devices(player, connection)
+        self._close(player, chosen, "signed out")
+        await self._tell_devices(player, asked_by)
 
     async def delete_account(self, connection: Connection, request: DeleteAccount) -> None:
         player = signed_in(connection)
@@ -148,18 +163,28 @@ class AccountRequests:
         if await self._services.hub.seated(player):
             raise Refusal("not_allowed", STILL_PLAYING)
         now = asyncio.get_running_loop().time()
-        free_at = await self._accounts.delete(player, request.password, connection.address, now)
+        free_at = format_timestamp(await self._accounts.delete(player, request.password, connection.address, now))
+        self._services.hub.announce_deleted(player, free_at)
+        self.deleted(player, free_at, asked_by=connection, request_id=request.id)
+
+    def deleted(
+        self, player: str, name_free_at: str, asked_by: Connection | None = None, request_id: RequestId | None = None
+    ) -> None:
+        """The account was deleted (on this node, asked by `asked_by`, or on another): its standing
+        is forgotten here, and this node's connections of it are told (the one that asked in its
+        answer) and closed."""
         self._services.ratings.forget(player)
         for session in self._sessions_of(player):
-            reply_id = request.id if session.connection is connection else None
-            deleted = AccountDeletedMessage(name=player, name_free_at=format_timestamp(free_at), id=reply_id)
+            reply_id = request_id if session.connection is asked_by else None
+            deleted = AccountDeletedMessage(name=player, name_free_at=name_free_at, id=reply_id)
             session.connection.send(deleted)
         self._close(player, lambda _: True, "account deleted")
 
-    async def _tell_devices(self, player: str, changed_by: Connection) -> None:
+    async def _tell_devices(self, player: str, changed_by: Connection | None) -> None:
         """Send the account's devices, unasked, to its other connections here, once a device signed
-        in or out: an Account page open on them shows the change. Best effort: a database that
-        cannot be read now leaves them with the list they had (the change itself is stored)."""
+        in or out (here or on another node): an Account page open on them shows the change. Best
+        effort: a database that cannot be read now leaves them with the list they had (the change
+        itself is stored)."""
         others = [session for session in self._sessions_of(player) if session.connection is not changed_by]
         if not others:
             return
@@ -171,9 +196,9 @@ class AccountRequests:
         for session in others:
             session.connection.send(Devices(devices=_device_models(devices, session.device_id)))
 
-    def _became_device(self, player: str, device_id: str) -> None:
-        """The name's own token became the account's first device: so did every connection signed in
-        with it."""
+    def became_device(self, player: str, device_id: str) -> None:
+        """The name's own token became the account's first device (here or on another node): so did
+        every connection here signed in with it."""
         for session in self._sessions_of(player):
             if session.device_id is None:
                 session.device_id = device_id

@@ -144,6 +144,18 @@ class Hub:
         """Tell the other nodes that `name` is kicked out of a room held here, for each to keep them
         out and take their connections out (in one process there are none)."""
 
+    def announce_signed_out(self, name: str, device_ids: tuple[str, ...]) -> None:
+        """Tell the other nodes that devices of `name`'s account were signed out here, for each to
+        close its connections signed in as them (in one process there are none)."""
+
+    def announce_deleted(self, name: str, name_free_at: str) -> None:
+        """Tell the other nodes that `name`'s account was deleted here, for each to close its
+        connections of it (in one process there are none)."""
+
+    def announce_first_device(self, name: str, device_id: str) -> None:
+        """Tell the other nodes that the name's own token became its account's first device here:
+        their connections signed in with it are that device (in one process there are none)."""
+
     async def moderate_in_room(self, room_id: RoomId, caller: CallerRef, name: str, request: ClientRequest) -> None:
         """Hand a moderator's request about a room another node holds to that node, whose answer
         comes back over the bus; in one process there is none (`not_found`)."""

@@ -105,7 +105,7 @@ class RequestHandlers:
         self.accounts = AccountRequests(services, accounts)
         self.tournaments = tournaments
         self.lobby = LobbyRequests(services)
-        self.moderation = ModerationRequests(services)
+        self.moderation = ModerationRequests(services, self.accounts.signed_out)
         self.analysis = AnalysisRequests(
             services.storage,
             services.rooms,

@@ -27,7 +27,7 @@ from server.edge.connections import Connection
 from server.hub.services import Services, signed_in
 from server.moderation.actions import Moderation, new_name_of
 from server.moderation.chat_lines import ChatLine, node_of_line
-from server.moderation.sanctions import Sanctions
+from server.moderation.sanctions import Sanctions, SignOut
 from server.moderation.views import audit_entry_model, report_model
 from server.rooms.room import RoomEvent
 from wire.messages import ClientRequest, ServerMessage
@@ -80,11 +80,12 @@ class Moderator(Protocol):
 class ModerationRequests:
     """Serves the moderation requests of every connection of one server."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, sign_out: SignOut) -> None:
         self._services = services
         self.actions = Moderation(services.storage, lambda name: services.roster.is_level(name.lower()))
-        self.sanctions = Sanctions(services)
-        """This node's part of each ban and rename, wherever it was made."""
+        self.sanctions = Sanctions(services, sign_out)
+        """This node's part of each ban, rename, password reset and deletion of games, wherever it
+        was made."""
         self._kicked: set[tuple[RoomId, str]] = set()
         """(room, name in lower case) of each spectator kicked out: kept out of that room while this
         node runs (every node hears of each kick, `kick_out`)."""
@@ -302,6 +303,8 @@ class ModerationRequests:
         is_admin = await self._services.storage.role_of(name) == "admin"
         reason = request.reason or "deleted by an admin"
         deleted = await self.actions.delete_games(name, request.game_ids, is_admin, reason)
+        if is_admin:  # here at once; the other nodes as they read the audit log (`Sanctions`)
+            self._services.ratings.forget_all()
         connection.send(GamesDeleted(game_ids=deleted, id=request.id))
 
     # ------------------------------------------------------------- effects

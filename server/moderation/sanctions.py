@@ -1,29 +1,41 @@
-"""Bans and renames carried out on what is live, by every node of the server, each once.
+"""Bans, renames, password resets and deletions of games carried out on what is live, by every node
+of the server, each once.
 
 A ban or a rename is stored first (with its audit entry, `actions`), then each node carries out its
 own part of it: the seeks of the player go from the lobby (on the node that runs it), their games in
 the rooms held here are lost by forfeit, this node's connections of theirs leave their rooms (the
 rooms' owners forfeit and take them out: a seat waiting for a game is open again), and are closed
 with the reason. The node that took the moderator's request carries it out at once and tells the
-others (`Hub.announce_sanction`, a broadcast on the bus); every node also reads the bans and
-renames logged lately (`watch`), which brings it those made by `gomoku-admin` in another process,
-and those whose broadcast it missed while the bus was away. The entry's id makes each node carry
-out each one once.
+others (`Hub.announce_sanction`, a broadcast on the bus); every node also reads the sanctions
+logged lately (`watch`), which brings it those made by `gomoku-admin` in another process, and
+those whose broadcast it missed while the bus was away. The entry's id makes each node carry out
+each one once. Two more come by that read alone: a password reset (`gomoku-admin`) signs the
+player's every device out, this node's connections of theirs told and closed; deleted games make
+each node read its online players' standings again (a rated game deleted counts no more among
+their games; the node that deleted them does so at once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Collection
 from datetime import timedelta
 
-from server.domain import AuditEntry, CallerRef, ConnectionId, RoomId, node_of, utc_now
+from server.domain import AuditAction, AuditEntry, CallerRef, ConnectionId, RoomId, node_of, utc_now
 from server.hub.services import Services
 from server.moderation.actions import new_name_of
 from wire.moderation_events import Renamed
 
 logger = logging.getLogger(__name__)
 
+SignOut = Callable[[str, Collection[str] | None], Awaitable[None]]
+"""Closes this node's connections of a player signed in as these devices (None: every one), saying
+why (`AccountRequests.signed_out`)."""
+
+CARRIED_OUT: tuple[AuditAction, ...] = ("ban", "rename", "reset_password", "delete_games")
+"""The actions every node carries out on what it holds (`storage.sanctions_since` reads these): a
+password reset signs every device out, games deleted change their players' standings."""
 WATCH_EVERY_S = 2.0
 """How often each node reads the bans and renames logged lately (one indexed read of a few rows)."""
 RECENT = timedelta(seconds=60)
@@ -34,24 +46,31 @@ little) is carried out if it is younger than this; the ids of those carried out 
 class Sanctions:
     """This node's part of each ban and rename, carried out once per audit entry."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, sign_out: SignOut) -> None:
         self._services = services
+        self._sign_out = sign_out
         self._carried_out: dict[str, AuditEntry] = {}
         """The entries carried out here lately, by id (forgotten once older than RECENT)."""
 
     async def carry_out(self, entry: AuditEntry) -> None:
-        """Do this node's part of a stored ban or rename, unless it did already."""
-        if entry.entry_id in self._carried_out or entry.action not in ("ban", "rename"):
+        """Do this node's part of a stored ban, rename, password reset or deletion of games, unless
+        it did already."""
+        if entry.entry_id in self._carried_out or entry.action not in CARRIED_OUT:
             return
         self._carried_out[entry.entry_id] = entry
-        if entry.action == "ban":
-            await self._ban(entry.target, entry.reason)
-        else:
-            self._rename(entry.target, new_name_of(entry), entry.reason)
+        match entry.action:
+            case "ban":
+                await self._ban(entry.target, entry.reason)
+            case "rename":
+                self._rename(entry.target, new_name_of(entry), entry.reason)
+            case "reset_password":
+                await self._sign_out(entry.target, None)
+            case "delete_games":
+                self._services.ratings.forget_all()  # a rated game deleted counts no more
 
     async def watch(self) -> None:
-        """Every WATCH_EVERY_S, carry out the bans and renames logged in the last RECENT that this
-        node has not (runs for the server's whole life)."""
+        """Every WATCH_EVERY_S, carry out the sanctions (CARRIED_OUT) logged in the last RECENT that
+        this node has not (runs for the server's whole life)."""
         while True:
             await asyncio.sleep(WATCH_EVERY_S)
             try:
@@ -60,7 +79,7 @@ class Sanctions:
                 logger.exception("cannot read the latest bans and renames")
 
     async def catch_up(self) -> None:
-        """Carry out the bans and renames logged in the last RECENT that this node has not."""
+        """Carry out the sanctions logged in the last RECENT that this node has not."""
         since = utc_now() - RECENT
         self._carried_out = {key: entry for key, entry in self._carried_out.items() if entry.at >= since}
         for entry in await self._services.storage.sanctions_since(since):

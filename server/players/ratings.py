@@ -93,6 +93,13 @@ class RatingBook:
         """Stop keeping a player's standing (one who has left: it is read again if needed)."""
         self._known.pop(name, None)
 
+    def forget_all(self) -> None:
+        """Keep no standing: each is read again when needed. For a change made to the standings
+        other than by rating a game (a rated game deleted counts no more among its players' games);
+        a read under way may have seen them before it, so it is not kept either."""
+        self._changes += 1
+        self._known.clear()
+
 
 def newcomer(name: str, kind: PlayerKind) -> Standing:
     """The standing of a player not in the pool yet."""

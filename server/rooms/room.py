@@ -338,6 +338,7 @@ class Room:
         room.game_id = game.game_id
         room.seats = {Color.BLACK: game.black, Color.WHITE: game.white}
         room.created_by = game.created_by
+        room.scheduled = game.tournament_id is not None
         room.board = Board.from_moves(game.moves, game.size, game.rule)
         room.started_at = game.started_at
         room.seq = restored_seq(restored_at)
@@ -886,6 +887,7 @@ class Room:
             game_id=self.game_id,
             opening=self.opening_rule,
             result=self.result if self.status == "finished" else None,
+            scheduled=self.scheduled,
         )
 
     # ------------------------------------------------------------- helpers
@@ -1052,6 +1054,7 @@ class Room:
     def _new_game(self, now: float, outcome: Outcome, caller: Caller) -> None:
         self.seats = {Color.BLACK: self.seats[Color.WHITE], Color.WHITE: self.seats[Color.BLACK]}
         self.game_id = new_game_id()
+        self.scheduled = False  # a rematch is the players' own game
         self.board = Board(self.size, self.rule)
         self.result = None
         self.clock = None
@@ -1145,12 +1148,6 @@ class Room:
     def _away_limit_s(self) -> float:
         """How long a seat's player may be away, the opponent here, before the game is lost."""
         return self.settings.claim_after_s if self.scheduled else self.settings.abandon_after_s
-
-    def take_up_scheduled(self, now: float) -> Outcome:
-        """The game is one the server scheduled (a tournament's, taken up again after a restart):
-        nothing to tell, but its timer and its bot start again under that rule."""
-        self.scheduled = True
-        return Outcome()
 
     def _both_seated(self) -> bool:
         return all(seat is not None for seat in self.seats.values())

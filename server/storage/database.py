@@ -421,7 +421,8 @@ class Storage:
             return await moderation.audit_log(read, limit, target)
 
     async def sanctions_since(self, since: datetime) -> list[AuditEntry]:
-        """The bans and renames logged since `since`, oldest first (those made by another process too)."""
+        """The bans, renames, password resets and deletions of games logged since `since`, oldest
+        first (those made by another process too)."""
         async with self._snapshot() as read:
             return await moderation.sanctions_since(read, since)
 

@@ -78,9 +78,11 @@ async def audit_log(snapshot: Reads, limit: int, target: str | None) -> list[Aud
 
 
 async def sanctions_since(snapshot: Reads, since: datetime) -> list[AuditEntry]:
-    """The bans and renames logged since `since`, oldest first (read by the audit log's time index)."""
+    """The bans, renames, password resets and deletions of games logged since `since`, oldest first
+    (read by the audit log's time index): what every node carries out (`server.moderation.sanctions`)."""
     rows = await snapshot.rows(
-        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE at_us >= ? AND action IN ('ban', 'rename') "
+        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE at_us >= ? "
+        "AND action IN ('ban', 'rename', 'reset_password', 'delete_games') "
         "ORDER BY at_us, entry_id",
         (microseconds(since),),
     )

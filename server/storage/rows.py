@@ -37,7 +37,7 @@ GAME_COLUMNS = (
     "g.game_id, g.room_id, g.rule, g.size, g.black_name, g.black_kind, g.black_level, "
     "g.white_name, g.white_kind, g.white_level, g.clock_initial_ms, g.clock_increment_ms, "
     "g.black_ms, g.white_ms, g.private, g.started_at, g.created_by, g.rated, g.opening, "
-    "g.black_depth, g.black_width, g.white_depth, g.white_width, "
+    "g.black_depth, g.black_width, g.white_depth, g.white_width, g.tournament_id, "
     "r.winner, r.reason, r.line, r.ended_at, r.detail"
 )
 """The columns of a game `g` and its result `r` (NULL while unfinished) that the game functions read."""
@@ -98,6 +98,7 @@ def restored_game_from(row: Row, moves: tuple[Point, ...], opening: OpeningRecor
         result=_result(row),
         rated=bool(row["rated"]),
         opening=opening,
+        tournament_id=row["tournament_id"],
     )
 
 

@@ -156,14 +156,9 @@ class Director:
             tournament = Tournament.from_stored(stored)
             self._hold(tournament)
             for pairing in tournament.unfinished():
-                actor = None if pairing.room_id is None else self._services.rooms.get(pairing.room_id)
                 facts = None if pairing.room_id is None else self._services.rooms.facts(pairing.room_id)
-                if actor is None or facts is None:
-                    continue
-                if facts.result is not None and facts.game_id is not None:
+                if facts is not None and facts.result is not None and facts.game_id is not None:
                     tournament.game_ended(facts.game_id, facts.result, facts.seats)
-                else:
-                    await actor.run(lambda room, now: room.take_up_scheduled(now))
             logger.info(
                 "took up tournament %s (%s, round %d)", tournament.tournament_id, tournament.status, tournament.round
             )

@@ -107,7 +107,8 @@ async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator
     """Start nodes on one database file and the test's Redis; all are stopped at the end."""
     started: list[Node] = []
 
-    async def start(name: str) -> Node:
+    async def start(name: str, arguments: Sequence[str] = ()) -> Node:
+        """Node `name`, with these options of `server.main` too."""
         with open(tmp_path / f"{name}.log", "wb") as log:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -123,6 +124,7 @@ async def start_node(tmp_path: Path, redis_server: RedisServer) -> AsyncIterator
                 redis_server.url,
                 "--node-id",
                 name,
+                *arguments,
                 cwd=REPO,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=log,

@@ -267,6 +267,33 @@ async def test_results_of_games_whose_rooms_run_on_another_node_reach_the_direct
     assert {row["name"]: row["points"] for row in standings} == {name: float(name not in losers) for name in players}
 
 
+async def test_a_tournament_game_brought_back_by_a_node_that_does_not_direct_is_lost_at_the_claim_time(
+    start_node: Callable[..., Awaitable[Node]],
+) -> None:
+    # On one SQLite file with a bus: the game opens on n1, the director; n2 directs once n1 is
+    # killed, and n1, started again, brings the room back knowing from storage alone that the server
+    # scheduled its game.
+    director, other = await start_node("n1"), await start_node("n2")
+    ann, bob, cal = [await other.client(name) for name in ("ann", "bob", "cal")]
+    tournament_id = await create_swiss(ann, [bob, cal], rounds=1)
+    await until_served(ann, type="watch_tournament", tournament_id=tournament_id)
+    started = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    assert started["type"] == "tournament" and started["tournament"]["status"] == "running", started
+    game = await bob.expect_next("tournament_game")
+    await cal.close()  # and never comes back
+
+    director.process.send_signal(signal.SIGKILL)
+    await director.process.wait()
+    again = await ann.expect_next("tournament")  # n2 runs the lobby now: it directs the tournament
+    assert again["tournament"]["status"] == "running"
+    await start_node("n1", ["--claim-after-s", "0.5", "--abandon-after-s", "600"])
+    back = await until_served(bob, type="join_room", room_id=game["room_id"])
+    assert back["type"] == "room" and back["room"]["status"] == "playing", back
+
+    ended = await bob.expect_next("game_over")
+    assert ended["result"]["reason"] == "abandoned" and ended["result"]["winner"] == game["color"]
+
+
 @dataclass
 class Contender:
     """A node as the server makes one, for the director's lease alone: its storage fenced by its own

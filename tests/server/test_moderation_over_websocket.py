@@ -10,7 +10,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, closed_with, refused
+from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, closed_with, refused, win_rated_game
 
 from engine.record import PlayerInfo
 from engine.types import Color, EndReason, GameResult, Rule
@@ -320,3 +320,35 @@ async def test_a_rename_by_gomoku_admin_in_another_process_closes_the_players_co
     await run_gomoku_admin(server, "rename", "rudename", "Nice", "--reason", "offensive")
     assert (await rude.expect_next("renamed"))["name"] == "Nice"
     assert await closed_with(rude) == (1008, "renamed by a moderator: sign in as Nice")
+
+
+async def alice_with_a_rated_win(server: RunningServer, client: ClientFactory) -> tuple[WireClient, str]:
+    """alice, online, and the rated game she has just won against bob (her standing kept online)."""
+    alice = await client("alice", server=server)
+    bob = await client("bob", server=server)
+    await win_rated_game(alice, bob)
+    return alice, (await alice.request(type="list_games", player="alice"))["games"][0]["game_id"]
+
+
+async def test_a_rated_game_an_admin_deletes_counts_no_more_among_its_online_players_games(
+    server: RunningServer, client: ClientFactory
+) -> None:
+    alice, game_id = await alice_with_a_rated_win(server, client)
+    admin = await with_role(server, client, "boss", "admin")
+
+    assert (await admin.request(type="delete_games", game_ids=[game_id], reason="a cheat"))["type"] == "games_deleted"
+
+    seat = (await alice.request(type="create_room", rated=True))["room"]["black"]
+    assert (seat["name"], seat["games"]) == ("alice", 0)
+
+
+async def test_a_rated_game_deleted_by_gomoku_admin_counts_no_more_once_the_server_reads_the_audit_log(
+    server: RunningServer, client: ClientFactory
+) -> None:
+    alice, game_id = await alice_with_a_rated_win(server, client)
+
+    await run_gomoku_admin(server, "delete-games", game_id, "--reason", "a cheat")
+    await server.app.handlers.moderation.sanctions.catch_up()  # what every node does every 2 s
+
+    seat = (await alice.request(type="create_room", rated=True))["room"]["black"]
+    assert (seat["name"], seat["games"]) == ("alice", 0)

@@ -32,3 +32,15 @@ def test_a_player_who_is_not_here_is_away_from_the_start_and_loses_when_the_clai
     assert room.status == "playing" and room.next_deadline() == 10.0
     room.on_timer(10.0)
     assert room.result == GameResult(Color.BLACK, EndReason.ABANDONED)
+
+
+def test_a_rematch_after_a_tournament_game_is_the_players_own_game() -> None:
+    room = new_room()
+    bob, eve = Caller(CallerRef("local/1"), "bob"), Caller(CallerRef("local/2"), "eve")
+    room.open_scheduled(PlayerInfo("bob"), PlayerInfo("eve"), (bob, eve), "ann", 0.0, scheduled=True)
+    assert room.facts().scheduled
+    room.resign(bob, 1.0)
+    assert room.facts().scheduled, "the tournament's game, over, is still the tournament's"
+    room.rematch(bob, 2.0)
+    room.rematch(eve, 2.0)
+    assert room.status == "playing" and not room.facts().scheduled

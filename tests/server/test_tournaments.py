@@ -261,3 +261,28 @@ async def test_ended_early_a_tournament_pairs_nobody_more_and_its_game_going_on_
     assert [(b["round"], b["black"]) for b in json.loads(body)["pairings"]] == [(1, "bob")]
     again = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="resume")
     assert again["type"] == "error" and again["code"] == "not_allowed"
+
+
+async def test_a_tournament_game_brought_back_by_a_restart_is_lost_by_its_absent_player_at_the_claim_time(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    # Ended early, the tournament is taken up by no director after the restart: the game alone
+    # says, as stored, that the server scheduled it.
+    patient = {"tournaments": QUICK, "abandon_after_s": 600.0, "claim_after_s": 0.2}
+    first = await start_server(**patient)
+    ann, bob, cal = [await client(name, first) for name in ("ann", "bob", "cal")]
+    created = await ann.request(type="create_tournament", name="Cut", format="swiss", rounds=5, clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in (bob, cal):
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    game = await game_notice(bob, tournament_id)
+    await ann.request(type="manage_tournament", tournament_id=tournament_id, action="end")
+    await first.stop()
+
+    second = await start_server(**patient)
+    bob = await client("bob", second)  # cal never comes back
+    back = await bob.request(type="join_room", room_id=game["room_id"])
+    assert back["room"]["status"] == "playing"
+    ended = await bob.expect_next("game_over")
+    assert ended["result"]["reason"] == "abandoned" and ended["result"]["winner"] == game["color"]
