@@ -11,7 +11,8 @@ the lobby's own lane (`LOBBY_LANE`); the lobby's node answers with replies like 
 the tournaments, which the lobby's node directs: who directs them now, and a game ended elsewhere.
 And four about moderation: a ban or rename stored, to every node; a player's connections to take
 out of a room, to the room's owner; a moderator's request about another node's room or chat line,
-to that node; a kick, to every node.
+to that node; a kick, to every node. And one to the node that forwarded a command: its owner has
+answered it.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ class CommandMessage:
     kind: PlayerKind
     request: str
     """The request as wire JSON."""
+    ticket: int = 0
+    """The caller's node's number for it, which the owner acknowledges once it has answered
+    (`ServedMessage`); 0 for a request that is owed no answer (it has no id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,9 @@ class ReplyMessage:
     """The room it is about (its lane), or LOBBY_LANE."""
     refs: tuple[CallerRef, ...]
     text: str
+    ticket: int = 0
+    """The forwarded command it answers (`CommandMessage.ticket`), if it answers one: it stands for
+    that command's `ServedMessage`, and it is dropped if its caller was answered already."""
 
 
 LOBBY_LANE = RoomId("~lobby")
@@ -228,6 +235,17 @@ class KickMessage:
 
 
 ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
+# ------------------------------------------- no forwarded command left unanswered (forwarded.py)
+
+
+@dataclass(frozen=True, slots=True)
+class ServedMessage:
+    """The owner of a room has answered a command forwarded to it with the room's events (they went
+    before, in the same lane), for the caller's node: the command no longer waits there
+    (`ForwardedCommands`). A command answered with a reply needs none: the reply names it."""
+
+    room_id: RoomId
+    ticket: int
 
 
 LobbyMessage = LobbyCommandMessage | LobbySignedInMessage | LobbyClosedMessage
@@ -240,6 +258,7 @@ BusMessage = (
     | LobbyMessage
     | TournamentNotice
     | ModerationMessage
+    | ServedMessage
 )
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 
