@@ -423,7 +423,9 @@ class ClusterHub(Hub):
         for their answer may never get one (the owner died, or dropped the room, before serving
         them). Each is answered `unavailable` now, its retry going to `owner`; a refusal the previous
         owner still sends is dropped (its ticket is no longer waiting)."""
-        refusal = Refusal("unavailable", "the room's node went away before serving this request; try again")
+        refusal = Refusal(
+            "unavailable", "the room's node went away before answering; its fresh snapshot shows the room; try again"
+        )
         for waiting in self.forwarded.moved(room_id, owner):
             connection = self._connection(waiting.ref)
             if connection is not None:
