@@ -314,10 +314,7 @@ class GameServer:
         """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, and
         a request about them is answered as for a room served elsewhere."""
         for room_id in rooms:
-            actor = self.rooms.get(room_id)
-            if actor is not None:
-                await actor.close()
-                self.rooms.room_disposable(room_id)
+            if await self.rooms.drop(room_id):
                 logger.warning("dropped room %s: another node serves it now", room_id)
 
     async def restore_rooms(self, rooms: set[RoomId] | None = None) -> None:

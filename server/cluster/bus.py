@@ -59,6 +59,11 @@ NODES_KEY = "gomoku:nodes"
 """The names of the nodes that have written lines of the room list."""
 _REMOVE_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 """Lua: delete KEYS[1] if it holds ARGV[1] (Redis runs a script whole, with nothing in between)."""
+_RENEW_IF = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end "
+    "return 0"
+)
+"""Lua: set KEYS[1] to ARGV[1] again, expiring ARGV[2] ms from now, if it still holds ARGV[1]."""
 BROADCAST = f"{PREFIX}:all"
 """The channel every node hears (notices that concern them all, such as a take-over)."""
 ADDRESSES_KEY = "gomoku:addresses:"
@@ -256,6 +261,16 @@ class RedisBus:
         except (RedisError, OSError) as error:
             raise BusUnavailable(str(error)) from error
         return bool(removed)
+
+    async def renew_if(self, key: str, value: str, ttl_s: float) -> bool:
+        """Keep a key that holds `value` for `ttl_s` more, in one step (never over another node's
+        value set meanwhile, nor bringing back a key that lapsed or was lost with Redis); whether it
+        was renewed. Raises BusUnavailable."""
+        try:
+            renewed = await self._client.eval(_RENEW_IF, 1, key, value, round(ttl_s * 1000))
+        except (RedisError, OSError) as error:
+            raise BusUnavailable(str(error)) from error
+        return bool(renewed)
 
     async def write_rooms(
         self, rooms: dict[str, str | None], ttl_s: float, replace: bool = False, taken_over: bool = False

@@ -10,7 +10,9 @@ comes back after an outage, each node asks the room's owner again for its member
 snapshots: they join again, which gives each a fresh `room` snapshot. A command that reaches a
 node that no longer holds its room is refused `unavailable`, its caller's node told the new owner.
 An `analyze` of a room held elsewhere goes to its owner as a room command does, and is searched
-there.
+there. The owner acknowledges each forwarded command once it has answered it, and the caller's node
+answers `unavailable` those still waiting when another node takes their room over
+(`ForwardedCommands`): an owner that dies with a command unread leaves no request unanswered.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from server.cluster.bus_messages import (
     PresenceMessage,
     ReplyMessage,
     SanctionMessage,
+    ServedMessage,
     SignedOutNotice,
     TakeOutMessage,
     decode_changes,
@@ -41,6 +44,7 @@ from server.cluster.bus_messages import (
     nodes_named,
 )
 from server.cluster.directory import RoomDirectory
+from server.cluster.forwarded import ForwardedCommands
 from server.domain import (
     AuditEntry,
     Caller,
@@ -203,6 +207,8 @@ class ClusterHub(Hub):
         self._analyses: ForwardedAnalyses | None = None
         self._accounts: AccountsHere | None = None
         """This node's accounts, for the sign-outs and deletions of other nodes (`sign_out_with`)."""
+        self.forwarded = ForwardedCommands()
+        """The commands sent to other nodes that wait for their answer."""
 
     def moderate_with(self, moderation: ModerationHere) -> None:
         """Hand the bans, renames, kicks and moderators' requests other nodes send to `moderation`."""
@@ -275,9 +281,7 @@ class ClusterHub(Hub):
         if owner == self.node:  # held here, or taken over from a dead node just now
             await super().command(command)
             return
-        caller = command.caller
-        message = CommandMessage(command.room_id, caller.ref, caller.name, caller.kind, command.request.to_wire())
-        await self._deliver(owner, command.room_id, message)
+        await self._forward(owner, command.room_id, command.caller, command.request)
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether some node owns the room (this one does not, since it has no actor for it)."""
@@ -294,8 +298,7 @@ class ClusterHub(Hub):
         owner = await self._owner(room_id)
         if owner == self.node:  # taken over from a dead node just now
             return False
-        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire())
-        await self._deliver(owner, room_id, message)
+        await self._forward(owner, room_id, caller, request)
         return True
 
     async def room_playing_elsewhere(self, game_id: str) -> RoomId | None:
@@ -380,12 +383,16 @@ class ClusterHub(Hub):
         match message:
             case CommandMessage():
                 await self._serve_command(message)
+            case ReplyMessage(ticket=ticket) if ticket and not self.forwarded.served(ticket):
+                pass  # its caller was answered `unavailable` already (the room moved meanwhile)
             case ReplyMessage(refs=refs, text=text):
                 frame = text.encode()
                 for ref in refs:
                     connection = self._connection(ref)
                     if connection is not None:
                         connection.send_wire(frame)
+            case ServedMessage(ticket=ticket):
+                self.forwarded.served(ticket)
             case ChangesMessage(room_id=room_id, changes=changes) if self._actor(room_id) is not None:
                 self._fan_out.publish(room_id, decode_changes(changes))  # relayed: no one enters or leaves
             case ChangesMessage(room_id=room_id, changes=changes):
@@ -403,6 +410,7 @@ class ClusterHub(Hub):
                 await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
+                self._answer_lost(room_id, node)
                 if node != self.node:
                     await self._join_again(room_id)
 
@@ -431,8 +439,33 @@ class ClusterHub(Hub):
             logger.warning("room list: %d rooms taken over are not listed as this node's yet: %s", len(rooms), error)
         for room_id in sorted(rooms):
             self._directory.forget(room_id)
+            self._answer_lost(room_id, self.node)
             self._bus.broadcast(OwnerNotice(room_id, self.node))
             await self._join_again(room_id)
+
+    def _answer_lost(self, room_id: RoomId, owner: str) -> None:
+        """The room is `owner`'s now: the commands this node forwarded to a previous owner that wait
+        for their answer may never get one (the owner died, or dropped the room, before serving
+        them). Each is answered `unavailable` now, its retry going to `owner`; a refusal the previous
+        owner still sends is dropped (its ticket is no longer waiting)."""
+        refusal = Refusal(
+            "unavailable", "the room's node went away before answering; its fresh snapshot shows the room; try again"
+        )
+        for waiting in self.forwarded.moved(room_id, owner):
+            connection = self._connection(waiting.ref)
+            if connection is not None:
+                connection.send(error_message(refusal, waiting.request_id))
+
+    async def _forward(self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+        """Send a command to the room's owner, kept until the owner acknowledges it (`forwarded`);
+        `unavailable` if it cannot be reached."""
+        ticket = self.forwarded.sent(room_id, owner, caller.ref, request.id)
+        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire(), ticket)
+        try:
+            await self._deliver(owner, room_id, message)
+        except Refusal:
+            if self.forwarded.served(ticket) or ticket == 0:
+                raise  # else answered `unavailable` already, while the sending waited
 
     async def _deliver(self, owner: str, room_id: RoomId, message: BusMessage) -> None:
         """Hand a message to the room's owner; `unavailable` if it cannot be reached (the owner known
@@ -450,16 +483,19 @@ class ClusterHub(Hub):
         if not isinstance(request, RoomRequest | Analyze):
             raise ValueError(f"a {request.type!r} request is no room's to serve")
         caller = Caller(message.ref, message.name, message.kind)
-        answer = await refusal_of(self._serve_here(message.room_id, caller, request), request.id)
+        answer = await refusal_of(self._serve_here(message, caller, request), request.id)
         if answer is not None:
-            self._reply(message.room_id, message.ref, answer)
+            self._reply(message.room_id, message.ref, answer, message.ticket)
+        elif message.ticket and not isinstance(request, Analyze):  # an analysis started answers later
+            self._bus.post(node_of(message.ref), message.room_id, ServedMessage(message.room_id, message.ticket))
 
-    async def _serve_here(self, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+    async def _serve_here(self, message: CommandMessage, caller: Caller, request: RoomRequest | Analyze) -> None:
         """Serve a forwarded request in its room, held here (or refuse it as `_unless_moved_on` says)."""
+        room_id = message.room_id
         if self._actor(room_id) is None:
             await self._unless_moved_on(room_id, caller.ref)
         if isinstance(request, Analyze):
-            await self._serve_analysis(room_id, caller, request)
+            await self._serve_analysis(message, caller, request)
         else:
             await Hub.command(self, RoomCommand(room_id, caller, request))
 
@@ -475,15 +511,19 @@ class ClusterHub(Hub):
             self._bus.post(node_of(ref), room_id, OwnerNotice(room_id, owner))
             raise Refusal("unavailable", "the room has moved to another node; try again")
 
-    async def _serve_analysis(self, room_id: RoomId, caller: Caller, request: Analyze) -> None:
+    async def _serve_analysis(self, message: CommandMessage, caller: Caller, request: Analyze) -> None:
         """Start an analysis another node handed on; its answer goes back to the caller's node."""
         if self._analyses is None:
             raise Refusal("unavailable", "this node cannot analyse yet; try again")
-        await self._analyses.serve_forwarded(caller, request, lambda answer: self._reply(room_id, caller.ref, answer))
 
-    def _reply(self, room_id: RoomId, ref: CallerRef, answer: ServerMessage) -> None:
-        """Answer a caller on another node, in the room's lane."""
-        self._bus.post(node_of(ref), room_id, ReplyMessage(room_id, (ref,), answer.to_wire()))
+        def answer(analysis: ServerMessage) -> None:
+            self._reply(message.room_id, caller.ref, analysis, message.ticket)
+
+        await self._analyses.serve_forwarded(caller, request, answer)
+
+    def _reply(self, room_id: RoomId, ref: CallerRef, answer: ServerMessage, ticket: int = 0) -> None:
+        """Answer a caller on another node, in the room's lane (the forwarded command `ticket`)."""
+        self._bus.post(node_of(ref), room_id, ReplyMessage(room_id, (ref,), answer.to_wire(), ticket))
 
     async def _moderate(self, message: SanctionMessage | ModerationCommandMessage | KickMessage) -> None:
         """Serve what another node asks of this node's moderation."""

@@ -319,9 +319,8 @@ class BusLobby:
         it). A node that has not renewed the key within the lease (paused past it) claims it afresh
         like any other, and follows the node that took it meanwhile. Raises BusUnavailable."""
         asked_at = asyncio.get_running_loop().time()
-        if self.runs_here:  # the key set at the last renewal has not lapsed: it is still this run's
-            await self._keys.put({LOBBY_OWNER_KEY: self._run}, self._lease.expiry_s)
-        else:
+        renewed = self.runs_here and await self._keys.renew_if(LOBBY_OWNER_KEY, self._run, self._lease.expiry_s)
+        if not renewed:  # nobody's (lapsed, or lost with Redis), or claimed by another node meanwhile
             await self._claim()
         holder = await self._keys.get(LOBBY_OWNER_KEY)
         if holder == self._run:

@@ -12,7 +12,8 @@ the tournaments, which the lobby's node directs: who directs them now, and a gam
 And four about moderation: a ban or rename stored, to every node; a player's connections to take
 out of a room, to the room's owner; a moderator's request about another node's room or chat line,
 to that node; a kick, to every node. And three about accounts: devices signed out, an account
-deleted, a name's token become its first device, to every node.
+deleted, a name's token become its first device, to every node. And one to the node that
+forwarded a command: its owner has answered it.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class CommandMessage:
     kind: PlayerKind
     request: str
     """The request as wire JSON."""
+    ticket: int = 0
+    """The caller's node's number for it, which the owner acknowledges once it has answered
+    (`ServedMessage`); 0 for a request that is owed no answer (it has no id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,9 @@ class ReplyMessage:
     """The room it is about (its lane), or LOBBY_LANE."""
     refs: tuple[CallerRef, ...]
     text: str
+    ticket: int = 0
+    """The forwarded command it answers (`CommandMessage.ticket`), if it answers one: it stands for
+    that command's `ServedMessage`, and it is dropped if its caller was answered already."""
 
 
 LOBBY_LANE = RoomId("~lobby")
@@ -230,6 +237,20 @@ class KickMessage:
 
 ModerationMessage = SanctionMessage | TakeOutMessage | ModerationCommandMessage | KickMessage
 
+
+# ------------------------------------------- no forwarded command left unanswered (forwarded.py)
+
+
+@dataclass(frozen=True, slots=True)
+class ServedMessage:
+    """The owner of a room has answered a command forwarded to it with the room's events (they went
+    before, in the same lane), for the caller's node: the command no longer waits there
+    (`ForwardedCommands`). A command answered with a reply needs none: the reply names it."""
+
+    room_id: RoomId
+    ticket: int
+
+
 # ---------------------------------------------------------------- accounts across nodes
 
 ACCOUNTS_LANE = RoomId("~accounts")
@@ -284,6 +305,7 @@ BusMessage = (
     | TournamentNotice
     | ModerationMessage
     | AccountNotice
+    | ServedMessage
 )
 _KINDS: dict[str, type[BusMessage]] = {kind.__name__: kind for kind in get_args(BusMessage)}
 

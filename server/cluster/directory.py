@@ -70,6 +70,9 @@ class OwnerKeys(Protocol):
     async def remove_if(self, key: str, value: str) -> bool:
         """Remove a key if it holds `value`; whether it was removed. Raises BusUnavailable."""
 
+    async def renew_if(self, key: str, value: str, ttl_s: float) -> bool:
+        """Keep a key that holds `value` for `ttl_s` more; whether it held it. Raises BusUnavailable."""
+
 
 class CachedOwners:
     """What both directories share: the owners of other nodes' rooms as last read (`_read_owner`),

@@ -32,6 +32,7 @@ from server.domain import (
     Caller,
     PresenceReport,
     RecordStore,
+    Refusal,
     RoomFacts,
     RoomId,
     Standing,
@@ -64,6 +65,15 @@ STORE_RETRY_LONGEST_S = 4.0
 
 def _nothing() -> None:
     """Nothing to tell before a room's own events."""
+
+
+class RoomClosed(Refusal):
+    """The room's actor has closed (the room dropped, another node serving it now, or the server
+    stopping): a request that reached it is answered `unavailable`, and the caller's next try finds
+    the room wherever it is served now."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the room is no longer served here; try again")
 
 
 class MoveChooser(Protocol):
@@ -125,8 +135,10 @@ class RoomActor:
         await self.run(act, request.id)
 
     async def report_presence(self, report: PresenceReport) -> None:
-        """Tell the room what the edge counts of its connections now (some closed)."""
-        await self.run(lambda room, now: room.presence_changed(report, now))
+        """Tell the room what the edge counts of its connections now (some closed); nothing once it
+        has closed (where it is served now, its members are counted again as they join again)."""
+        with contextlib.suppress(RoomClosed):
+            await self.run(lambda room, now: room.presence_changed(report, now))
 
     async def run(
         self, action: RoomAction, request_id: str | int | None = None, before_publishing: Callable[[], None] = _nothing
@@ -137,11 +149,13 @@ class RoomActor:
         The message that answers the request carries `request_id`. A
         Refusal raised by the action propagates with nothing changed; so
         does StorageUnavailable, after which the room is as it was before,
-        and nobody has been told of a change that is not on disk.
+        and nobody has been told of a change that is not on disk. An actor
+        that has closed (it may close while a request waits for its lock)
+        raises RoomClosed: a request is never left without an answer.
         """
         async with self._lock:
             if self._closed:
-                return
+                raise RoomClosed()
             before = self.room.checkpoint()
             try:
                 outcome = action(self.room, asyncio.get_running_loop().time())
@@ -234,6 +248,8 @@ class RoomActor:
         after a pause (a bug is logged, and retried the same way, so that no room is left wedged)."""
         try:
             await self.run(lambda room, now: room.on_timer(now))
+        except RoomClosed:
+            return
         except StorageUnavailable:
             self._retry_tick()
         except Exception:
@@ -250,6 +266,8 @@ class RoomActor:
         while True:
             try:
                 await self.run(action)
+                return
+            except RoomClosed:
                 return
             except StorageUnavailable:
                 await asyncio.sleep(self._retry_pause())
@@ -479,6 +497,17 @@ class RoomRegistry:
         self._facts.pop(room_id, None)
         if actor is not None:
             actor.stop_timer()
+
+    async def drop(self, room_id: RoomId) -> bool:
+        """Stop serving a room another node serves now; whether it was held here. The registry loses
+        it before its actor closes, so that no request reaches that actor from then on, and one
+        already waiting for it is refused (`RoomClosed`)."""
+        actor = self._actors.get(room_id)
+        if actor is None:
+            return False
+        self.room_disposable(room_id)
+        await actor.close()
+        return True
 
     async def save_clocks(self) -> None:
         """Store the running clocks of every timed game (see `Room.save_clocks`); a room whose

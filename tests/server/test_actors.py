@@ -27,6 +27,7 @@ from server.domain import (
     MovePlayed,
     PresenceReport,
     RatingsChanged,
+    Refusal,
     RoomId,
     StoreRecord,
     caller_ref,
@@ -61,6 +62,23 @@ class ScriptedStore:
             raise self.failures.pop(0)
         self.records.extend(records)
         return ()
+
+
+class HeldStore(ScriptedStore):
+    """Storage whose writes, once `held`, wait until the test lets them through (`go_on`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = False
+        self.writing = asyncio.Event()
+        """Set when a held write has begun."""
+        self.go_on = asyncio.Event()
+
+    async def apply(self, records: list[StoreRecord]) -> tuple[RatingsChanged, ...]:
+        if self.held:
+            self.writing.set()
+            await self.go_on.wait()
+        return await super().apply(records)
 
 
 class ScriptedBots:
@@ -322,8 +340,36 @@ async def test_closing_a_room_cancels_its_search(registry: RoomRegistry, bots: S
     await actor.close()
 
     assert answer.cancelled()
-    await actor.run(lambda room, now: room.resign(ALICE, now))
+    with pytest.raises(Refusal) as refused:
+        await actor.run(lambda room, now: room.resign(ALICE, now))
+    assert refused.value.code == "unavailable"
     assert actor.room.status == "playing", "a closed room takes no more changes"
+
+
+async def test_a_dropped_room_leaves_the_registry_before_it_closes_and_a_request_waiting_for_it_is_refused(
+    inbox: Inbox,
+) -> None:
+    """Another node serves the room now: from the moment it is dropped no request finds it here,
+    and one that reached its actor before, and waits while it stores its clocks and closes, is
+    answered `unavailable` (try again: the next try finds the room where it is served)."""
+    store = HeldStore()
+    registry = RoomRegistry(store, inbox.publish, None)
+    actor = await open_room(registry, new_room())
+    room_id = actor.room.room_id
+    store.held = True
+    dropping = asyncio.create_task(registry.drop(room_id))
+    async with asyncio.timeout(WAIT_S):
+        await store.writing.wait()  # the actor stores its clocks as it closes, under its lock
+    assert registry.get(room_id) is None and registry.facts(room_id) is None
+    waiting = asyncio.create_task(actor.run(lambda room, now: room.join(BOB, True, now), request_id="join-1"))
+
+    store.go_on.set()
+    assert await dropping
+    with pytest.raises(Refusal) as refused:
+        await waiting
+    assert refused.value.code == "unavailable"
+    assert inbox.of(BOB) == []
+    assert not await registry.drop(room_id)
 
 
 # --------------------------------------------------------------- registry
