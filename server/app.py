@@ -31,6 +31,7 @@ from server.bots.engine_config import EngineConfigError, EngineSpec
 from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
+from server.chores import pause
 from server.cluster.bus_lobby import RemoteRequester
 from server.cluster.leases import LeaseSettings
 from server.cluster.node import ClusterNode
@@ -364,13 +365,13 @@ class GameServer:
         """Store every running clock every CLOCK_SAVE_EVERY_S: a server killed outright gives back
         at most that much thinking time after its restart (a clean stop gives back none)."""
         while True:
-            await asyncio.sleep(CLOCK_SAVE_EVERY_S)
+            await pause(CLOCK_SAVE_EVERY_S)
             await self.rooms.save_clocks()
 
     async def _tick_the_lobby(self) -> None:
         """Every LOBBY_TICK_S: pair the quick seeks in reach of each other, send the lobby's batch."""
         while True:
-            await asyncio.sleep(LOBBY_TICK_S)
+            await pause(LOBBY_TICK_S)
             try:
                 await self.handlers.lobby.tick()
                 self.director.tick()

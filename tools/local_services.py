@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -185,11 +185,33 @@ class ServerNode:
         return self.process.pid
 
     def stop(self) -> None:
-        """Stop it by its pid (SIGTERM: a clean stop; SIGKILL if it does not end) and wait for it."""
-        _end(self.process)
+        """Stop it by its pid (SIGTERM: a clean stop) and wait for it. A node that has not stopped
+        within START_TIMEOUT_S is killed (SIGKILL), and NodeDidNotStop raised: a clean stop that
+        hangs is a bug (`systemctl stop` would hang too), never to be hidden by the kill."""
+        if not _end(self.process):
+            raise NodeDidNotStop(f"node pid {self.pid} did not stop within {START_TIMEOUT_S:.0f} s of SIGTERM: killed")
 
 
-def _end(process: subprocess.Popen[str]) -> None:
+class NodeDidNotStop(RuntimeError):
+    """A node did not stop within START_TIMEOUT_S of SIGTERM (it was killed)."""
+
+
+def stop_nodes(nodes: Iterable[ServerNode]) -> None:
+    """Stop every node, each by its pid, then raise NodeDidNotStop if any had to be killed."""
+    hung = []
+    for node in nodes:
+        try:
+            node.stop()
+        except NodeDidNotStop as error:
+            hung.append(str(error))
+    if hung:
+        raise NodeDidNotStop("; ".join(hung))
+
+
+def _end(process: subprocess.Popen[str]) -> bool:
+    """End the process by its pid: SIGTERM, then SIGKILL if it has not ended within
+    START_TIMEOUT_S. Whether it ended without the SIGKILL."""
+    stopped = True
     if process.poll() is None:
         os.kill(process.pid, signal.SIGCONT)  # a paused node must be able to stop
         os.kill(process.pid, signal.SIGTERM)
@@ -198,8 +220,10 @@ def _end(process: subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
+            stopped = False
     if process.stdout is not None:
         process.stdout.close()
+    return stopped
 
 
 def _launch(folder: Path, command: list[str]) -> subprocess.Popen[bytes]:

@@ -16,6 +16,7 @@ import asyncio
 import logging
 from typing import Protocol
 
+from server.chores import pause
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.leases import LeaseSettings
 from server.edge.connections import AddressCounts
@@ -71,7 +72,7 @@ class SharedAddressCounts(AddressCounts):
         """Every heartbeat, write all of this node's counts anew (which renews their expiry)."""
         while True:
             await self._written(None)
-            await asyncio.sleep(self._lease.heartbeat_s)
+            await pause(self._lease.heartbeat_s)
 
     async def _write(self) -> None:
         await asyncio.sleep(0)  # the rest of the tick's changes join this write

@@ -28,6 +28,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from server.chores import stop_if_asked
 from server.cluster.bus_messages import BusMessage, BusUnavailable, decode_batch, encode_batch
 from server.domain import RoomId
 
@@ -213,6 +214,7 @@ class RedisBus:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+            stop_if_asked()
             await asyncio.sleep(pause)
             pause = min(pause * 2, RECONNECT_LONGEST_S)
 
@@ -227,6 +229,7 @@ class RedisBus:
 
     async def _serve_lane(self, queue: asyncio.Queue[BusMessage], receive: Receive) -> None:
         while True:
+            stop_if_asked()  # a cancel the last message's Redis call dropped
             message = await queue.get()
             try:
                 await receive(message)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from engine.record import PlayerKind
+from server.chores import pause
 from server.cluster.bus_hub import Bus, ClusterHub, refusal_of
 from server.cluster.bus_messages import (
     LOBBY_LANE,
@@ -294,7 +295,7 @@ class BusLobby:
     async def keep(self) -> None:
         """Every heartbeat, `claim_or_follow` (a failure is logged, and tried again the next time)."""
         while True:
-            await asyncio.sleep(self._lease.heartbeat_s)
+            await pause(self._lease.heartbeat_s)
             try:
                 await self.claim_or_follow()
             except BusUnavailable as error:

@@ -14,11 +14,11 @@ unless its node renews it: a node that dies stops renewing, and its rooms' keys 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
+from server.chores import pause
 from server.cluster.bus_messages import BusUnavailable
 from server.domain import RoomId
 
@@ -129,7 +129,7 @@ class BusRoomDirectory(CachedOwners):
         rooms restored at start are announced then). A renewal that fails is tried at the next."""
         while True:
             await self.announce()
-            await asyncio.sleep(RENEW_EVERY_S)
+            await pause(RENEW_EVERY_S)
 
     async def announce(self) -> None:
         """Write the keys of the rooms this node holds (again: after Redis restarted, none is left)."""

@@ -30,6 +30,7 @@ from typing import Protocol
 
 import asyncpg
 
+from server.chores import pause
 from server.cluster.leases import NOW_MS, LeaseSettings, NodeLease
 from server.domain import GameStarted, Refusal, RoomId, StoreRecord
 from server.storage.drivers import Queries, StorageError
@@ -289,7 +290,7 @@ class Ownership:
         """Every heartbeat: renew the lease (or, lost, drop everything and join again), then claim
         the rooms of nodes whose lease has expired."""
         while True:
-            await asyncio.sleep(self.settings.heartbeat_s)
+            await pause(self.settings.heartbeat_s)
             try:
                 await self._beat()
             except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, StorageUnavailable) as error:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from server.bots.players import BotRoster
+from server.chores import pause
 from server.cluster.bus_hub import RoomFanOut
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.directory import OWNER_TTL_S, RENEW_EVERY_S
@@ -132,7 +133,7 @@ class SharedRoomList:
                     await self._lines.write_rooms(lines, OWNER_TTL_S, replace=True)
             except BusUnavailable as error:
                 logger.warning("room list: cannot write this node's rooms: %s", error)
-            await asyncio.sleep(RENEW_EVERY_S)
+            await pause(RENEW_EVERY_S)
 
     def _later(self, room_id: str, line: str | None) -> None:
         if line is not None and self._written.get(room_id) == line:

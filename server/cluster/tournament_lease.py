@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import asyncpg
 
+from server.chores import pause
 from server.cluster.bus_messages import LOBBY_LANE, BusUnavailable, DirectorNotice, GameEndedNotice
 from server.cluster.leases import LeaseSettings
 from server.domain import RoomFacts, StoreRecord, TournamentRecord
@@ -209,7 +210,7 @@ class TournamentDirection:
                 await self._step_down_if_lapsed()
             except Exception:  # a heartbeat that stops silently would leave the tournaments undirected
                 logger.exception("tournaments: the director's heartbeat failed; it beats again")
-            await asyncio.sleep(self._settings.heartbeat_s)
+            await pause(self._settings.heartbeat_s)
 
     async def beat(self) -> None:
         """Take up, keep or stop directing the tournaments."""

@@ -17,11 +17,11 @@ their games; the node that deleted them does so at once).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from datetime import timedelta
 
+from server.chores import pause
 from server.domain import AuditAction, AuditEntry, CallerRef, ConnectionId, RoomId, node_of, utc_now
 from server.hub.services import Services
 from server.moderation.actions import new_name_of
@@ -72,7 +72,7 @@ class Sanctions:
         """Every WATCH_EVERY_S, carry out the sanctions (CARRIED_OUT) logged in the last RECENT that
         this node has not (runs for the server's whole life)."""
         while True:
-            await asyncio.sleep(WATCH_EVERY_S)
+            await pause(WATCH_EVERY_S)
             try:
                 await self.catch_up()
             except Exception:  # the database away: the next read goes on

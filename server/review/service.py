@@ -21,6 +21,7 @@ from engine.glicko2 import Rating
 from engine.review import ReviewBudget
 from engine.types import Point
 from server.bots.pool import BotPool
+from server.chores import pause
 from server.domain import Puzzle, RatingsChanged, Refusal, utc_now
 from server.review import views
 from server.review.puzzles import PuzzleMiner, PuzzleRecords, PuzzleTrainer
@@ -149,7 +150,7 @@ class ReviewService:
             else:
                 if found:
                     logger.info("the puzzle miner found %d puzzles", found)
-            await asyncio.sleep(self._settings.mine_every_s)
+            await pause(self._settings.mine_every_s)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)

@@ -23,7 +23,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.server.server_harness import WireClient
-from tools.local_services import LocalRedis, ServerNode
+from tools.local_services import LocalRedis, ServerNode, stop_nodes
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("GOMOKU_CLUSTER_TESTS") == "required"
@@ -166,5 +166,4 @@ def start_cluster_node(tmp_path: Path, postgres_url: str, redis_server: RedisSer
         return node
 
     yield start
-    for node in nodes:
-        node.stop()
+    stop_nodes(nodes)

@@ -36,7 +36,7 @@ from tests.cluster.test_bus_lobby import SEEK
 from tests.cluster.test_cluster_faults import until_owned_elsewhere
 from tests.server.server_harness import RECEIVE_TIMEOUT_S
 from tests.server.test_storage_node_faults import TAKE_OVER_TIMEOUT_S, until_served
-from tools.local_services import ServerNode
+from tools.local_services import ServerNode, stop_nodes
 from wire.messages import JoinRoom
 
 Clients = Callable[..., Any]
@@ -218,8 +218,7 @@ async def test_without_a_bus_analyze_of_a_room_another_live_node_serves_is_unava
         for wire in (alice, carol, bob):
             await wire.close()  # a node stopping waits for its connections to close
     finally:
-        for node in nodes:
-            node.stop()
+        stop_nodes(nodes)
 
 
 async def test_a_lobby_request_right_after_the_lobbys_node_stopped_is_served_by_the_node_asked(

@@ -34,7 +34,7 @@ from tests.cluster.conftest import LEASE, Node, RedisServer
 from tests.cluster.test_ownership import Keeper, expire_lease
 from tests.server.server_harness import WireClient
 from tests.server.test_storage_node_faults import until_served
-from tools.local_services import ServerNode
+from tools.local_services import ServerNode, stop_nodes
 
 CLOCK = {"initial_ms": 600_000, "increment_ms": 0}
 FINISH_TIMEOUT_S = 60.0
@@ -59,8 +59,7 @@ def start_tournament_node(tmp_path: Path, postgres_url: str, redis_server: Redis
         return node
 
     yield start
-    for node in nodes:
-        node.stop()
+    stop_nodes(nodes)
 
 
 async def create_swiss(organiser: WireClient, players: list[WireClient], rounds: int) -> str:

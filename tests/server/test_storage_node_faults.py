@@ -20,7 +20,7 @@ import pytest
 from server.storage.database import Storage
 from tests.cluster.services import require_postgres
 from tests.server.server_harness import WireClient
-from tools.local_services import LocalPostgres, ServerNode
+from tools.local_services import LocalPostgres, ServerNode, stop_nodes
 
 LEASE = ["--heartbeat-s", "0.25", "--lease-s", "2", "--bot-workers", "0"]
 TAKE_OVER_TIMEOUT_S = 30.0
@@ -37,8 +37,7 @@ def start_node(tmp_path: Path) -> Iterator[Any]:
         return node
 
     yield start
-    for node in nodes:
-        node.stop()
+    stop_nodes(nodes)
 
 
 async def start_game(clients: Any, node: ServerNode) -> tuple[WireClient, WireClient, str]:
