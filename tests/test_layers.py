@@ -109,7 +109,7 @@ SERVER_LAYERS = {
     "accounts": 2,
     "review": 2,
     "storage": 3,
-    **dict.fromkeys(("domain", "metrics"), 4),
+    **dict.fromkeys(("domain", "metrics", "chores"), 4),
 }
 """Each part of the server (a sub-package, or a module at the top) and its layer (the cluster stands
 between one node's edge and another's rooms, on top of both): a part may import
