@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Mapping
 
 from server.cluster.bus_messages import (
     MODERATION_LANE,
@@ -41,16 +40,17 @@ from server.cluster.bus_messages import (
     TakeOutMessage,
     decode_changes,
     encode_changes,
-    nodes_named,
 )
 from server.cluster.directory import RoomDirectory
+from server.cluster.fan_out import Bus, RoomFanOut
 from server.cluster.forwarded import ForwardedCommands
+from server.cluster.room_list import ListedRoomRegistry
+from server.cluster.served_here import AccountsHere, ForwardedAnalyses, ModerationHere, RemoteModerator
 from server.domain import (
     AuditEntry,
     Caller,
     CallerRef,
     ConnectionId,
-    Enter,
     PresenceReport,
     Refusal,
     RoomId,
@@ -63,7 +63,7 @@ from server.edge.subscriptions import Edge
 from server.hub.commands import Hub, RoomCommand
 from server.hub.room_caps import Cap
 from server.players.ratings import RatingBook
-from server.rooms.room import RoomChange, RoomEvent, RoomRequest
+from server.rooms.room import RoomEvent, RoomRequest
 from server.storage.writer import StorageUnavailable
 from wire.messages import (
     Analyze,
@@ -75,110 +75,7 @@ from wire.messages import (
     parse_client_message,
 )
 
-if TYPE_CHECKING:
-    from server.cluster.room_list import ListedRoomRegistry  # which stands on this module's RoomFanOut
-
 logger = logging.getLogger(__name__)
-
-
-class Bus(Protocol):
-    """What the hub sends through (the server's `RedisBus`)."""
-
-    node: str
-
-    def post(self, node: str, room_id: RoomId, message: BusMessage) -> None:
-        """Send a message about a room to a node, with this tick's others."""
-
-    async def deliver(self, node: str, room_id: RoomId, message: BusMessage) -> None:
-        """Send, and return once the bus has taken it; raises BusUnavailable."""
-
-    def broadcast(self, message: BusMessage) -> None:
-        """Send a message to every node."""
-
-
-class ForwardedAnalyses(Protocol):
-    """Who searches the analyses that other nodes hand on to this one (`AnalysisRequests`)."""
-
-    async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Callable[[ServerMessage], None]) -> None:
-        """Check and start the analysis of a room held here; `reply` answers the caller."""
-
-
-class PresenceTally:
-    """The owner's count of each room's connections per node: a room hears the sum of every
-    node's edge, since each edge counts only its own connections."""
-
-    def __init__(self, node: str) -> None:
-        self._node = node
-        self._counts: dict[RoomId, dict[str, dict[str, int]]] = {}
-
-    def add(self, room_id: RoomId, node: str, report: PresenceReport) -> PresenceReport:
-        """Take in one node's report; the report the room hears (the same names, every node's sum)."""
-        by_node = self._counts.setdefault(room_id, {})
-        counts = by_node.setdefault(node, {})
-        for name, connections in report.connections.items():
-            if connections:
-                counts[name] = connections
-            else:
-                counts.pop(name, None)
-        if not counts:
-            del by_node[node]
-        if not by_node:
-            del self._counts[room_id]
-        totals = {name: sum(c.get(name, 0) for c in by_node.values()) for name in report.connections}
-        return PresenceReport(totals, report.on_purpose)
-
-    def entering(self, room_id: RoomId, node: str, name: str) -> None:
-        """A connection of `name` on `node` enters the room: the node has at least one from now on,
-        before its edge's report says how many (a connection closing elsewhere meanwhile must not
-        make the player away)."""
-        counts = self._counts.setdefault(room_id, {}).setdefault(node, {})
-        counts[name] = max(counts.get(name, 0), 1)
-
-    def forget(self, room_id: RoomId) -> None:
-        """The room is no longer held here."""
-        self._counts.pop(room_id, None)
-
-
-class RoomFanOut:
-    """Publishes the changes of the rooms held here: to this node's edge, and over the bus to the
-    other nodes that a change of the room has named (a caller entering, one caller's answer) for as
-    long as the room is held here. It is the `Publish` the room registry is given.
-
-    A node joins a room's audience when a change names it, at once, not when its edge reports a
-    count back: the room's next event may come before that report. It stays in it until the room
-    is forgotten, since a report that its connections have gone may cross a change that brings one
-    back; an edge with nobody in the room drops what it gets."""
-
-    def __init__(self, edge: Edge, bus: Bus) -> None:
-        self._edge = edge
-        self._bus = bus
-        self.node = edge.node
-        self.tally = PresenceTally(edge.node)
-        self._nodes: dict[RoomId, set[str]] = {}
-
-    def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:
-        """Deliver the changes everywhere; this node's new count of the room's connections, added
-        to the other nodes' (theirs come back over the bus)."""
-        report = self._edge.publish(room_id, changes)
-        for change in changes:
-            if isinstance(change, Enter) and node_of(change.ref) != self._edge.node:
-                self.tally.entering(room_id, node_of(change.ref), change.name)
-        nodes = self._nodes.setdefault(room_id, set())
-        nodes |= nodes_named(changes) - {self._edge.node}
-        if nodes:
-            message = ChangesMessage(room_id, encode_changes(changes))
-            for node in sorted(nodes):
-                self._bus.post(node, room_id, message)
-        return None if report is None else self.tally.add(room_id, self._edge.node, report)
-
-    def nodes_in(self, room_id: RoomId) -> set[str]:
-        """The other nodes that get the room's changes."""
-        return set(self._nodes.get(room_id, ()))
-
-    def forget(self, room_id: RoomId) -> None:
-        """The room is no longer held here."""
-        self._nodes.pop(room_id, None)
-        self.tally.forget(room_id)
 
 
 class ClusterHub(Hub):
@@ -586,46 +483,6 @@ class ClusterHub(Hub):
     def _connection(self, ref: CallerRef) -> Connection | None:
         connection_id = connection_of(ref, self.node)
         return None if connection_id is None else self._connections.get(connection_id)
-
-
-class ModerationHere(Protocol):
-    """A node's moderation, as other nodes reach it (`server.moderation.requests`)."""
-
-    async def carry_out(self, entry: AuditEntry) -> None:
-        """Do this node's part of a stored ban or rename."""
-
-    async def kick_out(self, room_id: RoomId, name: str, reason: str) -> None:
-        """Keep `name` out of the room, and take their connections here out of it."""
-
-    async def serve_forwarded(self, moderator: RemoteModerator, request: ClientRequest) -> None:
-        """Serve a moderator's request from another node; raise Refusal to answer it with an error."""
-
-
-class AccountsHere(Protocol):
-    """A node's accounts, as other nodes' sign-outs reach them (`server.hub.account_requests`)."""
-
-    async def signed_out(self, name: str, device_ids: Collection[str] | None) -> None:
-        """Tell and close this node's connections signed in as these devices of `name`'s account."""
-
-    def deleted(self, name: str, name_free_at: str) -> None:
-        """Tell and close this node's connections of `name`'s deleted account."""
-
-    def became_device(self, name: str, device_id: str) -> None:
-        """This node's connections signed in with the name's own token are signed in as its first device."""
-
-
-class RemoteModerator:
-    """A moderator on another node, as a request forwarded here sees them: what is sent to them goes
-    back to their node, in the lane the request came in."""
-
-    def __init__(self, bus: Bus, lane: RoomId, ref: CallerRef, name: str) -> None:
-        self._bus = bus
-        self._lane = lane
-        self._ref = ref
-        self.player: str | None = name
-
-    def send(self, message: ServerMessage) -> None:
-        self._bus.post(node_of(self._ref), self._lane, ReplyMessage(self._lane, (self._ref,), message.to_wire()))
 
 
 async def refusal_of(serving: Awaitable[None], request_id: str | int | None) -> ServerMessage | None:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.record import PlayerKind
 from server.chores import pause
-from server.cluster.bus_hub import Bus, ClusterHub, refusal_of
+from server.cluster.bus_hub import ClusterHub, refusal_of
 from server.cluster.bus_messages import (
     LOBBY_LANE,
     BusMessage,
@@ -44,6 +44,7 @@ from server.cluster.bus_messages import (
     ReplyMessage,
 )
 from server.cluster.directory import OwnerKeys
+from server.cluster.fan_out import Bus
 from server.cluster.leases import LeaseSettings
 from server.domain import CallerRef, ConnectionId, GameId, Refusal, caller_ref, node_of
 from server.edge.connections import Connection

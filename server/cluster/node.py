@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 
 from server.bots.players import BotPlayers, BotRoster
 from server.cluster.address_counts import SharedAddressCounts
-from server.cluster.bus_hub import ClusterHub, ForwardedAnalyses, RoomFanOut
+from server.cluster.bus_hub import ClusterHub
 from server.cluster.bus_lobby import BusLobby, TournamentService, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
+from server.cluster.fan_out import RoomFanOut
 from server.cluster.leases import LeaseSettings
 from server.cluster.room_list import ListedRoomRegistry
+from server.cluster.served_here import ForwardedAnalyses
 from server.domain import ConnectionId, Records, RoomId
 from server.edge.connections import Connection
 from server.edge.subscriptions import Edge

@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 from server.bots.players import BotRoster
 from server.chores import pause
-from server.cluster.bus_hub import RoomFanOut
 from server.cluster.bus_messages import BusUnavailable
 from server.cluster.directory import OWNER_TTL_S, RENEW_EVERY_S
+from server.cluster.fan_out import RoomFanOut
 from server.domain import RecordStore, RoomFacts, RoomId, is_server_bot
 from server.hub.room_caps import Cap, caps_of
 from server.rooms import views
