@@ -83,10 +83,10 @@ class Ownership:
         self.owned: dict[RoomId, int] = {}
         """The rooms this node owns, and the room epoch it claimed each at."""
         self._talking = asyncio.Lock()
+        """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._claiming = asyncio.Lock()
         """Held from a claim until its rooms are restored: a room owned here is served here once
         `owner` can say so (a request never finds it owned but not yet held)."""
-        """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
         """When the lease last taken or renewed was asked for (the loop's clock): it lasts at most
         the expiry from then, as the database counts from a moment after."""
