@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 POSTGRES_VERSIONS = ("17", "16", "15")
 """Debian's PostgreSQL server packages looked for, newest first."""
@@ -110,13 +111,7 @@ class LocalPostgres:
 
     def stop(self) -> None:
         """Stop it by its pid (a fast shutdown: open sessions are ended) and wait until it has exited."""
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(START_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        _stop(self.process, signal.SIGINT)
 
     def remove(self) -> None:
         """Stop it and delete its folder, data and all."""
@@ -211,16 +206,9 @@ def stop_nodes(nodes: Iterable[ServerNode]) -> None:
 def _end(process: subprocess.Popen[str]) -> bool:
     """End the process by its pid: SIGTERM, then SIGKILL if it has not ended within
     START_TIMEOUT_S. Whether it ended without the SIGKILL."""
-    stopped = True
     if process.poll() is None:
         os.kill(process.pid, signal.SIGCONT)  # a paused node must be able to stop
-        os.kill(process.pid, signal.SIGTERM)
-        try:
-            process.wait(START_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait()
-            stopped = False
+    stopped = _stop(process, signal.SIGTERM)
     if process.stdout is not None:
         process.stdout.close()
     return stopped
@@ -365,7 +353,9 @@ def _wait_for_port(process: subprocess.Popen[bytes], port: int, name: str, log: 
         time.sleep(0.05)
 
 
-def _stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+def _stop(process: subprocess.Popen[Any], how: signal.Signals) -> bool:
+    """Stop the process by its pid: send `how`, then SIGKILL if it has not ended within
+    START_TIMEOUT_S, and wait for it. Whether it ended without the SIGKILL."""
     if process.poll() is None:
         os.kill(process.pid, how)
         try:
@@ -373,3 +363,5 @@ def _stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
         except subprocess.TimeoutExpired:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
+            return False
+    return True

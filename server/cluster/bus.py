@@ -28,7 +28,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from server.chores import stop_if_asked
+from server.chores import pause, stop_if_asked
 from server.cluster.bus_messages import BusMessage, BusUnavailable, decode_batch, encode_batch
 from server.domain import RoomId
 
@@ -190,7 +190,7 @@ class RedisBus:
         """Subscribe to this node's lanes and the broadcast channel, and sort what arrives into the
         lanes; when Redis goes away, subscribe again after a pause, for as long as it takes."""
         channels = [channel(self.node, lane) for lane in range(LANES)] + [BROADCAST]
-        pause = RECONNECT_FIRST_S
+        wait_s = RECONNECT_FIRST_S
         lost = False
         while True:
             pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
@@ -200,7 +200,7 @@ class RedisBus:
                 if lost:
                     logger.info("bus: subscribed again")
                     lost = False
-                    pause = RECONNECT_FIRST_S
+                    wait_s = RECONNECT_FIRST_S
                     await self._client.connection_pool.disconnect()  # those kept from before are dead
                     await reconnected()
                 async for raw in pubsub.listen():
@@ -214,9 +214,8 @@ class RedisBus:
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
-            stop_if_asked()
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, RECONNECT_LONGEST_S)
+            await pause(wait_s)
+            wait_s = min(wait_s * 2, RECONNECT_LONGEST_S)
 
     def _sort(self, data: bytes) -> None:
         try:

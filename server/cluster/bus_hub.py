@@ -182,10 +182,7 @@ class ClusterHub(Hub):
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether some node owns the room (this one does not, since it has no actor for it)."""
-        try:
-            return await self._directory.owner(room_id) is not None
-        except BusUnavailable as error:
-            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        return await self._owner_if_any(room_id) is not None
 
     async def analyse_elsewhere(self, room_id: RoomId, caller: Caller, request: Analyze) -> bool:
         """Hand the `analyze` of a room held elsewhere to its owner, which checks it with the room's
@@ -472,13 +469,19 @@ class ClusterHub(Hub):
                 logger.info("room %s: %s cannot join again: %s", room_id, name, refusal.message)
 
     async def _owner(self, room_id: RoomId) -> str:
-        try:
-            owner = await self._directory.owner(room_id)
-        except BusUnavailable as error:
-            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
+        """The room's owner; `not_found` if no node owns it, `unavailable` if the directory cannot
+        be read."""
+        owner = await self._owner_if_any(room_id)
         if owner is None:
             raise Refusal("not_found", f"there is no room {room_id!r}")
         return owner
+
+    async def _owner_if_any(self, room_id: RoomId) -> str | None:
+        """The room's owner, or None if no node owns it; `unavailable` if the directory cannot be read."""
+        try:
+            return await self._directory.owner(room_id)
+        except BusUnavailable as error:
+            raise Refusal("unavailable", f"the room cannot be reached right now ({error}); try again") from error
 
     def _connection(self, ref: CallerRef) -> Connection | None:
         connection_id = connection_of(ref, self.node)

@@ -33,8 +33,7 @@ class PresenceTally:
     """The owner's count of each room's connections per node: a room hears the sum of every
     node's edge, since each edge counts only its own connections."""
 
-    def __init__(self, node: str) -> None:
-        self._node = node
+    def __init__(self) -> None:
         self._counts: dict[RoomId, dict[str, dict[str, int]]] = {}
 
     def add(self, room_id: RoomId, node: str, report: PresenceReport) -> PresenceReport:
@@ -79,7 +78,7 @@ class RoomFanOut:
         self._edge = edge
         self._bus = bus
         self.node = edge.node
-        self.tally = PresenceTally(edge.node)
+        self.tally = PresenceTally()
         self._nodes: dict[RoomId, set[str]] = {}
 
     def publish(self, room_id: RoomId, changes: list[RoomChange]) -> PresenceReport | None:

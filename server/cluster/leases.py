@@ -22,6 +22,9 @@ from engine.record import format_timestamp
 NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 """SQL: the database's clock now, in milliseconds since 1970 (PostgreSQL)."""
 
+DATABASE_UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+"""What asyncpg raises when the database cannot be reached or its connection is lost."""
+
 
 def default_node_id() -> str:
     """This machine's name and this process's id: distinct for every node started by hand."""

@@ -31,7 +31,7 @@ from typing import Protocol
 import asyncpg
 
 from server.chores import pause
-from server.cluster.leases import NOW_MS, LeaseSettings, NodeLease
+from server.cluster.leases import DATABASE_UNREACHABLE, NOW_MS, LeaseSettings, NodeLease
 from server.domain import GameStarted, Refusal, RoomId, StoreRecord
 from server.storage.drivers import Queries, StorageError
 from server.storage.writer import Fenced, StorageUnavailable
@@ -42,10 +42,6 @@ CONNECT_TIMEOUT_S = 5.0
 
 _LIVE = f"n.node_id = o.node_id AND n.epoch = o.node_epoch AND n.lease_expires_ms > {NOW_MS}"
 """SQL: the owner `o` of a room is a node `n` holding the lease the room names, unexpired."""
-
-
-_UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
-"""What asyncpg raises when the database cannot be reached or its connection is lost."""
 
 
 async def _connect(url: str, settings: LeaseSettings) -> asyncpg.Connection:
@@ -83,10 +79,10 @@ class Ownership:
         self.owned: dict[RoomId, int] = {}
         """The rooms this node owns, and the room epoch it claimed each at."""
         self._talking = asyncio.Lock()
+        """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._claiming = asyncio.Lock()
         """Held from a claim until its rooms are restored: a room owned here is served here once
         `owner` can say so (a request never finds it owned but not yet held)."""
-        """One statement or transaction at a time on the ownership's connection (the watch and `find`)."""
         self._renewed_at = 0.0
         """When the lease last taken or renewed was asked for (the loop's clock): it lasts at most
         the expiry from then, as the database counts from a moment after."""
@@ -104,7 +100,7 @@ class Ownership:
         try:
             ownership = cls(url, await _connect(url, settings), node_id, settings, keeper)
             await ownership._join()
-        except _UNREACHABLE as error:
+        except DATABASE_UNREACHABLE as error:
             raise StorageError(f"node {node_id} cannot take its lease: {error}") from error
         return ownership
 
@@ -131,7 +127,7 @@ class Ownership:
         try:
             async with self._talking:
                 await self._lease.release()
-        except _UNREACHABLE as error:
+        except DATABASE_UNREACHABLE as error:
             logger.warning("could not end the lease of node %s: %s", self.node_id, error)
         await self._db.close()
 
@@ -210,7 +206,7 @@ class Ownership:
             if owner["live"] and owner["node_id"] != self.node_id:
                 return str(owner["node_id"])
             claimed = await self._claim_orphans(room_id)
-        except _UNREACHABLE as error:
+        except DATABASE_UNREACHABLE as error:
             raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
         if claimed:
             await self._keeper.restore(claimed)
@@ -230,7 +226,7 @@ class Ownership:
                     self.node_id,
                     self.epoch,
                 )
-        except _UNREACHABLE as error:
+        except DATABASE_UNREACHABLE as error:
             raise Refusal("unavailable", f"the database cannot be reached ({error}); try again") from error
         self.owned[room_id] = 1
 
@@ -293,7 +289,7 @@ class Ownership:
             await pause(self.settings.heartbeat_s)
             try:
                 await self._beat()
-            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, StorageUnavailable) as error:
+            except (*DATABASE_UNREACHABLE, StorageUnavailable) as error:
                 logger.warning("node %s cannot reach the database: %s", self.node_id, error)
                 await self._when_unreachable()
             except Exception:  # a heartbeat that stops silently leaves the node serving rooms it lost

@@ -35,7 +35,7 @@ import asyncpg
 
 from server.chores import pause
 from server.cluster.bus_messages import LOBBY_LANE, BusUnavailable, DirectorNotice, GameEndedNotice
-from server.cluster.leases import LeaseSettings
+from server.cluster.leases import DATABASE_UNREACHABLE, LeaseSettings
 from server.domain import RoomFacts, StoreRecord, TournamentRecord
 from server.storage.drivers import Queries
 from server.storage.writer import Fence, Fenced, StorageUnavailable
@@ -53,8 +53,6 @@ DIRECTOR = "tournaments"
 CONNECT_TIMEOUT_S = 5.0
 
 _TOURNAMENT_RECORDS = get_args(TournamentRecord)
-
-_UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 _HOLDER_LIVE = (
     "EXISTS (SELECT 1 FROM cluster_nodes n WHERE n.node_id = tournament_director.node_id "
@@ -205,7 +203,7 @@ class TournamentDirection:
         while True:
             try:
                 await self.beat()
-            except (*_UNREACHABLE, StorageUnavailable, BusUnavailable) as error:
+            except (*DATABASE_UNREACHABLE, StorageUnavailable, BusUnavailable) as error:
                 logger.warning("tournaments: cannot check who directs them: %s", error)
                 await self._step_down_if_lapsed()
             except Exception:  # a heartbeat that stops silently would leave the tournaments undirected
@@ -263,7 +261,7 @@ class TournamentDirection:
         if self._row is not None:
             try:
                 await self._row.release()
-            except _UNREACHABLE as error:
+            except DATABASE_UNREACHABLE as error:
                 logger.warning("tournaments: could not let the director's lease go: %s", error)
 
     def _soon(self, work: Coroutine[Any, Any, None]) -> None:
