@@ -272,10 +272,6 @@ class Tournament:
     def standings(self) -> list[StandingRow]:
         return standings(self.terms.format, list(self.entrants.values()), list(self.pairings.values()))
 
-    def is_player(self, name: str) -> bool:
-        entrant = self.entrant(name)
-        return entrant is not None and not entrant.withdrawn
-
     def _progress(self) -> TournamentProgress:
         return TournamentProgress(
             self.tournament_id, self.status, self.round, self.started_at, self.ends_at, self.ended_at

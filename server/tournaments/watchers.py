@@ -55,10 +55,6 @@ class TournamentWatchers:
         for watched in self._watched.values():
             watched.watchers.discard(connection)
 
-    def watchers_of(self, tournament_id: str) -> set[ConnectionId]:
-        watched = self._watched.get(tournament_id)
-        return set() if watched is None else set(watched.watchers)
-
     def changed(self, tournament_id: str, boards: Sequence[Pairing] = ()) -> None:
         """Something changed (the standings, the status, these boards): the next batch tells it."""
         watched = self._watched.get(tournament_id)
