@@ -70,17 +70,22 @@ class HandlerSettings:
     lists the `cluster` feature."""
 
 
-class Requester(Protocol):
+class Asker(Protocol):
+    """Whoever a request comes from, as `signed_in` reads them: a connection here, or one on
+    another node whose request was forwarded here."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in on it."""
+
+
+class Requester(Asker, Protocol):
     """Who a lobby request comes from: a connection here, or (on the node that runs a cluster's
     lobby) a connection on another node."""
 
     @property
     def id(self) -> ConnectionId:
         """The connection, as the lobby knows it."""
-
-    @property
-    def player(self) -> str | None:
-        """The player signed in on it."""
 
     @property
     def player_kind(self) -> PlayerKind:
@@ -145,7 +150,7 @@ class Services:
         return caller_ref(connection, self.edge.node) if elsewhere is None else elsewhere
 
 
-def signed_in(connection: Requester) -> str:
+def signed_in(connection: Asker) -> str:
     """The player signed in on the connection (requests other than hello come from one)."""
     if connection.player is None:
         raise Refusal("unauthorized", "say hello first")
