@@ -14,10 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.record import format_timestamp
 from server.domain import ConnectionId, Pairing
 from server.tournaments.tournament import Tournament
-from server.tournaments.views import pairing_model, standing_models
+from server.tournaments.views import pairing_model, standing_models, timestamp_or_none
 from wire.messages import ServerMessage
 from wire.tournaments import STANDINGS_SHOWN, TournamentChanges
 
@@ -77,7 +76,6 @@ class TournamentWatchers:
             if not watched.changed or tournament is None:
                 continue
             watched.seq += 1
-            moment = next_round_at(tournament_id)
             batch = TournamentChanges(
                 tournament_id=tournament_id,
                 seq=watched.seq,
@@ -86,7 +84,7 @@ class TournamentWatchers:
                 players=len(tournament.active),
                 standings=standing_models(tournament, tournament.standings()[:STANDINGS_SHOWN]),
                 pairings=[pairing_model(board) for _, board in sorted(watched.boards.items())],
-                next_round_at=None if moment is None else format_timestamp(moment),
+                next_round_at=timestamp_or_none(next_round_at(tournament_id)),
             )
             watched.changed = False
             watched.boards.clear()
