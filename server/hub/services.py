@@ -143,6 +143,11 @@ class Services:
     lobby_elsewhere: LobbyElsewhere | None = None
     """In a cluster, the way to the node that runs the lobby; None in one process."""
 
+    async def forwarded(self, connection: Connection, request: ClientRequest) -> bool:
+        """Whether a lobby's request (tournaments' too) went to the node that runs a cluster's lobby;
+        False when it is to be served here (this node runs it, or there is no cluster)."""
+        return self.lobby_elsewhere is not None and await self.lobby_elsewhere.forward(connection, request)
+
     def ref_of(self, connection: ConnectionId) -> CallerRef:
         """The reference rooms know a connection the lobby names by: one of this node's, or one of
         another node's that this node's lobby serves."""
