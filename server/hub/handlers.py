@@ -219,8 +219,7 @@ class RequestHandlers:
 
     async def _in_lobby(self, connection: Connection, request: LobbyRequest) -> None:
         """Serve a lobby request here, or hand it to the node that runs the cluster's lobby."""
-        elsewhere = self._services.lobby_elsewhere
-        if elsewhere is None or not await elsewhere.forward(connection, request):
+        if not await self._services.forwarded(connection, request):
             await self.lobby.serve(connection, request)
 
     async def close(self) -> None:

@@ -70,17 +70,22 @@ class HandlerSettings:
     lists the `cluster` feature."""
 
 
-class Requester(Protocol):
+class Asker(Protocol):
+    """Whoever a request comes from, as `signed_in` reads them: a connection here, or one on
+    another node whose request was forwarded here."""
+
+    @property
+    def player(self) -> str | None:
+        """The player signed in on it."""
+
+
+class Requester(Asker, Protocol):
     """Who a lobby request comes from: a connection here, or (on the node that runs a cluster's
     lobby) a connection on another node."""
 
     @property
     def id(self) -> ConnectionId:
         """The connection, as the lobby knows it."""
-
-    @property
-    def player(self) -> str | None:
-        """The player signed in on it."""
 
     @property
     def player_kind(self) -> PlayerKind:
@@ -138,6 +143,11 @@ class Services:
     lobby_elsewhere: LobbyElsewhere | None = None
     """In a cluster, the way to the node that runs the lobby; None in one process."""
 
+    async def forwarded(self, connection: Connection, request: ClientRequest) -> bool:
+        """Whether a lobby's request (tournaments' too) went to the node that runs a cluster's lobby;
+        False when it is to be served here (this node runs it, or there is no cluster)."""
+        return self.lobby_elsewhere is not None and await self.lobby_elsewhere.forward(connection, request)
+
     def ref_of(self, connection: ConnectionId) -> CallerRef:
         """The reference rooms know a connection the lobby names by: one of this node's, or one of
         another node's that this node's lobby serves."""
@@ -145,7 +155,7 @@ class Services:
         return caller_ref(connection, self.edge.node) if elsewhere is None else elsewhere
 
 
-def signed_in(connection: Requester) -> str:
+def signed_in(connection: Asker) -> str:
     """The player signed in on the connection (requests other than hello come from one)."""
     if connection.player is None:
         raise Refusal("unauthorized", "say hello first")

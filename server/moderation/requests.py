@@ -24,7 +24,7 @@ from typing import Protocol, assert_never
 from engine.record import format_timestamp
 from server.domain import EVERYONE, AuditEntry, Refusal, Role, RoomId, utc_now
 from server.edge.connections import Connection
-from server.hub.services import Services, signed_in
+from server.hub.services import Asker, Services, signed_in
 from server.moderation.actions import Moderation, new_name_of
 from server.moderation.chat_lines import ChatLine, node_of_line
 from server.moderation.sanctions import Sanctions, SignOut
@@ -65,13 +65,9 @@ REPORTS_PER_HOUR = 10
 from every node, and across a restart."""
 
 
-class Moderator(Protocol):
+class Moderator(Asker, Protocol):
     """Who a moderation request (or a report) comes from: a connection here, or a player on another
     node whose request was forwarded here (`RemoteModerator`)."""
-
-    @property
-    def player(self) -> str | None:
-        """The player signed in."""
 
     def send(self, message: ServerMessage) -> None:
         """Answer them."""
@@ -189,7 +185,7 @@ class ModerationRequests:
 
     async def _authority(self, connection: Moderator, needed: Role) -> str:
         """The caller's name, if their role reaches `needed`; Refusal (`not_allowed`) otherwise."""
-        name = _signed_in(connection)
+        name = signed_in(connection)
         if RANKS[await self._services.storage.role_of(name)] < RANKS[needed]:
             raise Refusal("not_allowed", f"only {'an admin' if needed == 'admin' else 'a moderator'} may do that")
         return name
@@ -280,7 +276,7 @@ class ModerationRequests:
 
     async def _report(self, connection: Moderator, request: ReportPlayer) -> None:
         """File a report, with the words of the line reported (on the node that heard it)."""
-        reporter = _signed_in(connection)
+        reporter = signed_in(connection)
         line = None if request.chat_id is None else self._recent_line(request.chat_id)
         if line is not None and line.author.lower() != request.player.lower():
             raise Refusal("bad_request", f"that line is {line.author!r}'s, not {request.player!r}'s")
@@ -314,10 +310,3 @@ class ModerationRequests:
         if line is None:
             raise Refusal("not_found", f"there is no chat line {chat_id!r} (or it is too old)")
         return line
-
-
-def _signed_in(moderator: Moderator) -> str:
-    """The player who asks (requests other than hello come from one)."""
-    if moderator.player is None:
-        raise Refusal("unauthorized", "say hello first")
-    return moderator.player

@@ -48,10 +48,8 @@ class TournamentRequests:
         """Serve one request of a connection here, or, in a cluster, hand it to the node that directs
         the tournaments (the lobby's node, which serves it as its own); raise Refusal to answer it
         with an error."""
-        elsewhere = self._services.lobby_elsewhere
-        if elsewhere is not None and await elsewhere.forward(connection, request):
-            return
-        await self.serve(connection, request)
+        if not await self._services.forwarded(connection, request):
+            await self.serve(connection, request)
 
     async def serve(self, connection: Requester, request: TournamentRequest) -> None:
         """Serve one request here, of a connection here or on another node; raise Refusal to answer

@@ -41,6 +41,7 @@ from server.domain import (
     TournamentTerms,
 )
 from server.tournaments.arena import pair_arena
+from server.tournaments.pairings import DRAW, LOSS, WIN
 from server.tournaments.round_robin import berger_round, rounds_in
 from server.tournaments.standings import StandingRow, standings
 from server.tournaments.swiss import pair_swiss
@@ -243,7 +244,7 @@ class Tournament:
         if pairing is None:
             return None
         winner = None if result.winner is None else seats[0 if result.winner is Color.BLACK else 1]
-        score = 0.5 if winner is None else 1.0 if winner.name == pairing.black else 0.0
+        score = DRAW if winner is None else WIN if winner.name == pairing.black else LOSS
         scored = dataclasses.replace(pairing, score=score)
         self.pairings[(pairing.round, pairing.board)] = scored
         return scored
@@ -271,10 +272,6 @@ class Tournament:
 
     def standings(self) -> list[StandingRow]:
         return standings(self.terms.format, list(self.entrants.values()), list(self.pairings.values()))
-
-    def is_player(self, name: str) -> bool:
-        entrant = self.entrant(name)
-        return entrant is not None and not entrant.withdrawn
 
     def _progress(self) -> TournamentProgress:
         return TournamentProgress(

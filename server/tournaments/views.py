@@ -49,8 +49,8 @@ def _summary_fields(tournament: Tournament) -> dict[str, Any]:
         "max_players": terms.max_players,
         "round": tournament.round,
         "rounds": tournament.total_rounds(),
-        "starts_at": _time(terms.starts_at),
-        "ends_at": _time(tournament.ends_at),
+        "starts_at": timestamp_or_none(terms.starts_at),
+        "ends_at": timestamp_or_none(tournament.ends_at),
         "listed": terms.listed,
     }
 
@@ -67,7 +67,7 @@ def tournament_model(
         tie_breaks=list(TIE_BREAKS[tournament.terms.format]),
         standings=standing_models(tournament, rows if everything else rows[:STANDINGS_SHOWN]),
         pairings=[pairing_model(board) for board in sorted(boards, key=lambda p: (p.round, p.board))],
-        next_round_at=_time(next_round_at),
+        next_round_at=timestamp_or_none(next_round_at),
     )
 
 
@@ -150,5 +150,6 @@ def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
-def _time(moment: datetime | None) -> str | None:
+def timestamp_or_none(moment: datetime | None) -> str | None:
+    """A moment as the wire writes it, or None for none."""
     return None if moment is None else format_timestamp(moment)

@@ -14,10 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.record import format_timestamp
 from server.domain import ConnectionId, Pairing
 from server.tournaments.tournament import Tournament
-from server.tournaments.views import pairing_model, standing_models
+from server.tournaments.views import pairing_model, standing_models, timestamp_or_none
 from wire.messages import ServerMessage
 from wire.tournaments import STANDINGS_SHOWN, TournamentChanges
 
@@ -55,10 +54,6 @@ class TournamentWatchers:
         for watched in self._watched.values():
             watched.watchers.discard(connection)
 
-    def watchers_of(self, tournament_id: str) -> set[ConnectionId]:
-        watched = self._watched.get(tournament_id)
-        return set() if watched is None else set(watched.watchers)
-
     def changed(self, tournament_id: str, boards: Sequence[Pairing] = ()) -> None:
         """Something changed (the standings, the status, these boards): the next batch tells it."""
         watched = self._watched.get(tournament_id)
@@ -81,7 +76,6 @@ class TournamentWatchers:
             if not watched.changed or tournament is None:
                 continue
             watched.seq += 1
-            moment = next_round_at(tournament_id)
             batch = TournamentChanges(
                 tournament_id=tournament_id,
                 seq=watched.seq,
@@ -90,7 +84,7 @@ class TournamentWatchers:
                 players=len(tournament.active),
                 standings=standing_models(tournament, tournament.standings()[:STANDINGS_SHOWN]),
                 pairings=[pairing_model(board) for _, board in sorted(watched.boards.items())],
-                next_round_at=None if moment is None else format_timestamp(moment),
+                next_round_at=timestamp_or_none(next_round_at(tournament_id)),
             )
             watched.changed = False
             watched.boards.clear()
