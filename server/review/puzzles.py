@@ -196,11 +196,15 @@ class TryResult:
     status: TryStatus
     reply: Point | None = None
     """`continue`: the defender's answer to the last move."""
-    rated: bool = False
     player_ratings: tuple[Rating, Rating] | None = None
     """A rated try: the player's puzzle rating before and after."""
     puzzle_ratings: tuple[Rating, Rating] | None = None
     """A rated try: the puzzle's rating before and after."""
+
+    @property
+    def rated(self) -> bool:
+        """Whether the try was rated (the player's first finished try at the puzzle)."""
+        return self.player_ratings is not None
 
 
 WinFinder = Callable[[Puzzle, tuple[Point, ...], Point], Awaitable[tuple[Point, ...] | None]]
@@ -255,7 +259,7 @@ class PuzzleTrainer:
         if rated is None:
             return TryResult(puzzle, status)
         players, puzzles = (rated.player_before, rated.player_after), (rated.puzzle_before, rated.puzzle_after)
-        return TryResult(puzzle, status, None, True, players, puzzles)
+        return TryResult(puzzle, status, player_ratings=players, puzzle_ratings=puzzles)
 
     async def _win_starting_with(
         self, puzzle: Puzzle, played: tuple[Point, ...], move: Point
