@@ -502,11 +502,6 @@ class Storage:
         async with self._snapshot() as read:
             return await review_reads.games_to_mine(read, limit)
 
-    async def games_to_review(self, limit: int) -> list[GameId]:
-        """Finished rated games without a review, oldest first."""
-        async with self._snapshot() as read:
-            return await review_reads.games_to_review(read, limit)
-
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"
 """SQL: the player named by the parameter `name` holds a seat of the game `g` (names ignore case)."""

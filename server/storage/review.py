@@ -162,12 +162,3 @@ async def games_to_mine(read: Reads, limit: int) -> list[GameId]:
     )
     return [GameId(row["game_id"]) for row in rows]
 
-
-async def games_to_review(read: Reads, limit: int) -> list[GameId]:
-    """Finished rated games without a review, oldest first (for a server that reviews them all)."""
-    rows = await read.rows(
-        "SELECT g.game_id FROM games g JOIN results r USING (game_id) WHERE g.rated = 1 AND NOT EXISTS "
-        "(SELECT 1 FROM game_reviews v WHERE v.game_id = g.game_id) ORDER BY r.ended_at, g.game_id LIMIT ?",
-        (limit,),
-    )
-    return [GameId(row["game_id"]) for row in rows]
