@@ -58,19 +58,17 @@ Viewer = str | None
 Endpoint = Callable[..., Awaitable[Response]]
 
 
-class HttpReader(RecordReader, ModerationReader, Protocol):
-    """What the HTTP API reads: records, and the audit log with the roles that may read it."""
+class HttpReader(RecordReader, ModerationReader, TournamentReader, Protocol):
+    """What the HTTP API reads: records, the audit log with the roles that may read it, and
+    tournaments."""
 
 
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(
-        self, storage: HttpReader, metrics: Metrics, tournaments: TournamentReader, review: ReviewService | None = None
-    ) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService | None = None) -> None:
         self._storage = storage
         self._metrics = metrics
-        self._tournaments = tournaments
         self._review = review
         """Game reviews and puzzles; None: their routes answer 404."""
         self._routes = Map(
@@ -209,7 +207,7 @@ class HttpApi:
         limit = _page_limit(_last(query, "limit"))
         if limit is None:
             return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
-        listed = [Tournament.from_stored(stored) for stored in await self._tournaments.tournaments(limit)]
+        listed = [Tournament.from_stored(stored) for stored in await self._storage.tournaments(limit)]
         body = json.dumps([tournament_views.summary(tournament).model_dump(mode="json") for tournament in listed])
         return respond(connection, HTTPStatus.OK, body, JSON)
 
@@ -233,9 +231,8 @@ class HttpApi:
         return response
 
     async def _tournament(self, tournament_id: str) -> Tournament | None:
-        stored = await self._tournaments.tournament(tournament_id)
+        stored = await self._storage.tournament(tournament_id)
         return None if stored is None else Tournament.from_stored(stored)
-
 
     async def _game_review(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
         """A game's review, computed first if it has none yet (the answer waits for it)."""
