@@ -66,11 +66,11 @@ class HttpReader(RecordReader, ModerationReader, TournamentReader, Protocol):
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService | None = None) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService) -> None:
         self._storage = storage
         self._metrics = metrics
         self._review = review
-        """Game reviews and puzzles; None: their routes answer 404."""
+        """Game reviews and puzzles."""
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -236,8 +236,6 @@ class HttpApi:
 
     async def _game_review(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
         """A game's review, computed first if it has none yet (the answer waits for it)."""
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no reviews", TEXT)
         try:
             body = await self._review.review_json(game_id, viewer)
         except Refusal as refusal:
@@ -246,8 +244,6 @@ class HttpApi:
 
     async def _next_puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         """The puzzle of the day with `?daily=1`, else one for the viewer (near their puzzle rating)."""
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
         try:
             puzzle = await self._review.trainer.next(viewer, _last(query, "daily") in ("1", "true"))
         except Refusal as refusal:
@@ -255,8 +251,6 @@ class HttpApi:
         return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
 
     async def _puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer, puzzle_id: str) -> Response:
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
         try:
             puzzle = await self._review.trainer.get(puzzle_id)
         except Refusal as refusal:
