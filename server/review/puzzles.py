@@ -38,7 +38,7 @@ from engine.errors import IllegalMoveError
 from engine.glicko2 import Rating
 from engine.notation import format_point
 from engine.record import GameRecord
-from engine.review import MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
+from engine.review import DEFAULT_BUDGET, MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
 from engine.types import Point, Rule
 from server.bots.pool import BotError, BotPool, Priority
 from server.domain import (
@@ -215,11 +215,13 @@ with the given move: its line (the move, the defender's reply, ...), or None."""
 class PuzzleTrainer:
     """Serves puzzles and judges tries."""
 
-    def __init__(self, storage: PuzzleRecords, pool: BotPool | None = None, budget: ReviewBudget | None = None) -> None:
+    def __init__(
+        self, storage: PuzzleRecords, pool: BotPool | None = None, budget: ReviewBudget = DEFAULT_BUDGET
+    ) -> None:
         self._storage = storage
         self._pool = pool
         """The analysis pool, where a move off the solution is checked; None: only the solution's count."""
-        self._budget = budget or ReviewBudget()
+        self._budget = budget
 
     async def rating(self, player: str) -> Rating:
         """The player's puzzle rating."""
