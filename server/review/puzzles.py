@@ -31,7 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Protocol
 
 from engine.board import Board
 from engine.errors import IllegalMoveError
@@ -54,6 +54,7 @@ from server.domain import (
 )
 from server.review.reviewer import GameReviewer, position_request
 from server.review.work import puzzle_in_worker, win_in_worker
+from wire.review import TryStatus
 
 logger = logging.getLogger(__name__)
 
@@ -183,9 +184,6 @@ class PuzzleMiner:
             if found is not None:
                 puzzles.append(new_puzzle(found, record.rule, record.size, position, reviewed.game_id, source))
         return puzzles
-
-
-TryStatus = Literal["continue", "solved", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
