@@ -169,12 +169,13 @@ class GameServer:
             )
             self.rooms, self.hub = self.cluster.rooms, self.cluster.hub
         self.metrics.count_rooms(self.rooms.count_by_status)
+        several_nodes = bus is not None or is_postgres(settings.db_path)
         handler_settings = HandlerSettings(
             settings.room,
             settings.limits,
             settings.analysis_level,
             settings.analysis_max_ms,
-            one_of_several_nodes=bus is not None or is_postgres(settings.db_path),
+            one_of_several_nodes=several_nodes,
         )
         services = Services(
             handler_settings,
@@ -192,7 +193,6 @@ class GameServer:
             lobby_elsewhere=None if self.cluster is None else self.cluster.lobby,
             chat_lines=ChatLines(settings.node_id),
         )
-        several_nodes = bus is not None or is_postgres(settings.db_path)
         self.director = Director(services, storage, settings.tournaments, self.metrics, directing=not several_nodes)
         """One process directs its tournaments; of several nodes, the one holding the director's lease."""
         self.director_row: DirectorRow | None = None
@@ -204,7 +204,7 @@ class GameServer:
         if self.cluster is not None:
             self.cluster.hub.moderate_with(self.handlers.moderation)
             self.cluster.hub.sign_out_with(self.handlers.accounts)
-        self.http = HttpApi(storage, self.metrics, storage, self.review)
+        self.http = HttpApi(storage, self.metrics, self.review)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)

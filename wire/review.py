@@ -18,6 +18,8 @@ from wire.review_requests import PuzzleId
 
 MarkKindName = Literal["missed_win", "blunder"]
 WinKindName = Literal["vcf", "vct"]
+TryStatus = Literal["continue", "solved", "failed"]
+"""Where a try at a puzzle stands: going on (the defender replied), or over."""
 
 
 class PlyEvaluationModel(WireModel):
@@ -94,7 +96,7 @@ class PuzzleProgress(ServerMessage):
 
     type: Literal["puzzle_progress"] = "puzzle_progress"
     puzzle_id: PuzzleId
-    status: Literal["continue", "solved", "failed"]
+    status: TryStatus
     reply: AnalysisMoveModel | None = None
     """`continue`: the defender's answer to the last move."""
     solution: list[AnalysisMoveModel] = []

@@ -95,14 +95,15 @@ class AnalysisRequests:
         """Check the request of the signed-in `caller`, then search off the receive loop (the
         client can keep playing) and `reply` with the answer; or hand it to the node that holds its
         room, which answers the caller."""
-        position = await self._position(caller, request, forward=True)
-        if position is not None:
-            self._search(caller.name, request, position, reply)
+        await self._serve(caller, request, reply, forward=True)
 
     async def serve_forwarded(self, caller: Caller, request: Analyze, reply: Reply) -> None:
         """Serve an analysis another node handed on (its room held here, as the hub checked first):
         as `start`, but never handed on again."""
-        position = await self._position(caller, request, forward=False)
+        await self._serve(caller, request, reply, forward=False)
+
+    async def _serve(self, caller: Caller, request: Analyze, reply: Reply, forward: bool) -> None:
+        position = await self._position(caller, request, forward)
         if position is not None:
             self._search(caller.name, request, position, reply)
 

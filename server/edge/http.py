@@ -58,21 +58,19 @@ Viewer = str | None
 Endpoint = Callable[..., Awaitable[Response]]
 
 
-class HttpReader(RecordReader, ModerationReader, Protocol):
-    """What the HTTP API reads: records, and the audit log with the roles that may read it."""
+class HttpReader(RecordReader, ModerationReader, TournamentReader, Protocol):
+    """What the HTTP API reads: records, the audit log with the roles that may read it, and
+    tournaments."""
 
 
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(
-        self, storage: HttpReader, metrics: Metrics, tournaments: TournamentReader, review: ReviewService | None = None
-    ) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService) -> None:
         self._storage = storage
         self._metrics = metrics
-        self._tournaments = tournaments
         self._review = review
-        """Game reviews and puzzles; None: their routes answer 404."""
+        """Game reviews and puzzles."""
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -209,7 +207,7 @@ class HttpApi:
         limit = _page_limit(_last(query, "limit"))
         if limit is None:
             return respond(connection, HTTPStatus.BAD_REQUEST, f"limit must be 1 to {PAGE_LIMIT}", TEXT)
-        listed = [Tournament.from_stored(stored) for stored in await self._tournaments.tournaments(limit)]
+        listed = [Tournament.from_stored(stored) for stored in await self._storage.tournaments(limit)]
         body = json.dumps([tournament_views.summary(tournament).model_dump(mode="json") for tournament in listed])
         return respond(connection, HTTPStatus.OK, body, JSON)
 
@@ -233,14 +231,11 @@ class HttpApi:
         return response
 
     async def _tournament(self, tournament_id: str) -> Tournament | None:
-        stored = await self._tournaments.tournament(tournament_id)
+        stored = await self._storage.tournament(tournament_id)
         return None if stored is None else Tournament.from_stored(stored)
-
 
     async def _game_review(self, connection: ServerConnection, query: Query, viewer: Viewer, game_id: str) -> Response:
         """A game's review, computed first if it has none yet (the answer waits for it)."""
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no reviews", TEXT)
         try:
             body = await self._review.review_json(game_id, viewer)
         except Refusal as refusal:
@@ -249,8 +244,6 @@ class HttpApi:
 
     async def _next_puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         """The puzzle of the day with `?daily=1`, else one for the viewer (near their puzzle rating)."""
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
         try:
             puzzle = await self._review.trainer.next(viewer, _last(query, "daily") in ("1", "true"))
         except Refusal as refusal:
@@ -258,8 +251,6 @@ class HttpApi:
         return respond(connection, HTTPStatus.OK, review_views.puzzle_model(puzzle).model_dump_json(), JSON)
 
     async def _puzzle(self, connection: ServerConnection, query: Query, viewer: Viewer, puzzle_id: str) -> Response:
-        if self._review is None:
-            return respond(connection, HTTPStatus.NOT_FOUND, "this server offers no puzzles", TEXT)
         try:
             puzzle = await self._review.trainer.get(puzzle_id)
         except Refusal as refusal:

@@ -31,14 +31,14 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, Protocol
+from typing import Protocol
 
 from engine.board import Board
 from engine.errors import IllegalMoveError
 from engine.glicko2 import Rating
 from engine.notation import format_point
 from engine.record import GameRecord
-from engine.review import MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
+from engine.review import DEFAULT_BUDGET, MIN_PUZZLE_MOVES, PuzzleFound, ReviewBudget, puzzle_candidates
 from engine.types import Point, Rule
 from server.bots.pool import BotError, BotPool, Priority
 from server.domain import (
@@ -54,6 +54,7 @@ from server.domain import (
 )
 from server.review.reviewer import GameReviewer, position_request
 from server.review.work import puzzle_in_worker, win_in_worker
+from wire.review import TryStatus
 
 logger = logging.getLogger(__name__)
 
@@ -185,9 +186,6 @@ class PuzzleMiner:
         return puzzles
 
 
-TryStatus = Literal["continue", "solved", "failed"]
-
-
 @dataclass(frozen=True, slots=True)
 class TryResult:
     """Where a try stands after the attacker's moves."""
@@ -196,11 +194,15 @@ class TryResult:
     status: TryStatus
     reply: Point | None = None
     """`continue`: the defender's answer to the last move."""
-    rated: bool = False
     player_ratings: tuple[Rating, Rating] | None = None
     """A rated try: the player's puzzle rating before and after."""
     puzzle_ratings: tuple[Rating, Rating] | None = None
     """A rated try: the puzzle's rating before and after."""
+
+    @property
+    def rated(self) -> bool:
+        """Whether the try was rated (the player's first finished try at the puzzle)."""
+        return self.player_ratings is not None
 
 
 WinFinder = Callable[[Puzzle, tuple[Point, ...], Point], Awaitable[tuple[Point, ...] | None]]
@@ -211,11 +213,13 @@ with the given move: its line (the move, the defender's reply, ...), or None."""
 class PuzzleTrainer:
     """Serves puzzles and judges tries."""
 
-    def __init__(self, storage: PuzzleRecords, pool: BotPool | None = None, budget: ReviewBudget | None = None) -> None:
+    def __init__(
+        self, storage: PuzzleRecords, pool: BotPool | None = None, budget: ReviewBudget = DEFAULT_BUDGET
+    ) -> None:
         self._storage = storage
         self._pool = pool
         """The analysis pool, where a move off the solution is checked; None: only the solution's count."""
-        self._budget = budget or ReviewBudget()
+        self._budget = budget
 
     async def rating(self, player: str) -> Rating:
         """The player's puzzle rating."""
@@ -255,7 +259,7 @@ class PuzzleTrainer:
         if rated is None:
             return TryResult(puzzle, status)
         players, puzzles = (rated.player_before, rated.player_after), (rated.puzzle_before, rated.puzzle_after)
-        return TryResult(puzzle, status, None, True, players, puzzles)
+        return TryResult(puzzle, status, player_ratings=players, puzzle_ratings=puzzles)
 
     async def _win_starting_with(
         self, puzzle: Puzzle, played: tuple[Point, ...], move: Point

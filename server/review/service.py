@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.glicko2 import Rating
 from engine.review import ReviewBudget
 from engine.types import Point
 from server.bots.pool import BotPool
@@ -133,7 +132,7 @@ class ReviewService:
     async def _puzzle_message(
         self, player: str, puzzle: Puzzle, daily: bool, request_id: str | int | None
     ) -> PuzzleMessage:
-        rating: Rating = await self.trainer.rating(player)
+        rating = await self.trainer.rating(player)
         return PuzzleMessage(puzzle=views.puzzle_model(puzzle), daily=daily, rating=round(rating.rating), id=request_id)
 
     def _game_rated(self, change: RatingsChanged) -> None:

@@ -244,11 +244,11 @@ class Room:
         self.standings: dict[str, Standing] = {}
         """The standings (ratings) of the players it has seen, for its snapshots."""
         self.created_by: str | None = None
+        """The player who opened the room (None for a room restored from before this was kept)."""
         self.scheduled = False
         """Whether the server scheduled the game (a tournament's): between two bots it goes on while
         nobody watches it (instead of pausing, and ending drawn when left idle), and a player who is
         away loses once the claim time has passed (nobody needs to claim it), not the abandon time."""
-        """The player who opened the room (None for a room restored from before this was kept)."""
         self.presence = Presence()
         """Who is in the room, who is away."""
         self.game_id = new_game_id()

@@ -450,6 +450,7 @@ class Storage:
         """How many stored games without a result `name` (ignoring case) holds a seat in."""
         async with self._snapshot() as read:
             return await moderation.unfinished_games_of(read, name)
+
     # -------------------------------------------------------- tournaments
 
     async def tournament(self, tournament_id: str) -> StoredTournament | None:
@@ -466,6 +467,7 @@ class Storage:
         """Every tournament not yet over, listed or not (its director takes it up again after a restart)."""
         async with self._snapshot() as read:
             return await read_tournaments(read, "status <> 'finished'", (), 1_000_000)
+
     async def review(self, game_id: str) -> GameReviewed | None:
         """A game's stored review, or None if it has none yet."""
         async with self._snapshot() as read:
@@ -501,11 +503,6 @@ class Storage:
         """Finished public games the puzzle miner has not looked at yet, oldest first."""
         async with self._snapshot() as read:
             return await review_reads.games_to_mine(read, limit)
-
-    async def games_to_review(self, limit: int) -> list[GameId]:
-        """Finished rated games without a review, oldest first."""
-        async with self._snapshot() as read:
-            return await review_reads.games_to_review(read, limit)
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"

@@ -1,32 +1,26 @@
 """The reads of reviews and puzzles, as domain values; each function takes a read snapshot
 (`Storage._snapshot`), so that `Storage` only forwards to it.
 
-Rows are read by column name, lines of points from their JSON text
-(`review_statements.points_text` writes them).
+Rows are read by column name, lines of points from their JSON text (`rows.points_from`;
+`review_statements.points_text` writes them).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 
 from engine.glicko2 import LOSS, WIN, Rating, rate_game
 from engine.record import parse_timestamp
 from engine.review import GameReview, Mark, MarkKind, PlyEvaluation, WinKind
-from engine.types import Color, Point, Rule
+from engine.types import Color, Rule
 from server.domain import GameId, GameReviewed, Puzzle, PuzzleRated, PuzzleTried
 from server.storage.drivers import Queries, Reads
-from server.storage.rows import Row
+from server.storage.rows import Row, points_from, rating_from
 
 PUZZLE_COLUMNS = (
     "puzzle_id, game_id, source, ply, rule, size, moves, solution, theme, forbidden, rating, rd, volatility, attempts"
 )
 """The columns of `puzzles` that `puzzle_from` reads."""
-
-
-def points_from(text: str) -> tuple[Point, ...]:
-    """Points from their stored JSON text [[x, y], ...]."""
-    return tuple(Point(x, y) for x, y in json.loads(text))
 
 
 def puzzle_from(row: Row) -> Puzzle:
@@ -42,7 +36,7 @@ def puzzle_from(row: Row) -> Puzzle:
         solution=points_from(row["solution"]),
         theme=WinKind(row["theme"]),
         forbidden=bool(row["forbidden"]),
-        rating=_rating_from(row),
+        rating=rating_from(row),
         attempts=row["attempts"],
     )
 
@@ -105,7 +99,7 @@ async def puzzle_rating(read: Reads, player: str) -> tuple[Rating, int]:
     )
     if row is None:
         return Rating(), 0
-    return _rating_from(row), row["attempts"]
+    return rating_from(row), row["attempts"]
 
 
 _NEW_PLAYER = (
@@ -135,13 +129,9 @@ async def rate_try(transaction: Queries, tried: PuzzleTried, for_update: str) ->
     )
     if player is None or puzzle is None:  # a bug: not ValueError, which aiosqlite raises for a closed connection
         raise LookupError(f"puzzle {tried.puzzle_id} is not stored: a try at it cannot be rated")
-    player_before, puzzle_before = _rating_from(player), _rating_from(puzzle)
+    player_before, puzzle_before = rating_from(player), rating_from(puzzle)
     player_after, puzzle_after = rate_game(player_before, puzzle_before, WIN if tried.solved else LOSS)
     return dataclasses.replace(tried, rated=PuzzleRated(player_before, player_after, puzzle_before, puzzle_after))
-
-
-def _rating_from(row: Row) -> Rating:
-    return Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"]))
 
 
 async def _has_tried(read: Reads, player: str, puzzle_id: str) -> bool:
@@ -158,16 +148,6 @@ async def games_to_mine(read: Reads, limit: int) -> list[GameId]:
     rows = await read.rows(
         "SELECT g.game_id FROM games g JOIN results r USING (game_id) WHERE g.private = 0 AND NOT EXISTS "
         "(SELECT 1 FROM mined_games m WHERE m.game_id = g.game_id) ORDER BY r.ended_at, g.game_id LIMIT ?",
-        (limit,),
-    )
-    return [GameId(row["game_id"]) for row in rows]
-
-
-async def games_to_review(read: Reads, limit: int) -> list[GameId]:
-    """Finished rated games without a review, oldest first (for a server that reviews them all)."""
-    rows = await read.rows(
-        "SELECT g.game_id FROM games g JOIN results r USING (game_id) WHERE g.rated = 1 AND NOT EXISTS "
-        "(SELECT 1 FROM game_reviews v WHERE v.game_id = g.game_id) ORDER BY r.ended_at, g.game_id LIMIT ?",
         (limit,),
     )
     return [GameId(row["game_id"]) for row in rows]

@@ -49,10 +49,19 @@ OPENING_STEP_COLUMNS = "player, side, step"
 """The columns of `opening_steps` that `opening_step_from` reads."""
 
 
+def rating_from(row: Row) -> Rating:
+    """A Glicko-2 rating from a row's `rating`, `rd` and `volatility` (a player's or a puzzle's)."""
+    return Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"]))
+
+
+def points_from(text: str) -> tuple[Point, ...]:
+    """Points from their stored JSON text [[x, y], ...] (a winning line, a review's or a puzzle's)."""
+    return tuple(Point(x, y) for x, y in json.loads(text))
+
+
 def standing_from(row: Row) -> Standing:
     """A player's standing from a row of STANDING_COLUMNS."""
-    rating = Rating(float(row["rating"]), float(row["rd"]), float(row["volatility"]))
-    return Standing(row["name"], row["kind"], rating, int(row["games"]))
+    return Standing(row["name"], row["kind"], rating_from(row), int(row["games"]))
 
 
 def stored_player_from(row: Row) -> StoredPlayer:
@@ -158,7 +167,7 @@ def _clock(row: Row) -> ClockSetting | None:
 def _result(row: Row) -> GameResult | None:
     if row["reason"] is None:
         return None
-    line = None if row["line"] is None else tuple(Point(x, y) for x, y in json.loads(row["line"]))
+    line = None if row["line"] is None else points_from(row["line"])
     winner = None if row["winner"] is None else Color.parse(row["winner"])
     return GameResult(winner, EndReason(row["reason"]), line, row["detail"])
 
