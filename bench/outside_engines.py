@@ -63,12 +63,24 @@ class Sample:
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.outside_engines", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="NAME=COMMAND of the outside engine (default: "
-                        "our greedy level through gomoku-engine)")
-    parser.add_argument("--moves", type=int, default=41, help="engine moves timed through the server, the first "
-                        "(which starts the engine's process) shown apart (default 41)")
-    parser.add_argument("--openings", type=int, default=4, help="openings against master, each with both colours; "
-                        "0 skips the match (default 4)")
+    parser.add_argument(
+        "--engine",
+        default=DEFAULT_ENGINE,
+        help="NAME=COMMAND of the outside engine (default: our greedy level through gomoku-engine)",
+    )
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=41,
+        help="engine moves timed through the server, the first "
+        "(which starts the engine's process) shown apart (default 41)",
+    )
+    parser.add_argument(
+        "--openings",
+        type=int,
+        default=4,
+        help="openings against master, each with both colours; 0 skips the match (default 4)",
+    )
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move in the match (default 1000)")
     return parser.parse_args(argv)
 
@@ -188,8 +200,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.openings > 0:
             note(f"{name} against master, {arguments.openings} openings, {arguments.time_ms} ms per move")
             print()
-            match = ["master", "--engine", arguments.engine, f"--time-ms={arguments.time_ms}",
-                     f"--openings={arguments.openings}", "--jobs=1", f"--out={folder / 'games'}"]
+            match = [
+                "master",
+                "--engine",
+                arguments.engine,
+                f"--time-ms={arguments.time_ms}",
+                f"--openings={arguments.openings}",
+                "--jobs=1",
+                f"--out={folder / 'games'}",
+            ]
             return arena.main(match)
     return 0
 

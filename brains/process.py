@@ -147,7 +147,7 @@ class BrainProcess:
         STDERR_TAIL_LINES of them and STDERR_TAIL_BYTES in all."""
         text = self._stderr_end.decode("utf-8", errors="replace")
         lines = [line.rstrip() for line in text.splitlines() if line.strip()]
-        return " | ".join(lines[-STDERR_TAIL_LINES:])
+        return _last_bytes(" | ".join(lines[-STDERR_TAIL_LINES:]), STDERR_TAIL_BYTES)
 
     # ------------------------------------------------------------- asking
 
@@ -304,3 +304,14 @@ class _Allowance:
     def wait_s(self, size: int) -> float:
         """How long from the last `take` until `size` bytes are left (0 if they are now)."""
         return max(0.0, size - self._left) / self._per_second
+
+
+def _last_bytes(text: str, limit: int) -> str:
+    """The end of `text` that fits in `limit` bytes of UTF-8, cut at a character's start.
+
+    Joining lines with " | " and replacing a multi-byte character cut in two both make the text
+    longer than the bytes it was decoded from, so the bound is applied to what is returned."""
+    encoded = text.encode()
+    if len(encoded) <= limit:
+        return text
+    return encoded[-limit:].decode("utf-8", errors="ignore")

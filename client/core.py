@@ -921,10 +921,10 @@ def _clock_model(clock: tuple[int, int] | None) -> ClockSettingModel | None:
     return None if clock is None else ClockSettingModel(initial_ms=clock[0], increment_ms=clock[1])
 
 
-
 def _claim_is_open(colour: Color, name: str) -> str:
     """What the player is told once the win may be claimed from the absent `colour`."""
     return f"{colour} ({name}) has been away long enough: 'claim' wins the game, or wait for them"
+
 
 def _first_problem(error: ValidationError) -> str:
     detail = error.errors()[0]

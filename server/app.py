@@ -261,9 +261,7 @@ class GameServer:
             loop.create_task(app.handlers.moderation.sanctions.watch()),
         ]
         if app.cluster is not None:
-            app._chores += await app.cluster.start(
-                app.handlers.lobby, app.handlers.tournaments, app.handlers.analysis
-            )
+            app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.tournaments, app.handlers.analysis)
         if not app.director.directing:
             app._chores.append(app._direct_tournaments())
         server = await route(

@@ -751,6 +751,7 @@ class PuzzleTried:
     rated: PuzzleRated | None = None
     """Left None by whoever makes the record; the record writer sets it for a first try."""
 
+
 StoreRecord = (
     GameStarted
     | MovePlayed

@@ -98,75 +98,193 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "postgresql://USER@HOST:PORT/DB (needs the cluster extra: pip install '.[cluster]')",
     )
     add("--bot-workers", type=_count, default=1, help="bot search processes; 0 disables bots (default 1)")
-    add("--abandon-after-s", type=_positive_seconds, default=120.0, help="seconds a dropped player may stay away "
-        "before the game is lost, and a finished room is kept for a rematch (default 120)")
+    add(
+        "--abandon-after-s",
+        type=_positive_seconds,
+        default=120.0,
+        help="seconds a dropped player may stay away "
+        "before the game is lost, and a finished room is kept for a rematch (default 120)",
+    )
     add("--bot-time-ms", type=_positive_int, default=None, help="the most a bot thinks per move (default: its level's)")
     add("--bot-pause-s", type=_seconds, default=1.0, help="the least time between the moves of two bots (default 1)")
-    add("--bot-idle-s", type=_positive_seconds, default=600.0, help="a game between two bots that nobody watches "
-        "pauses, and ends drawn after this many seconds (default 600)")
+    add(
+        "--bot-idle-s",
+        type=_positive_seconds,
+        default=600.0,
+        help="a game between two bots that nobody watches pauses, and ends drawn after this many seconds (default 600)",
+    )
     defaults = ServerSettings()
-    add("--analysis-workers", type=_positive_int, default=defaults.analysis_workers, help="search processes for "
+    add(
+        "--analysis-workers",
+        type=_positive_int,
+        default=defaults.analysis_workers,
+        help="search processes for "
         "`analyze`, apart from the bots', so that no analysis delays a bot's move "
-        f"(default {defaults.analysis_workers})")
-    add("--analysis-max-ms", type=_positive_int, default=defaults.analysis_max_ms, help="the longest analysis: a "
-        f"longer time_ms is lowered to it (default {defaults.analysis_max_ms})")
-    add("--compression", action="store_true", help="offer per-message deflate to clients: less traffic on a "
-        "slow network, more memory and CPU per connection (default off)")
-    add("--claim-after-s", type=_positive_seconds, default=30.0, help="seconds a player must have been away "
-        "before the opponent may claim the win (default 30)")
-    add("--engines", metavar="FILE", default=None, help="a TOML file of outside Gomocup engines to offer as bot "
-        "levels (see docs/engines.md)")
+        f"(default {defaults.analysis_workers})",
+    )
+    add(
+        "--analysis-max-ms",
+        type=_positive_int,
+        default=defaults.analysis_max_ms,
+        help=f"the longest analysis: a longer time_ms is lowered to it (default {defaults.analysis_max_ms})",
+    )
+    add(
+        "--compression",
+        action="store_true",
+        help="offer per-message deflate to clients: less traffic on a "
+        "slow network, more memory and CPU per connection (default off)",
+    )
+    add(
+        "--claim-after-s",
+        type=_positive_seconds,
+        default=30.0,
+        help="seconds a player must have been away before the opponent may claim the win (default 30)",
+    )
+    add(
+        "--engines",
+        metavar="FILE",
+        default=None,
+        help="a TOML file of outside Gomocup engines to offer as bot levels (see docs/engines.md)",
+    )
     review = ReviewSettings()
-    add("--review-nodes", type=_positive_int, default=review.budget_nodes, help="solver nodes per position of a "
-        f"game review or a puzzle check (default {review.budget_nodes})")
-    add("--review-rated", action="store_true", help="review every rated game as soon as it ends (default: "
-        "reviews are computed when first asked for)")
+    add(
+        "--review-nodes",
+        type=_positive_int,
+        default=review.budget_nodes,
+        help=f"solver nodes per position of a game review or a puzzle check (default {review.budget_nodes})",
+    )
+    add(
+        "--review-rated",
+        action="store_true",
+        help="review every rated game as soon as it ends (default: reviews are computed when first asked for)",
+    )
     add("--no-puzzle-mining", action="store_true", help="do not look for puzzles in finished games")
-    add("--bus", metavar="URL", default=None, help="run as one node of a cluster, the nodes talking through "
-        "this Redis (redis://HOST:PORT/0; needs the cluster extra); without it, one process (default)")
-    add("--node-id", type=_node_id, default=None, help="this node's name in the cluster, unique among its "
-        "nodes (default: the host's name and this process's id with --bus or PostgreSQL, else 'local')")
+    add(
+        "--bus",
+        metavar="URL",
+        default=None,
+        help="run as one node of a cluster, the nodes talking through "
+        "this Redis (redis://HOST:PORT/0; needs the cluster extra); without it, one process (default)",
+    )
+    add(
+        "--node-id",
+        type=_node_id,
+        default=None,
+        help="this node's name in the cluster, unique among its "
+        "nodes (default: the host's name and this process's id with --bus or PostgreSQL, else 'local')",
+    )
     limits = Limits()
-    add("--max-connections-per-address", type=_positive_int, default=limits.connections_per_address,
-        help=f"open connections from one IP address (default {limits.connections_per_address})")
-    add("--max-rooms-per-player", type=_positive_int, default=limits.rooms_per_player,
-        help=f"rooms one player may have open (default {limits.rooms_per_player})")
-    add("--max-bot-games-per-player", type=_count, default=limits.bot_games_per_player,
-        help=f"games between two bots one player may run (default {limits.bot_games_per_player})")
-    add("--max-bot-games", type=_count, default=limits.bot_games,
-        help=f"games between two bots on the whole server (default {limits.bot_games})")
-    add("--max-seeks-per-player", type=_positive_int, default=limits.seeks_per_player,
-        help=f"seeks one player may have waiting in the lobby (default {limits.seeks_per_player})")
-    add("--max-quick-seeks-per-address", type=_positive_int, default=limits.quick_seeks_per_address,
-        help=f"quick seeks waiting from one IP address (default {limits.quick_seeks_per_address})")
-    add("--max-new-names-per-address-per-hour", type=_count, default=limits.new_names_per_address_per_hour,
-        help=f"new players one IP address may sign up in an hour (default {limits.new_names_per_address_per_hour})")
-    add("--new-player-chat-lines", type=_count, default=limits.new_player_chat_lines,
+    add(
+        "--max-connections-per-address",
+        type=_positive_int,
+        default=limits.connections_per_address,
+        help=f"open connections from one IP address (default {limits.connections_per_address})",
+    )
+    add(
+        "--max-rooms-per-player",
+        type=_positive_int,
+        default=limits.rooms_per_player,
+        help=f"rooms one player may have open (default {limits.rooms_per_player})",
+    )
+    add(
+        "--max-bot-games-per-player",
+        type=_count,
+        default=limits.bot_games_per_player,
+        help=f"games between two bots one player may run (default {limits.bot_games_per_player})",
+    )
+    add(
+        "--max-bot-games",
+        type=_count,
+        default=limits.bot_games,
+        help=f"games between two bots on the whole server (default {limits.bot_games})",
+    )
+    add(
+        "--max-seeks-per-player",
+        type=_positive_int,
+        default=limits.seeks_per_player,
+        help=f"seeks one player may have waiting in the lobby (default {limits.seeks_per_player})",
+    )
+    add(
+        "--max-quick-seeks-per-address",
+        type=_positive_int,
+        default=limits.quick_seeks_per_address,
+        help=f"quick seeks waiting from one IP address (default {limits.quick_seeks_per_address})",
+    )
+    add(
+        "--max-new-names-per-address-per-hour",
+        type=_count,
+        default=limits.new_names_per_address_per_hour,
+        help=f"new players one IP address may sign up in an hour (default {limits.new_names_per_address_per_hour})",
+    )
+    add(
+        "--new-player-chat-lines",
+        type=_count,
+        default=limits.new_player_chat_lines,
         help=f"chat lines per {limits.chat_window_s:g} s for a player with no rated game yet (default "
-        f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})")
+        f"{limits.new_player_chat_lines}; everyone else {limits.chat_lines})",
+    )
     accounts = AccountSettings()
-    add("--max-password-failures-per-name", type=_positive_int, default=accounts.failures_per_name,
+    add(
+        "--max-password-failures-per-name",
+        type=_positive_int,
+        default=accounts.failures_per_name,
         help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then rate_limited "
-        f"(default {accounts.failures_per_name})")
-    add("--max-password-failures-per-address", type=_positive_int, default=accounts.failures_per_address,
+        f"(default {accounts.failures_per_name})",
+    )
+    add(
+        "--max-password-failures-per-address",
+        type=_positive_int,
+        default=accounts.failures_per_address,
         help=f"wrong passwords from one IP address per {accounts.failure_window_s / 60:g} minutes "
-        f"(default {accounts.failures_per_address})")
-    add("--deleted-name-reserved-days", type=_seconds, default=accounts.name_reserved_days,
-        help=f"days a deleted account's name waits before anyone may take it (default {accounts.name_reserved_days:g})")
+        f"(default {accounts.failures_per_address})",
+    )
+    add(
+        "--deleted-name-reserved-days",
+        type=_seconds,
+        default=accounts.name_reserved_days,
+        help=f"days a deleted account's name waits before anyone may take it (default {accounts.name_reserved_days:g})",
+    )
     lease = LeaseSettings()
-    add("--heartbeat-s", type=_positive_seconds, default=lease.heartbeat_s, help="how often a node on PostgreSQL "
-        f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})")
-    add("--lease-s", type=_positive_seconds, default=lease.expiry_s, help="how long a node's lease outlasts its "
-        f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})")
+    add(
+        "--heartbeat-s",
+        type=_positive_seconds,
+        default=lease.heartbeat_s,
+        help="how often a node on PostgreSQL "
+        f"renews its lease and looks for dead nodes (default {lease.heartbeat_s:g})",
+    )
+    add(
+        "--lease-s",
+        type=_positive_seconds,
+        default=lease.expiry_s,
+        help="how long a node's lease outlasts its "
+        f"last renewal: a node silent that long has its rooms taken over (default {lease.expiry_s:g})",
+    )
     tournaments = TournamentSettings()
-    add("--tournament-round-pause-s", type=_seconds, default=tournaments.round_pause_s,
-        help=f"seconds between a tournament's rounds (default {tournaments.round_pause_s:g})")
-    add("--arena-wave-s", type=_seconds, default=tournaments.arena_wave_s,
-        help=f"seconds an arena gathers free players before pairing them (default {tournaments.arena_wave_s:g})")
-    add("--max-tournaments-per-player", type=_positive_int, default=tournaments.open_per_player,
-        help=f"tournaments not yet over one player may organise (default {tournaments.open_per_player})")
-    add("--tournament-organisers", metavar="NAME,...", default="", type=lambda text: text.replace(" ", ""),
-        help="only these players may create tournaments (default: anyone signed in)")
+    add(
+        "--tournament-round-pause-s",
+        type=_seconds,
+        default=tournaments.round_pause_s,
+        help=f"seconds between a tournament's rounds (default {tournaments.round_pause_s:g})",
+    )
+    add(
+        "--arena-wave-s",
+        type=_seconds,
+        default=tournaments.arena_wave_s,
+        help=f"seconds an arena gathers free players before pairing them (default {tournaments.arena_wave_s:g})",
+    )
+    add(
+        "--max-tournaments-per-player",
+        type=_positive_int,
+        default=tournaments.open_per_player,
+        help=f"tournaments not yet over one player may organise (default {tournaments.open_per_player})",
+    )
+    add(
+        "--tournament-organisers",
+        metavar="NAME,...",
+        default="",
+        type=lambda text: text.replace(" ", ""),
+        help="only these players may create tournaments (default: anyone signed in)",
+    )
     arguments = parser.parse_args(argv)
     try:
         lease = LeaseSettings(arguments.heartbeat_s, arguments.lease_s)

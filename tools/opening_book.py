@@ -128,9 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("opening_book: --level must be a bot level, --nodes and --jobs at least 1", file=sys.stderr)
         return 2
     rules: list[Rule] = list(dict.fromkeys(arguments.rules))
-    tasks = [
-        Task(rule, stones, arguments.level, arguments.nodes) for rule in rules for stones in candidate_openings()
-    ]
+    tasks = [Task(rule, stones, arguments.level, arguments.nodes) for rule in rules for stones in candidate_openings()]
     began = time.monotonic()
     results: list[Appraised] = []
     for done, result in enumerate(appraise_all(tasks, arguments.jobs), start=1):

@@ -80,13 +80,25 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--server", default=DEFAULT_SERVER, help=f"websocket address (default {DEFAULT_SERVER})")
     add("--name", required=True, help="the bot account's name (created as a bot on first use)")
     add("--engine", required=True, help='the brain\'s command line, e.g. "pbrain-rapfi" (split like a shell)')
-    add("--password-file", type=Path, default=None,
-        help=f"a file whose first line is the account's password (default ${PASSWORD_ENV}, else none)")
-    add("--config-dir", type=Path, default=None,
-        help=f"where the account's token is kept (default ${CONFIG_DIR_ENV}, else ~/.config/gomoku)")
+    add(
+        "--password-file",
+        type=Path,
+        default=None,
+        help=f"a file whose first line is the account's password (default ${PASSWORD_ENV}, else none)",
+    )
+    add(
+        "--config-dir",
+        type=Path,
+        default=None,
+        help=f"where the account's token is kept (default ${CONFIG_DIR_ENV}, else ~/.config/gomoku)",
+    )
     add("--max-games", type=_positive, default=1, help="games at once, one engine process each (default 1)")
-    add("--rules", type=_rules, default=frozenset({Rule.FREESTYLE}),
-        help="rules it plays, comma-separated (default freestyle)")
+    add(
+        "--rules",
+        type=_rules,
+        default=frozenset({Rule.FREESTYLE}),
+        help="rules it plays, comma-separated (default freestyle)",
+    )
     add("--sizes", type=_sizes, default=frozenset({15}), help="board sizes it plays, comma-separated (default 15)")
     add("--no-untimed", action="store_true", help="refuse games without a clock")
     add("--min-initial-s", type=float, default=0.0, help="the least initial time of a timed game (default 0)")
@@ -96,8 +108,12 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--opponents", choices=("human", "bot", "any"), default="any", help="people, bots or both (default any)")
     add("--allow", type=_names, default=frozenset(), help="play only these names (comma-separated)")
     add("--deny", type=_names, default=frozenset(), help="never play these names (comma-separated)")
-    add("--move-time-ms", type=_positive, default=2000,
-        help="the most its engine thinks per move; untimed games get this (default 2000)")
+    add(
+        "--move-time-ms",
+        type=_positive,
+        default=2000,
+        help="the most its engine thinks per move; untimed games get this (default 2000)",
+    )
     add("--tolerance-ms", type=int, default=1000, help="how long past that the engine may answer (default 1000)")
     add("--start-timeout-s", type=float, default=30.0, help="how long the engine may take to start (default 30)")
     add("--accept-draws", action="store_true", help="accept draw offers (default: decline them)")

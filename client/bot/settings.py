@@ -66,9 +66,7 @@ class BotSettings:
     accept_seeks: bool = True
     """Whether it accepts seeks its filters allow."""
 
-    def accepts_terms(
-        self, rule: Rule, size: int, clock: ClockSettingModel | None, rated: bool, opening: str
-    ) -> bool:
+    def accepts_terms(self, rule: Rule, size: int, clock: ClockSettingModel | None, rated: bool, opening: str) -> bool:
         """Whether a game of these terms is one it plays."""
         if rule not in self.rules or size not in self.sizes:
             return False
@@ -110,9 +108,7 @@ class BotSettings:
         terms = self.accepts_terms(room.rule, room.size, room.clock, room.rated, room.opening)
         return terms and self.accepts_opponent(seated[0].name, seated[0].kind)
 
-    def move_limits(
-        self, clock: ClockModel | None, time_control: ClockSettingModel | None, color: Color
-    ) -> TimeLimits:
+    def move_limits(self, clock: ClockModel | None, time_control: ClockSettingModel | None, color: Color) -> TimeLimits:
         """The engine's limits for its next move: the room's clock shared out (as the server shares
         out its own bots'), never more than `move_time_ms`, some time kept for the network."""
         if clock is None:

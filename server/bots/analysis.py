@@ -135,9 +135,7 @@ class AnalysisRequests:
             task.cancel()
         await asyncio.gather(*self._running, return_exceptions=True)
 
-    async def _room_position(
-        self, caller: Caller, request: Analyze, room_id: RoomId, forward: bool
-    ) -> Position | None:
+    async def _room_position(self, caller: Caller, request: Analyze, room_id: RoomId, forward: bool) -> Position | None:
         room = self._rooms.facts(room_id)
         if room is None and forward:
             if await self._elsewhere.analyse_elsewhere(room_id, caller, request):

@@ -346,15 +346,11 @@ class BotPool:
 
         return await self._scheduled(priority, run_in_slot, watcher)
 
-    async def _search(
-        self, work: Callable[[BotRequest], _T], request: BotRequest, watcher: WaitWatcher | None
-    ) -> _T:
+    async def _search(self, work: Callable[[BotRequest], _T], request: BotRequest, watcher: WaitWatcher | None) -> _T:
         """Run `work(request)` in a worker, with the pool's capacity, priority and deadline."""
         return await self._scheduled(request.priority, lambda: self._run(work, request), watcher)
 
-    async def _scheduled(
-        self, priority: Priority, run: Callable[[], Awaitable[_T]], watcher: WaitWatcher | None
-    ) -> _T:
+    async def _scheduled(self, priority: Priority, run: Callable[[], Awaitable[_T]], watcher: WaitWatcher | None) -> _T:
         """Admit a search (or refuse it as busy), wait for a slot (telling `watcher`), then await
         `run()`, which releases the slot."""
         if self._closed:

@@ -213,7 +213,7 @@ class RedisBus:
                 self.subscribed.clear()
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+                    await pubsub.aclose()
             await pause(wait_s)
             wait_s = min(wait_s * 2, RECONNECT_LONGEST_S)
 

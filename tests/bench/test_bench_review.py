@@ -14,8 +14,10 @@ def test_a_games_review_is_scaled_to_sixty_plies_from_its_own_mean() -> None:
 
 
 def test_each_position_of_a_game_is_timed_once() -> None:
-    moves = tuple(RecordedMove(parse_point(word, 15), Color.BLACK if index % 2 == 0 else Color.WHITE)
-                  for index, word in enumerate("h8 h9 i8 g8 j8".split()))
+    moves = tuple(
+        RecordedMove(parse_point(word, 15), Color.BLACK if index % 2 == 0 else Color.WHITE)
+        for index, word in enumerate("h8 h9 i8 g8 j8".split())
+    )
     record = GameRecord(Rule.FREESTYLE, 15, PlayerInfo("a", "human"), PlayerInfo("b", "human"), moves, None)
     cost = cost_of(record)
     assert len(cost.positions) == 6

@@ -11,9 +11,7 @@ from client_harness import EXPECT_TIMEOUT_S, PseudoTerminal, gomoku_command, run
 PASSWORD = "tiles of the garden"
 
 
-async def test_a_name_kept_with_passwd_signs_in_on_another_machine_with_login(
-    server_port: int, tmp_path: Path
-) -> None:
+async def test_a_name_kept_with_passwd_signs_in_on_another_machine_with_login(server_port: int, tmp_path: Path) -> None:
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
     async with PseudoTerminal.running_gomoku(server_port, home, "alice", 24, 80, "passwd") as terminal:
         await terminal.expect("new password: ")

@@ -18,4 +18,3 @@ def test_a_missing_postgresql_skips_with_its_install_line_unless_required(monkey
     monkeypatch.setenv("GOMOKU_CLUSTER_TESTS", "required")
     with pytest.raises(pytest.fail.Exception, match="required, but PostgreSQL is not installed"):
         services.require_postgres()
-

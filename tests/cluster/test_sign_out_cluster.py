@@ -70,6 +70,7 @@ async def test_a_connection_elsewhere_with_the_names_token_becomes_the_first_dev
     assert (await elsewhere.expect_next("signed_out"))["device_ids"] == signed_out["device_ids"]
     assert await closed_with(elsewhere) == (1008, "signed out")
 
+
 async def test_an_account_deleted_on_one_node_closes_its_connections_on_the_others(
     start_cluster_node: StartClusterNode, clients: Clients
 ) -> None:

@@ -111,7 +111,6 @@ def _publish(inbox: EdgeInbox, room: Room, changes: list[RoomChange], now: float
         inbox.publish(room.room_id, room.presence_changed(report, now).events)
 
 
-
 def test_connections_closing_together_make_one_report_per_room_with_the_counts_when_it_is_made() -> None:
     inbox = entered(ALICE, BOB, BOB_AGAIN, *FANS)
     assert inbox.edge.connection_closed(ConnectionId(10)), "the first to close starts a batch"

@@ -22,6 +22,7 @@ def db_path(database: str) -> str:
     """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
     return database
 
+
 MANY_ROOMS = 1_200
 """Enough rooms that one list of them all (about 190 bytes each) would be over 200 KB."""
 

@@ -17,6 +17,7 @@ def db_path(database: str) -> str:
     """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
     return database
 
+
 RECORD_PATHS = ("/api/games/{}", "/api/games/{}.sgf", "/api/games/{}.psq")
 
 

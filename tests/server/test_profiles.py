@@ -15,6 +15,7 @@ def db_path(database: str) -> str:
     """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
     return database
 
+
 FIVE_FOR_BLACK = ["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"]
 
 

@@ -111,9 +111,9 @@ SeekRow = tuple[str, int, float, GameTerms]
 
 owners = st.sampled_from(["ann", "bob", "cat", "dan", "eve"])
 terms = st.sampled_from([FREESTYLE, RENJU, RATED])
-seek_lists = st.lists(
-    st.tuples(owners, st.integers(1000, 2000), st.floats(-10.0, 0.0), terms), max_size=40
-).map(lambda rows: [seek(number, *row) for number, row in enumerate(rows)])
+seek_lists = st.lists(st.tuples(owners, st.integers(1000, 2000), st.floats(-10.0, 0.0), terms), max_size=40).map(
+    lambda rows: [seek(number, *row) for number, row in enumerate(rows)]
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -17,6 +17,7 @@ def db_path(database: str) -> str:
     """Every test here runs on both databases: a SQLite file and PostgreSQL (`tests/cluster/services.py`)."""
     return database
 
+
 MOVES = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
 
 

@@ -116,6 +116,7 @@ async def test_a_node_paused_past_its_lease_has_its_late_move_refused_and_comes_
     bob_elsewhere = await clients(second, "bob", bob.token)
     assert (await bob_elsewhere.request(type="move", room_id=room_id, move="j9"))["type"] == "moved"
 
+
 async def test_requests_are_unavailable_while_the_database_restarts_then_play_resumes(
     start_node: Any, clients: Any
 ) -> None:

@@ -56,8 +56,15 @@ UNIQUE_FOUR_THREE = "d5 c5 e5 e6 f5 f6 g6 e4 g7 f4".split()
 def puzzle_server(tmp_path: Path) -> Iterator[ThreadedServer]:
     """A server without bots whose starting set is one puzzle: UNIQUE_FOUR_THREE."""
     path = tmp_path / "puzzles.json"
-    puzzle = {"rule": "freestyle", "size": 9, "moves": " ".join(UNIQUE_FOUR_THREE), "solution": "g5 h5 g4",
-              "theme": "vcf", "forbidden": False, "source": "a test's bots"}
+    puzzle = {
+        "rule": "freestyle",
+        "size": 9,
+        "moves": " ".join(UNIQUE_FOUR_THREE),
+        "solution": "g5 h5 g4",
+        "theme": "vcf",
+        "forbidden": False,
+        "source": "a test's bots",
+    }
     path.write_text(json.dumps({"made_by": "a test", "puzzles": [puzzle]}))
     server = ThreadedServer(tmp_path / "gomoku.sqlite3")
     server.settings = replace(server.settings, review=ReviewSettings(starting_set=path))
