@@ -1,50 +1,48 @@
 # The Gomoku server: one process serving websockets and HTTP on port 8765,
 # keeping its SQLite database in /data (mount a volume there).
+#
+# Every version installed comes from requirements.lock (hash-checked); the
+# package is built from this tree and installed into its own virtualenv, which
+# is all the image carries. tests/install/test_image.py runs these same RUN
+# lines and CMD in a fresh virtualenv (no Docker engine needed).
 
 # EXTRAS names the package's optional extras to install: empty for the one server on SQLite,
 # "[cluster]" (asyncpg, redis-py) for a node of several (docker-compose.yml, `--profile cluster`).
 ARG EXTRAS=""
 
 # Builder: the full Python image has a C compiler and Python's headers, so the
-# wheels built here carry the engine's hot path compiled by mypyc (setup.py).
+# wheel built here carries the engine's hot path compiled by mypyc (setup.py).
 FROM python:3.11 AS builder
 ARG EXTRAS
 WORKDIR /src
-COPY pyproject.toml setup.py README.md ./
+COPY pyproject.toml setup.py README.md requirements.lock ./
 COPY engine ./engine
 COPY wire ./wire
 COPY brains ./brains
 COPY server ./server
 COPY client ./client
 COPY tools ./tools
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".${EXTRAS}"
+COPY migrations ./migrations
+# The locked wheels, then the package built with the locked setuptools and mypy.
+RUN pip download --no-cache-dir --require-hashes --no-deps --dest /wheels -r requirements.lock \
+    && pip install --no-cache-dir --no-index --find-links /wheels setuptools mypy \
+    && pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
+# The server's virtualenv, from those wheels alone: nothing but locked versions can be chosen.
+RUN python -m venv /opt/gomoku \
+    && /opt/gomoku/bin/pip install --no-cache-dir --no-index --find-links /wheels "gomoku-server${EXTRAS}" \
+    && /opt/gomoku/bin/python -c "import engine, sys; print(engine.build_info()); sys.exit(not engine.build.is_compiled())"
 
-# The image itself needs no compiler: it installs the wheels built above.
+# The image itself needs no compiler: it takes the virtualenv built above (same Python, same path).
 FROM python:3.11-slim
-ARG EXTRAS
-
-ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1
-
-COPY --from=builder /wheels /wheels
-RUN pip install --no-cache-dir --no-index --find-links /wheels "gomoku-server${EXTRAS}" \
-    && rm -rf /wheels \
-    && python -c "import engine, sys; print(engine.build_info()); sys.exit(not engine.build.is_compiled())" \
-    && useradd --create-home --uid 10001 gomoku \
+COPY --from=builder /opt/gomoku /opt/gomoku
+RUN useradd --create-home --uid 10001 gomoku \
     && mkdir -p /data \
     && chown gomoku /data
 
-# The server runs from /app so that server/ finds migrations/ beside it. The
-# engine is deliberately not copied here: it is imported from the installed,
-# compiled package.
-WORKDIR /app
-COPY wire ./wire
-COPY brains ./brains
-COPY server ./server
-COPY client ./client
-COPY tools ./tools
-COPY migrations ./migrations
-
+ENV PATH=/opt/gomoku/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1
+WORKDIR /data
 USER gomoku
 VOLUME ["/data"]
 EXPOSE 8765
@@ -52,6 +50,5 @@ EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=2).status != 200)"]
 
-# Run from /app so that server/ finds migrations/ beside it; exec form, so that
-# SIGTERM from `docker stop` reaches the server, which then shuts down cleanly.
-CMD ["python", "-m", "server.main", "--host", "0.0.0.0", "--port", "8765", "--db", "/data/gomoku.sqlite3", "--bot-workers", "2"]
+# Exec form, so that SIGTERM from `docker stop` reaches the server, which then shuts down cleanly.
+CMD ["gomoku-server", "--host", "0.0.0.0", "--port", "8765", "--db", "/data/gomoku.sqlite3", "--bot-workers", "2"]

@@ -1,6 +1,9 @@
 """Compiles the engine's hot path to C extension modules with mypyc, when this machine can.
 
-Everything else about the package is in pyproject.toml. The modules listed
+The packages are listed here too: the top-level `migrations/` folder ships
+inside the package as `server.migrations` (package data, read with
+importlib.resources), which needs a mapping pyproject.toml's `find` cannot
+express. Everything else about the package is in pyproject.toml. The modules listed
 in `engine/build.py` (`COMPILED_MODULES`) are compiled when mypyc, a C
 compiler and Python's headers are all present; otherwise, or with
 `GOMOKU_ENGINE=pure` in the environment, the package installs as pure
@@ -17,7 +20,7 @@ import sys
 import sysconfig
 import tempfile
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 BUILD = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine", "build.py"))
 
@@ -65,4 +68,19 @@ def _pure(reason: str) -> list[Extension]:
     return []
 
 
-setup(ext_modules=compiled_engine())
+PACKAGES = find_packages(include=["engine*", "wire*", "brains*", "server*", "client*", "tools*"])
+MIGRATIONS_PACKAGE = "server.migrations"
+"""The schema, `migrations/*.sql` (and PostgreSQL's baseline, `migrations/postgresql/`), as a package."""
+
+setup(
+    packages=[*PACKAGES, MIGRATIONS_PACKAGE],
+    package_dir={MIGRATIONS_PACKAGE: "migrations"},
+    package_data={
+        # The browser client, the bots' arena ratings and the starting puzzles, read from their packages.
+        "server": ["static/**/*"],
+        "server.players": ["bot_ratings.json"],
+        "server.review": ["starting_puzzles.json"],
+        MIGRATIONS_PACKAGE: ["*.sql", "postgresql/*.sql"],
+    },
+    ext_modules=compiled_engine(),
+)

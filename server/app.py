@@ -32,11 +32,7 @@ from server.bots.outside_engines import OutsideEngines
 from server.bots.players import BotPlayers, BotRoster
 from server.bots.pool import BotPool
 from server.chores import pause
-from server.cluster.bus_lobby import RemoteRequester
-from server.cluster.leases import LeaseSettings
-from server.cluster.node import ClusterNode
-from server.cluster.ownership import Ownership
-from server.cluster.tournament_lease import DirectorRow, TournamentDirection, fenced_both
+from server.cluster.lease_settings import LeaseSettings
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
 from server.edge.connections import AddressCounts, Connection, RateLimit, address_of
 from server.edge.http import WEBSOCKET_PATH, HttpApi
@@ -66,7 +62,13 @@ from wire.messages import (
 )
 
 if TYPE_CHECKING:
+    # The cluster's modules are imported only by a server that is one of several nodes (a bus, or a
+    # database on PostgreSQL): they need the `cluster` extra, which one process on SQLite does not.
     from server.cluster.bus import RedisBus
+    from server.cluster.bus_lobby import RemoteRequester
+    from server.cluster.node import ClusterNode
+    from server.cluster.ownership import Ownership
+    from server.cluster.tournament_lease import DirectorRow, TournamentDirection
 
 logger = logging.getLogger(__name__)
 
@@ -157,13 +159,15 @@ class GameServer:
         """Which connection is in which room; it sends each room's events to their sockets."""
         self.lobby = Lobby()
         self.review = ReviewService(storage, None if bots is None else bots.analysis_pool, settings.review)
-        self.cluster = None
+        self.cluster: ClusterNode | None = None
         """With a bus, the parts a node of a cluster adds (its rooms, hub and way to the lobby)."""
         self.hub: Hub
         if bus is None:
             self.rooms = RoomRegistry(storage, self.edge.publish, bots, self.roster)
             self.hub = Hub(self.rooms, self.ratings)
         else:
+            from server.cluster.node import ClusterNode
+
             self.cluster = ClusterNode(
                 bus, self.edge, storage, bots, self.roster, self.ratings, self.lobby, self.connections, settings.lease
             )
@@ -221,8 +225,10 @@ class GameServer:
     async def start(cls, settings: ServerSettings) -> tuple[GameServer, Server]:
         """Open the database, bring back unfinished games, start the bot pool and listen.
 
-        Raises StorageError for a database it cannot use, and EngineConfigError for outside
-        engines it cannot offer (no bot workers to run them, a name a player already has)."""
+        Raises StorageError for a database it cannot use, EngineConfigError for outside engines it
+        cannot offer (no bot workers to run them, a name a player already has), and OSError for an
+        address it cannot listen on. Whatever fails, everything opened so far is closed first (the
+        bot pool's processes included), so that a server that cannot start leaves nothing running."""
         if settings.engines and settings.bot_workers < 1:
             raise EngineConfigError("outside engines run in the bots' capacity: give --bot-workers 1 or more")
         metrics = Metrics()
@@ -243,41 +249,52 @@ class GameServer:
             outside = OutsideEngines(settings.engines, metrics) if settings.engines else None
             bots = BotPlayers(pool, analysis_pool, outside)
         app = cls(settings, storage, bots, metrics, roster, bus)
+        try:
+            return app, await app._open(settings, arena_ratings)
+        except BaseException:
+            await app.close()
+            raise
+
+    async def _open(self, settings: ServerSettings, arena_ratings: dict[str, int]) -> Server:
+        """Join the cluster (if any), bring back what was stored, start the chores and listen."""
         if is_postgres(settings.db_path):
-            await app._join_the_cluster()
-        await app.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
-        if app.ownership is not None:
-            await app.ownership.begin()
+            await self._join_the_cluster()
+        await self.ratings.enrol_bots(arena_ratings, level_names(), settings.engines)
+        if self.ownership is not None:
+            await self.ownership.begin()
         else:
-            await app.restore_rooms()
-        if app.director.directing:
-            await app.director.restore()
-        await app.review.start()
+            await self.restore_rooms()
+        if self.director.directing:
+            await self.director.restore()
+        await self.review.start()
         loop = asyncio.get_running_loop()
-        app._chores = [
-            loop.create_task(metrics.watch_event_loop()),
-            loop.create_task(app._save_clocks_now_and_then()),
-            loop.create_task(app._tick_the_lobby()),
-            loop.create_task(app.handlers.moderation.sanctions.watch()),
+        self._chores = [
+            loop.create_task(self.metrics.watch_event_loop()),
+            loop.create_task(self._save_clocks_now_and_then()),
+            loop.create_task(self._tick_the_lobby()),
+            loop.create_task(self.handlers.moderation.sanctions.watch()),
         ]
-        if app.cluster is not None:
-            app._chores += await app.cluster.start(app.handlers.lobby, app.handlers.tournaments, app.handlers.analysis)
-        if not app.director.directing:
-            app._chores.append(app._direct_tournaments())
-        server = await route(
-            Map([Rule(WEBSOCKET_PATH, endpoint=app.handle)]),
+        if self.cluster is not None:
+            handlers = self.handlers
+            self._chores += await self.cluster.start(handlers.lobby, handlers.tournaments, handlers.analysis)
+        if not self.director.directing:
+            self._chores.append(self._direct_tournaments())
+        return await route(
+            Map([Rule(WEBSOCKET_PATH, endpoint=self.handle)]),
             settings.host,
             settings.port,
-            process_request=app.http.process_request,
+            process_request=self.http.process_request,
             max_size=MAX_FRAME_BYTES,
             compression=None,
             extensions=[LEAN_COMPRESSION] if settings.compression else [],
         )
-        return app, server
 
     async def _join_the_cluster(self) -> None:
         """Take this node's lease, fence every write with it, and look up through it the rooms not
         served here (`Ownership.begin` then claims the rooms of dead nodes and restores them)."""
+        from server.cluster.ownership import Ownership
+        from server.cluster.tournament_lease import DirectorRow, fenced_both
+
         self.ownership = await Ownership.join(self.settings.db_path, self.settings.node_id, self.settings.lease, self)
         self.director_row = DirectorRow(
             self.settings.db_path, self.settings.node_id, self.settings.lease, lambda: self._node_epoch
@@ -297,6 +314,8 @@ class GameServer:
     def _direct_tournaments(self) -> asyncio.Task[None]:
         """Of several nodes, one directs the tournaments under a lease (`server.cluster.tournament_lease`):
         its heartbeat says whether it is this one (the chore returned)."""
+        from server.cluster.tournament_lease import TournamentDirection
+
         lobby, bus = (None, None) if self.cluster is None else (self.cluster.lobby, self.cluster.bus)
         self.direction = TournamentDirection(self.director, self.settings.lease, self.director_row, lobby, bus)
         self.rooms.watch_results(self.direction.game_ended)

@@ -8,28 +8,38 @@ a dropped player may stay away, and the limits per player and address.)
 
 Prints `listening on ws://HOST:PORT/ws` once connections are accepted. On
 SIGTERM or SIGINT it closes every connection with 1001, lets the writes in
-progress finish, and exits 0.
+progress finish, and exits 0. A server that cannot start (a database it
+cannot use, a port taken, a bad engines file, a missing extra) says why in
+one line on stderr and exits 2, leaving no process behind.
+
+One process on SQLite needs nothing but the package; `--bus` and a
+`postgresql://` `--db` need the `cluster` extra, whose modules are imported
+only then.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import signal
 import sys
+
+from websockets.asyncio.server import Server
 
 from engine import build_info
 from server.accounts.service import AccountSettings
 from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
-from server.cluster.leases import LeaseSettings, default_node_id
+from server.cluster.lease_settings import LeaseSettings, default_node_id
 from server.domain import LOCAL_NODE
 from server.hub.services import Limits
 from server.review.service import ReviewSettings
 from server.rooms.room import RoomSettings
 from server.storage.database import StorageError, is_postgres
 from server.tournaments.director import TournamentSettings
+from server.version import server_version
 
 DEFAULT_DB = "gomoku.sqlite3"
 
@@ -89,13 +99,14 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     """Read the command line into settings."""
     parser = argparse.ArgumentParser(prog="gomoku-server", description="Run the Gomoku websocket server.")
     add = parser.add_argument
+    add("--version", action="version", version=f"gomoku-server {server_version()}")
     add("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a LAN)")
     add("--port", type=_port, default=8765, help="port to listen on; 0 picks a free one (default 8765)")
     add(
         "--db",
         default=DEFAULT_DB,
         help=f"SQLite database file (default ./{DEFAULT_DB}), or a PostgreSQL database as "
-        "postgresql://USER@HOST:PORT/DB (needs the cluster extra: pip install '.[cluster]')",
+        "postgresql://USER@HOST:PORT/DB (needs the cluster extra: pip install 'gomoku-server[cluster]')",
     )
     add("--bot-workers", type=_count, default=1, help="bot search processes; 0 disables bots (default 1)")
     add(
@@ -344,7 +355,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
 
 async def run(settings: ServerSettings) -> None:
     """Serve until a stop signal, then shut down cleanly."""
-    app, server = await GameServer.start(settings)
+    app, server = await start_or_explain(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -359,14 +370,49 @@ async def run(settings: ServerSettings) -> None:
     await app.close()
 
 
+CLUSTER_EXTRA = "pip install 'gomoku-server[cluster]'"
+"""How to install what a node of several needs (asyncpg, redis-py)."""
+
+
+class CannotStart(Exception):
+    """The server cannot start as asked; the message says why in one line."""
+
+
+def check_extras(settings: ServerSettings) -> None:
+    """Refuse at once, naming the extra to install, a cluster setting whose packages are missing."""
+    wanted = []
+    if settings.bus_url is not None:
+        wanted.append(("--bus", "redis"))
+    if is_postgres(settings.db_path):
+        wanted.append(("a postgresql:// --db", "asyncpg"))
+    for option, module in wanted:
+        if importlib.util.find_spec(module) is None:
+            raise CannotStart(f"{option} needs the cluster extra ({module} is not installed): {CLUSTER_EXTRA}")
+
+
+async def start_or_explain(settings: ServerSettings) -> tuple[GameServer, Server]:
+    """Start the server, or raise CannotStart with the reason in one line."""
+    try:
+        return await GameServer.start(settings)
+    except (StorageError, EngineConfigError) as error:
+        raise CannotStart(str(error)) from error
+    except OSError as error:
+        raise CannotStart(f"cannot listen on {settings.host}:{settings.port}: {error.strerror or error}") from error
+    except Exception as error:
+        # A failure nobody foresaw: its traceback goes to the log, for a report, and the reason to the last line.
+        logging.getLogger(__name__).exception("the server failed while starting")
+        raise CannotStart(f"failed while starting: {type(error).__name__}: {error}") from error
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of `gomoku-server`."""
+    """Entry point of `gomoku-server`: exit 0 after a clean stop, 2 when it cannot start."""
     settings = parse_arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
+        check_extras(settings)
         asyncio.run(run(settings))
-    except (StorageError, EngineConfigError) as error:
+    except CannotStart as error:
         print(f"gomoku-server: {error}", file=sys.stderr)
         sys.exit(2)
     sys.exit(0)

@@ -109,7 +109,7 @@ SERVER_LAYERS = {
     "accounts": 2,
     "review": 2,
     "storage": 3,
-    **dict.fromkeys(("domain", "metrics", "chores"), 4),
+    **dict.fromkeys(("domain", "metrics", "chores", "version"), 4),
 }
 """Each part of the server (a sub-package, or a module at the top) and its layer (the cluster stands
 between one node's edge and another's rooms, on top of both): a part may import
@@ -170,3 +170,16 @@ def test_only_the_bus_imports_redis_and_a_server_without_it_never_does() -> None
     assert importing == {"server/cluster/bus.py"}
     check = "import sys, server.main; sys.exit('redis' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", check], cwd=ROOT).returncode == 0
+
+
+def test_a_server_of_one_process_imports_neither_asyncpg_nor_the_cluster() -> None:
+    """The `cluster` extra is optional: one process on SQLite starts without asyncpg and redis-py, so
+    `server.main` (and what it imports to serve) leaves the cluster's modules alone but for its settings."""
+    check = (
+        "import sys, server.main\n"
+        "loaded = {name for name in sys.modules if name.split('.')[0] in ('asyncpg', 'redis')}\n"
+        "loaded |= {name for name in sys.modules if name.startswith('server.cluster.')}\n"
+        "print(sorted(loaded))"
+    )
+    shown = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "['server.cluster.lease_settings']"

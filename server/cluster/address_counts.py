@@ -18,7 +18,7 @@ from typing import Protocol
 
 from server.chores import pause
 from server.cluster.bus_messages import BusUnavailable
-from server.cluster.leases import LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
 from server.edge.connections import AddressCounts
 
 logger = logging.getLogger(__name__)

@@ -45,7 +45,7 @@ from server.cluster.bus_messages import (
 )
 from server.cluster.directory import OwnerKeys
 from server.cluster.fan_out import Bus
-from server.cluster.leases import LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
 from server.domain import CallerRef, ConnectionId, GameId, Refusal, caller_ref, node_of
 from server.edge.connections import Connection
 from server.hub.lobby_requests import LobbyRequest, LobbyRequests

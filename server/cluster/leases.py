@@ -10,39 +10,18 @@ disagree about who is alive.
 
 from __future__ import annotations
 
-import os
-import socket
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import asyncpg
 
 from engine.record import format_timestamp
+from server.cluster.lease_settings import LeaseSettings
 
 NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 """SQL: the database's clock now, in milliseconds since 1970 (PostgreSQL)."""
 
 DATABASE_UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What asyncpg raises when the database cannot be reached or its connection is lost."""
-
-
-def default_node_id() -> str:
-    """This machine's name and this process's id: distinct for every node started by hand."""
-    return f"{socket.gethostname()}-{os.getpid()}"
-
-
-@dataclass(frozen=True, slots=True)
-class LeaseSettings:
-    """How a node keeps its lease (`--heartbeat-s`, `--lease-s`)."""
-
-    heartbeat_s: float = 1.0
-    """How often the lease is renewed (and expired leases looked for)."""
-    expiry_s: float = 4.0
-    """How long a lease lasts past its last renewal: a node silent that long is taken over."""
-
-    def __post_init__(self) -> None:
-        if not 0 < self.heartbeat_s < self.expiry_s:
-            raise ValueError("a lease must outlast several heartbeats: 0 < heartbeat < expiry")
 
 
 class NodeLease:

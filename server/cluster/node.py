@@ -12,7 +12,7 @@ from server.cluster.bus_hub import ClusterHub
 from server.cluster.bus_lobby import BusLobby, TournamentService, start_bus
 from server.cluster.directory import BusRoomDirectory, OwnershipDirectory, RoomDirectory, RoomOwners
 from server.cluster.fan_out import RoomFanOut
-from server.cluster.leases import LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
 from server.cluster.room_list import ListedRoomRegistry
 from server.cluster.served_here import ForwardedAnalyses
 from server.domain import ConnectionId, Records, RoomId

@@ -31,7 +31,8 @@ from typing import Protocol
 import asyncpg
 
 from server.chores import pause
-from server.cluster.leases import DATABASE_UNREACHABLE, NOW_MS, LeaseSettings, NodeLease
+from server.cluster.lease_settings import LeaseSettings
+from server.cluster.leases import DATABASE_UNREACHABLE, NOW_MS, NodeLease
 from server.domain import GameStarted, Refusal, RoomId, StoreRecord
 from server.storage.drivers import Queries, StorageError
 from server.storage.writer import Fenced, StorageUnavailable

@@ -35,7 +35,8 @@ import asyncpg
 
 from server.chores import pause
 from server.cluster.bus_messages import LOBBY_LANE, BusUnavailable, DirectorNotice, GameEndedNotice
-from server.cluster.leases import DATABASE_UNREACHABLE, LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
+from server.cluster.leases import DATABASE_UNREACHABLE
 from server.domain import RoomFacts, StoreRecord, TournamentRecord
 from server.storage.drivers import Queries
 from server.storage.writer import Fence, Fenced, StorageUnavailable

@@ -33,6 +33,7 @@ from server.review.service import ReviewService
 from server.rooms import views
 from server.tournaments import views as tournament_views
 from server.tournaments.tournament import Tournament
+from server.version import server_version
 from wire.messages import PAGE_LIMIT
 
 WEBSOCKET_PATH = "/ws"
@@ -137,7 +138,7 @@ class HttpApi:
         return None if player is None else player.name
 
     async def _health(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
-        return respond(connection, HTTPStatus.OK, "ok", TEXT)
+        return respond(connection, HTTPStatus.OK, f"ok gomoku-server {server_version()}", TEXT)
 
     async def _metrics_text(self, connection: ServerConnection, query: Query, viewer: Viewer) -> Response:
         return respond(connection, HTTPStatus.OK, self._metrics.render().decode("utf-8"), METRICS_CONTENT_TYPE)

@@ -26,9 +26,11 @@ so that only the server's start knows which database it is.
 from __future__ import annotations
 
 import contextlib
+import importlib.resources
 from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +95,9 @@ from server.storage.writer import Fence, RecordWriter, StorageUnavailable
 __all__ = ["Storage", "StorageError", "StorageSettings", "StorageUnavailable", "StoredPlayer", "is_postgres"]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+"""The schema's migrations in a source checkout: the top-level `migrations/` folder."""
+MIGRATIONS_PACKAGE = "server.migrations"
+"""The same files inside an installed package (setup.py maps the folder to this package)."""
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """A `--db` starting so names a PostgreSQL database; anything else is a SQLite file's path."""
 
@@ -105,6 +110,15 @@ class StorageSettings:
     """How long SQLite itself waits for another connection's lock, each attempt."""
     retry_s: float = 3.0
     """How long a write keeps trying a locked database before it gives up (`unavailable`)."""
+
+
+def shipped_migrations() -> Traversable:
+    """The migrations this server brings: its package's data when installed from a wheel, the
+    checkout's folder when run from the source tree (an editable install cannot map the folder)."""
+    try:
+        return importlib.resources.files(MIGRATIONS_PACKAGE)
+    except ModuleNotFoundError:
+        return MIGRATIONS_DIR
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -123,23 +137,25 @@ class Storage:
     async def open(
         cls,
         target: str | Path,
-        migrations: Path = MIGRATIONS_DIR,
+        migrations: Traversable | None = None,
         settings: StorageSettings | None = None,
         metrics: Metrics | None = None,
     ) -> Storage:
         """Open the database `target`, a SQLite file's path (created if needed) or a PostgreSQL URL
-        (`postgresql://USER@HOST:PORT/DB`, which needs the `cluster` extra), and apply pending migrations.
+        (`postgresql://USER@HOST:PORT/DB`, which needs the `cluster` extra), and apply pending migrations
+        (`migrations`, by default those the server brings: `shipped_migrations`).
 
         Raises StorageError with one sentence naming the database and what is wrong with it.
         """
         settings = settings or StorageSettings()
+        migrations = migrations or shipped_migrations()
         driver: Driver
         if is_postgres(target):
             try:
                 from server.storage.postgres import PostgresDriver
             except ImportError as error:
                 raise StorageError(
-                    f"cannot use the database {target}: PostgreSQL needs asyncpg (pip install '.[cluster]')"
+                    f"cannot use the database {target}: PostgreSQL needs asyncpg (pip install 'gomoku-server[cluster]')"
                 ) from error
             driver = await PostgresDriver.open(str(target), migrations)
         else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from contextlib import AbstractAsyncContextManager
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
 from server.storage.rows import Row
@@ -75,15 +75,24 @@ class Driver(Protocol):
     async def close(self) -> None: ...
 
 
-def migration_files(directory: Path) -> list[tuple[int, str, Path]]:
-    """The migration files in `directory` as (version, name, path), in order; names must be NNNN_words.sql."""
+def migration_files(directory: Traversable) -> list[tuple[int, str, Traversable]]:
+    """The migration files in `directory` as (version, name, file), in order; names must be NNNN_words.sql.
+
+    `directory` is a folder or a package's resources (the installed `server.migrations`); without
+    any, no schema could be made, so that is refused at once rather than failing at the first query."""
+    if not directory.is_dir():
+        raise StorageError(f"the schema's migrations are missing: {directory} is not a folder (reinstall the server)")
     found = []
-    for path in directory.glob("*.sql"):
-        match = MIGRATION_NAME.fullmatch(path.name)
+    for file in directory.iterdir():
+        if not file.name.endswith(".sql"):
+            continue
+        match = MIGRATION_NAME.fullmatch(file.name)
         if match is None:
-            raise StorageError(f"migration file {path.name!r} is not named NNNN_words.sql")
-        found.append((int(match.group(1)), path.name, path))
-    found.sort()
+            raise StorageError(f"migration file {file.name!r} is not named NNNN_words.sql")
+        found.append((int(match.group(1)), file.name, file))
+    if not found:
+        raise StorageError(f"the schema's migrations are missing: no NNNN_words.sql in {directory}")
+    found.sort(key=lambda entry: entry[0])
     versions = [version for version, _, _ in found]
     if len(set(versions)) != len(versions):
         raise StorageError(f"two migration files share a number in {directory}")

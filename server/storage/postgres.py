@@ -24,7 +24,7 @@ import functools
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -118,7 +118,7 @@ class PostgresDriver:
         self._reads = reads
 
     @classmethod
-    async def open(cls, url: str, migrations: Path) -> PostgresDriver:
+    async def open(cls, url: str, migrations: Traversable) -> PostgresDriver:
         """Connect to the database at `url` and bring its schema up to date.
 
         Raises StorageError with one sentence naming the database and what is wrong.
@@ -185,14 +185,15 @@ def _without_password(url: str) -> str:
     return re.sub(r"://([^:/@]*):[^@]*@", r"://\1:***@", url)
 
 
-async def _migrate(connection: Connection, directory: Path) -> None:
+async def _migrate(connection: Connection, directory: Traversable) -> None:
     """Apply the migrations this database lacks, in one transaction, one node at a time: on a new
     database, PostgreSQL's baseline (`directory/postgresql/NNNN_baseline.sql`, standing for every
     shared migration up to NNNN) first, then the shared migrations after it."""
     shared = migration_files(directory)
-    baseline = migration_files(directory / "postgresql") if (directory / "postgresql").is_dir() else []
+    baselines = directory / "postgresql"
+    baseline = migration_files(baselines) if baselines.is_dir() else []
     if len(baseline) > 1:
-        raise StorageError(f"more than one baseline in {directory / 'postgresql'}")
+        raise StorageError(f"more than one baseline in {baselines}")
     async with connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await connection.execute(

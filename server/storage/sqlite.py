@@ -12,6 +12,7 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,7 @@ class SqliteDriver:
         """One read transaction at a time on the reading connection."""
 
     @classmethod
-    async def open(cls, path: Path, migrations: Path, busy_timeout_ms: int) -> SqliteDriver:
+    async def open(cls, path: Path, migrations: Traversable, busy_timeout_ms: int) -> SqliteDriver:
         """Open (creating if needed) the database at `path` and apply pending migrations.
 
         Raises StorageError with one sentence naming the path and what is wrong with it.
@@ -175,7 +176,7 @@ def _check_place(path: Path) -> None:
         raise StorageError(f"cannot use the database {path}: the folder {path.parent} does not exist")
 
 
-async def _migrate(connection: aiosqlite.Connection, directory: Path) -> None:
+async def _migrate(connection: aiosqlite.Connection, directory: Traversable) -> None:
     await connection.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations "
         "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"

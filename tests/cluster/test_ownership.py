@@ -14,7 +14,7 @@ import pytest
 
 from engine.record import PlayerInfo
 from engine.types import Color, Point, Rule
-from server.cluster.leases import LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
 from server.cluster.ownership import Ownership
 from server.domain import GameId, GameStarted, MovePlayed, RoomId, new_game_id, new_room_id
 from server.storage.database import Storage

@@ -24,7 +24,7 @@ from engine.openings import OpeningRule
 from engine.record import ClockSetting
 from engine.types import Rule
 from server.cluster.bus_lobby import LOBBY_OWNER_KEY
-from server.cluster.leases import LeaseSettings
+from server.cluster.lease_settings import LeaseSettings
 from server.cluster.ownership import Ownership
 from server.cluster.tournament_lease import DirectorRow, fenced_both
 from server.domain import Pairing, RoundPaired, TournamentCreated, TournamentTerms, utc_now

@@ -35,18 +35,21 @@ def server_service() -> dict[str, Any]:
     return service
 
 
-def test_the_server_is_built_from_the_dockerfile_with_the_migrations() -> None:
+def test_the_server_is_built_from_the_dockerfile_with_the_migrations_inside_the_package() -> None:
     build = server_service()["build"]
     dockerfile = (REPO / build["context"] / build["dockerfile"]).read_text(encoding="utf-8")
-    assert "COPY migrations ./migrations" in dockerfile
-    assert '"server.main"' in dockerfile and "HEALTHCHECK" in dockerfile and "/healthz" in dockerfile
+    assert "COPY migrations ./migrations" in dockerfile and "requirements.lock" in dockerfile
+    # The image runs the installed package: no sources are copied into the final stage.
+    final_stage = dockerfile.split("\nFROM ")[-1]
+    assert "COPY --from=builder /opt/gomoku /opt/gomoku" in final_stage and "COPY server" not in final_stage
+    assert '"gomoku-server"' in final_stage and "HEALTHCHECK" in final_stage and "/healthz" in final_stage
 
 
 def test_the_command_is_one_the_server_accepts_and_keeps_its_database_on_the_volume() -> None:
     service = server_service()
     command = service["command"]
-    assert command[:3] == ["python", "-m", "server.main"]
-    settings = parse_arguments(command[3:])
+    assert command[0] == "gomoku-server"
+    settings = parse_arguments(command[1:])
     assert settings.host == "0.0.0.0"
     volume_name, mount_point = service["volumes"][0].split(":")
     assert volume_name in compose()["volumes"]
@@ -57,7 +60,7 @@ def test_the_command_is_one_the_server_accepts_and_keeps_its_database_on_the_vol
 
 async def test_the_healthcheck_passes_against_a_running_server(game_server: RunningServer) -> None:
     service = server_service()
-    settings = parse_arguments(service["command"][3:])
+    settings = parse_arguments(service["command"][1:])
     check = service["healthcheck"]["test"]
     assert check[0] == "CMD" and check[1] == "python"
     assert f"127.0.0.1:{settings.port}/healthz" in check[-1]
@@ -76,8 +79,8 @@ def cluster_nodes() -> dict[str, dict[str, Any]]:
 
 def node_settings(service: dict[str, Any]) -> ServerSettings:
     command = service["command"]
-    assert command[:3] == ["python", "-m", "server.main"]
-    return parse_arguments(command[3:])
+    assert command[0] == "gomoku-server"
+    return parse_arguments(command[1:])
 
 
 def test_the_cluster_profile_adds_postgresql_redis_haproxy_and_three_nodes_and_leaves_the_default_alone() -> None:
@@ -111,8 +114,7 @@ def test_the_nodes_image_has_the_cluster_extra() -> None:
         build = service["build"]
         dockerfile = (REPO / build["context"] / build["dockerfile"]).read_text(encoding="utf-8")
         assert build["args"]["EXTRAS"] == "[cluster]"
-        assert 'pip wheel --no-cache-dir --wheel-dir /wheels ".${EXTRAS}"' in dockerfile
-        assert '"gomoku-server${EXTRAS}"' in dockerfile
+        assert '--find-links /wheels "gomoku-server${EXTRAS}"' in dockerfile
     extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     assert "cluster" in extras
 
