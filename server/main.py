@@ -43,6 +43,13 @@ from server.version import server_version
 
 DEFAULT_DB = "gomoku.sqlite3"
 
+CLUSTER_EXTRA = "pip install 'gomoku-server[cluster]'"
+"""How to install what a node of several needs (asyncpg, redis-py)."""
+
+
+class CannotStart(Exception):
+    """The server cannot start as asked; the message says why in one line."""
+
 
 def _positive_int(text: str) -> int:
     value = int(text)
@@ -96,7 +103,8 @@ def _node_name(arguments: argparse.Namespace) -> str:
 
 
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
-    """Read the command line into settings."""
+    """Read the command line into settings: a wrong option exits as argparse does (status 2, with the
+    usage); an engines file that cannot be used raises CannotStart."""
     parser = argparse.ArgumentParser(prog="gomoku-server", description="Run the Gomoku websocket server.")
     add = parser.add_argument
     add("--version", action="version", version=f"gomoku-server {server_version()}")
@@ -304,7 +312,7 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
     try:
         engines = read_engines(arguments.engines) if arguments.engines is not None else ()
     except EngineConfigError as error:
-        parser.error(str(error))
+        raise CannotStart(str(error)) from error
     return ServerSettings(
         host=arguments.host,
         port=arguments.port,
@@ -370,14 +378,6 @@ async def run(settings: ServerSettings) -> None:
     await app.close()
 
 
-CLUSTER_EXTRA = "pip install 'gomoku-server[cluster]'"
-"""How to install what a node of several needs (asyncpg, redis-py)."""
-
-
-class CannotStart(Exception):
-    """The server cannot start as asked; the message says why in one line."""
-
-
 def check_extras(settings: ServerSettings) -> None:
     """Refuse at once, naming the extra to install, a cluster setting whose packages are missing."""
     wanted = []
@@ -406,10 +406,10 @@ async def start_or_explain(settings: ServerSettings) -> tuple[GameServer, Server
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of `gomoku-server`: exit 0 after a clean stop, 2 when it cannot start."""
-    settings = parse_arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
+        settings = parse_arguments(argv)
         check_extras(settings)
         asyncio.run(run(settings))
     except CannotStart as error:

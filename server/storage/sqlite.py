@@ -174,6 +174,12 @@ def _check_place(path: Path) -> None:
         raise StorageError(f"cannot use the database {path}: it is a directory")
     if not path.parent.is_dir():
         raise StorageError(f"cannot use the database {path}: the folder {path.parent} does not exist")
+    # Opened once here, where a failure is plain: aiosqlite's failed connect leaves its thread
+    # answering into an event loop that may be closed by then (a traceback after the server's reason).
+    try:
+        sqlite3.connect(path).close()
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot use the database {path}: {unavailable_reason(error) or error}") from error
 
 
 async def _migrate(connection: aiosqlite.Connection, directory: Traversable) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from engine.types import Rule
 from server.bots.engine_config import EngineConfigError, EngineSpec, read_engines
-from server.main import parse_arguments
+from server.main import main, parse_arguments
 
 EXAMPLE = """
 [engines.rapfi]
@@ -96,7 +96,8 @@ def test_the_server_will_not_start_with_a_wrong_engines_file(
 ) -> None:
     path = write(tmp_path, "[engines.x]\ncommand = 'a'\nprocesses = 0")
     with pytest.raises(SystemExit) as stopped:
-        parse_arguments(["--engines", str(path)])
+        main(["--engines", str(path)])
     assert stopped.value.code == 2
-    assert "engine 'x': 'processes' must be a whole number of at least 1, not 0" in capsys.readouterr().err
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("gomoku-server: ") and "engine 'x': 'processes' must be a whole number of at least 1" in line
     assert parse_arguments(["--engines", str(write(tmp_path, EXAMPLE))]).engines[0].name == "rapfi"
