@@ -23,14 +23,18 @@ COPY server ./server
 COPY client ./client
 COPY tools ./tools
 COPY migrations ./migrations
-# The locked wheels, then the package built with the locked setuptools and mypy.
+# The locked wheels (hash-checked), and the lock's versions as pins without hashes, so that pip may
+# choose among those wheels alone; then the package, built with the locked setuptools and mypy.
 RUN pip download --no-cache-dir --require-hashes --no-deps --dest /wheels -r requirements.lock \
-    && pip install --no-cache-dir --no-index --find-links /wheels setuptools mypy \
+    && sed -e '/^[a-z0-9]/!d' -e 's/ *\\$//' requirements.lock > /wheels/pins.txt \
+    && pip install --no-cache-dir --no-index --find-links /wheels -c /wheels/pins.txt setuptools mypy \
     && pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
-# The server's virtualenv, from those wheels alone: nothing but locked versions can be chosen.
-RUN python -m venv /opt/gomoku \
-    && /opt/gomoku/bin/pip install --no-cache-dir --no-index --find-links /wheels "gomoku-server${EXTRAS}" \
-    && /opt/gomoku/bin/python -c "import engine, sys; print(engine.build_info()); sys.exit(not engine.build.is_compiled())"
+# The server's virtualenv, holding the package and what it needs, nothing else (no pip of its own);
+# its engine must be the compiled one (python -I: the installed package, not the sources here).
+RUN python -m venv --without-pip /opt/gomoku \
+    && pip --python /opt/gomoku/bin/python install --no-cache-dir --no-index --find-links /wheels \
+        -c /wheels/pins.txt "gomoku-server${EXTRAS}" \
+    && /opt/gomoku/bin/python -I -c "import engine, sys; print(engine.build_info()); sys.exit(not engine.build.is_compiled())"
 
 # The image itself needs no compiler: it takes the virtualenv built above (same Python, same path).
 FROM python:3.11-slim
