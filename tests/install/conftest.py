@@ -87,7 +87,8 @@ def builder_stage(shared_folder: Path) -> dict[str, Path]:
             for copied in DOCKERFILE.copied_sources():
                 origin = REPO / copied
                 if origin.is_dir():
-                    shutil.copytree(origin, paths["source"] / copied, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+                    left_out = shutil.ignore_patterns("__pycache__", "*.so")  # as .dockerignore leaves them
+                    shutil.copytree(origin, paths["source"] / copied, ignore=left_out)
                 else:
                     shutil.copy2(origin, paths["source"] / copied)
             subprocess.run([sys.executable, "-m", "venv", str(paths["builder"])], check=True)

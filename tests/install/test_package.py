@@ -153,10 +153,10 @@ async def test_the_cluster_extra_serves_a_game_on_postgresql(
 def test_the_built_wheel_carries_the_schema_the_client_and_the_engine(builder_stage: dict[str, Path]) -> None:
     (wheel,) = builder_stage["wheels"].glob("gomoku_server-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    migrations = {path.name for path in (REPO / "migrations").glob("*.sql")}
-    assert {f"server/migrations/{name}" for name in migrations} <= names
-    assert {f"server/migrations/postgresql/{path.name}" for path in (REPO / "migrations/postgresql").glob("*.sql")} <= names
-    assert {"server/static/index.html", "server/players/bot_ratings.json", "server/review/starting_puzzles.json"} <= names
+    schema = [path.relative_to(REPO).as_posix() for path in (REPO / "migrations").glob("**/*.sql")]
+    assert {f"server/{name}" for name in schema} <= names
+    data = {"server/static/index.html", "server/players/bot_ratings.json", "server/review/starting_puzzles.json"}
+    assert data <= names
     assert any(name.startswith("engine/compiled__mypyc") and name.endswith(".so") for name in names)
     assert not any(name.startswith(("tests/", "bench/", "migrations/")) for name in names)
     assert {f"{package}/__init__.py" for package in ("engine", "wire", "brains", "server", "client", "tools")} <= names
