@@ -9,10 +9,12 @@
     gomoku-admin [--db PATH] audit [--limit N] [--player NAME]
     gomoku-admin [--db PATH] delete-games GAME... --reason WHY
     gomoku-admin [--db PATH] reset-password NAME [--password-file FILE] --reason WHY
+    gomoku-admin [--db PATH] backup DESTINATION
 
 It opens the database the server uses (the same `Storage`, so the same
 migrations and the same group-commit writer) while the server runs or not.
-Each action goes to the audit log under the operator's login name. A ban
+Each action goes to the audit log under the operator's login name. `backup` copies
+the SQLite database, consistently, while the server runs (`server.storage.backup`). A ban
 made here bars the next sign-in; one made by a moderator over the wire also
 closes the player's connections at once.
 """
@@ -31,7 +33,8 @@ from server.accounts.service import password_reset_records
 from server.domain import AuditEntry, Refusal
 from server.main import DEFAULT_DB
 from server.moderation.actions import Moderation, new_name_of
-from server.storage.database import Storage, StorageError, StorageUnavailable
+from server.storage.backup import backup_sqlite
+from server.storage.database import Storage, StorageError, StorageUnavailable, is_postgres
 
 PASSWORD_LENGTHS = range(8, 257)
 """A password's length in characters, as `set_password` takes it over the wire."""
@@ -156,7 +159,17 @@ def parser() -> argparse.ArgumentParser:
     reset = command("reset-password", _reset_password, "give a player a new password and sign out every device")
     reset.add_argument("name")
     reset.add_argument("--password-file", type=Path, help="read it from this file's first line (else typed twice)")
+    backup = commands.add_parser("backup", help="copy the database, consistently, while the server runs")
+    backup.add_argument("destination", type=Path, help="a new file to write the copy to")
     return top
+
+
+def backup(arguments: argparse.Namespace) -> list[str]:
+    """Copy the SQLite database (PostgreSQL is backed up with its own pg_dump)."""
+    if is_postgres(arguments.db):
+        raise StorageError("a PostgreSQL database is backed up with pg_dump (docs/operating.md, Backups)")
+    copy = backup_sqlite(Path(arguments.db), arguments.destination)
+    return [f"backed up {copy.games} games to {copy.path} ({copy.size_bytes} bytes)"]
 
 
 async def run(arguments: argparse.Namespace) -> list[str]:
@@ -173,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of `gomoku-admin`: exit 0 when done, 1 when refused, 2 when the database cannot be used."""
     arguments = parser().parse_args(argv)
     try:
-        lines = asyncio.run(run(arguments))
+        lines = backup(arguments) if arguments.command == "backup" else asyncio.run(run(arguments))
     except Refusal as refusal:
         print(f"gomoku-admin: {refusal.message}", file=sys.stderr)
         sys.exit(1)
