@@ -86,7 +86,7 @@ def insert_a_row(connection: sqlite3.Connection, table: str) -> None:
     like a time a timestamp, a game or player column the game's and alice's, others by their type."""
     references = {row[3]: (row[2], row[4]) for row in connection.execute(f"PRAGMA foreign_key_list({table})")}
     values = {}
-    for _, column, declared, _, default, _ in connection.execute(f"PRAGMA table_info({table})"):
+    for _, column, declared, *_ in connection.execute(f"PRAGMA table_info({table})"):
         if column in references:
             parent, parent_column = references[column]
             values[column] = connection.execute(f"SELECT {parent_column} FROM {parent} LIMIT 1").fetchone()[0]
