@@ -68,19 +68,33 @@ def _pure(reason: str) -> list[Extension]:
     return []
 
 
-PACKAGES = find_packages(include=["engine*", "wire*", "brains*", "server*", "client*", "tools*"])
+CODE_PACKAGES = find_packages(include=["engine*", "wire*", "brains*", "server*", "client*", "tools*"])
 MIGRATIONS_PACKAGE = "server.migrations"
 """The schema, `migrations/*.sql` (and PostgreSQL's baseline, `migrations/postgresql/`), as a package."""
 
+
+def data_packages(top: str, folder: str) -> dict[str, str]:
+    """Every folder under `folder` as the package that holds its files, named from `top`: setuptools
+    ships a folder's files only as some package's data, and wants such folders named as packages."""
+    found = {}
+    for path, _, _ in os.walk(folder):
+        relative = os.path.relpath(path, folder)
+        name = top if relative == "." else f"{top}.{relative.replace(os.sep, '.')}"
+        found[name] = path
+    return found
+
+
+# The browser client and the schema: files, not code, each folder a package of data.
+DATA_PACKAGES = {**data_packages("server.static", "server/static"), **data_packages(MIGRATIONS_PACKAGE, "migrations")}
+
 setup(
-    packages=[*PACKAGES, MIGRATIONS_PACKAGE],
-    package_dir={MIGRATIONS_PACKAGE: "migrations"},
+    packages=[*CODE_PACKAGES, *DATA_PACKAGES],
+    package_dir={name: path for name, path in DATA_PACKAGES.items() if name.startswith(MIGRATIONS_PACKAGE)},
     package_data={
-        # The browser client, the bots' arena ratings and the starting puzzles, read from their packages.
-        "server": ["static/**/*"],
+        # The bots' arena ratings and the starting puzzles, read from their packages; the data packages whole.
         "server.players": ["bot_ratings.json"],
         "server.review": ["starting_puzzles.json"],
-        MIGRATIONS_PACKAGE: ["*.sql", "postgresql/*.sql"],
+        **dict.fromkeys(DATA_PACKAGES, ["*"]),
     },
     ext_modules=compiled_engine(),
 )

@@ -219,8 +219,8 @@ async def test_other_methods_are_refused_with_the_methods_allowed(game_server: R
     assert (status, headers["Allow"]) == (HTTPStatus.METHOD_NOT_ALLOWED, "GET"), "websockets' own answer"
 
 
-def test_the_static_files_are_package_data_and_in_the_docker_image() -> None:
+def test_the_static_files_are_served_from_the_package() -> None:
+    """Read beside the code, so that an installed wheel serves them (tests/install checks the wheel
+    and the Docker image carry them)."""
     repo = Path(__file__).resolve().parents[2]
-    assert '"server": ["static/**/*"]' in (repo / "setup.py").read_text(encoding="utf-8")
-    assert "COPY server ./server" in (repo / "Dockerfile").read_text(encoding="utf-8")
     assert STATIC_ROOT == repo / "server" / "static"
