@@ -114,7 +114,7 @@ def test_the_nodes_image_has_the_cluster_extra() -> None:
         build = service["build"]
         dockerfile = (REPO / build["context"] / build["dockerfile"]).read_text(encoding="utf-8")
         assert build["args"]["EXTRAS"] == "[cluster]"
-        assert '--find-links /wheels "gomoku-server${EXTRAS}"' in dockerfile
+        assert '"gomoku-server${EXTRAS}"' in dockerfile and "--find-links /wheels" in dockerfile
     extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     assert "cluster" in extras
 

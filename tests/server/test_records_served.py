@@ -10,6 +10,7 @@ from server_harness import ClientFactory, RunningServer
 from engine.psq import read_psq
 from engine.sgf import read_sgf
 from engine.types import Color, Point
+from server.version import server_version
 
 
 @pytest.fixture
@@ -76,7 +77,11 @@ async def test_a_record_over_http_in_every_format(client: ClientFactory, game_se
 
     for missing in ("/api/games/nothing", "/api/games/nothing.sgf", f"/api/games/{game_id}.txt", "/elsewhere"):
         assert (await game_server.get(missing))[0] == 404
-    assert await game_server.get("/healthz") == (200, "text/plain; charset=utf-8", "ok")
+    assert await game_server.get("/healthz") == (
+        200,
+        "text/plain; charset=utf-8",
+        f"ok gomoku-server {server_version()}",
+    )
 
 
 async def test_games_are_listed_newest_first_by_player_with_a_limit(

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 from engine import build_info
+from server.version import server_version
 
 
 def run_brain(*arguments: str, script: str = "") -> subprocess.CompletedProcess[str]:
@@ -30,7 +31,7 @@ def test_a_session_through_a_pipe() -> None:
 def test_the_version_says_which_build_of_the_engine_runs() -> None:
     finished = run_brain("--version")
     finished.check_returncode()
-    assert finished.stdout.startswith("gomoku-engine 0.1.0; engine: ")
+    assert finished.stdout.startswith(f"gomoku-engine {server_version()}; engine: ")
     assert finished.stdout.strip().endswith(build_info())
 
 
