@@ -124,6 +124,9 @@ class HttpApi:
             refusal = respond(connection, HTTPStatus.UNAUTHORIZED, "that is not a player's token", TEXT)
             refusal.headers["WWW-Authenticate"] = BEARER
             return refusal
+        if viewer is not None and await self._storage.ban_of(viewer) is not None:
+            # A ban bars signing in: a banned player's token opens nothing over HTTP either.
+            return respond(connection, HTTPStatus.FORBIDDEN, f"{viewer!r} is banned from this server", TEXT)
         handler: Endpoint = endpoint
         return await handler(connection, parse_qs(url.query), viewer, **arguments)
 
