@@ -25,6 +25,8 @@ from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
 from server.cluster.leases import LeaseSettings, default_node_id
 from server.domain import LOCAL_NODE
+from server.edge.client_address import ClientAddresses, Network, trusted_networks
+from server.edge.origins import OriginPolicy, normalized_origin
 from server.hub.services import Limits
 from server.review.service import ReviewSettings
 from server.rooms.room import RoomSettings
@@ -83,6 +85,21 @@ def _node_name(arguments: argparse.Namespace) -> str:
     if arguments.bus is None and not is_postgres(arguments.db):
         return LOCAL_NODE
     return _node_id(default_node_id())
+
+
+def _trusted_proxies(text: str) -> tuple[Network, ...]:
+    try:
+        return trusted_networks(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _origins(text: str) -> frozenset[str]:
+    """`--allowed-origins`: comma-separated origins, each as `normalized_origin` writes it."""
+    try:
+        return frozenset(normalized_origin(origin) for origin in text.split(",") if origin.strip())
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
@@ -172,6 +189,20 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         default=None,
         help="this node's name in the cluster, unique among its "
         "nodes (default: the host's name and this process's id with --bus or PostgreSQL, else 'local')",
+    )
+    add(
+        "--trusted-proxies",
+        type=_trusted_proxies,
+        default=(),
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For names the client "
+        "(its right-most address not a trusted proxy's); from any other peer the header is ignored (default: none)",
+    )
+    add(
+        "--allowed-origins",
+        type=_origins,
+        default=frozenset(),
+        help="comma-separated origins (https://HOST[:PORT]) whose pages may open websockets besides the "
+        "server's own (the host and port a request reached); a request without Origin (a program) is let in",
     )
     limits = Limits()
     add(
@@ -333,6 +364,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             failures_per_address=arguments.max_password_failures_per_address,
             name_reserved_days=arguments.deleted_name_reserved_days,
         ),
+        origins=OriginPolicy(arguments.allowed_origins),
+        client_addresses=ClientAddresses(arguments.trusted_proxies),
         tournaments=TournamentSettings(
             round_pause_s=arguments.tournament_round_pause_s,
             arena_wave_s=arguments.arena_wave_s,
