@@ -1084,6 +1084,15 @@ class GameToDelete:
     finished: bool
     tournament_id: str | None = None
     """The tournament the game was played in, whose standings count it (None for most games)."""
+    private: bool = False
+    created_by: str | None = None
+
+    def shown_to(self, name: str) -> bool:
+        """Whether the player called `name` may know of the game: a public game anyone, a private one
+        its players and its creator alone."""
+        if not self.private:
+            return True
+        return name.lower() in {seat.lower() for seat in (self.black.name, self.white.name, self.created_by or "")}
 
 
 class ModerationReader(Protocol):

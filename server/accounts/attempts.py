@@ -16,11 +16,19 @@ from server.domain import Refusal
 
 
 class _Failures:
-    """When each key failed, within the window: the oldest first."""
+    """When each key failed, within the window: the oldest first. A key whose failures have all left
+    the window is forgotten at the next failure counted (of any key), so that names tried once and
+    never again are not kept for ever."""
 
     def __init__(self, window_s: float) -> None:
         self._window_s = window_s
         self._times: dict[str, deque[float]] = {}
+        self._added: deque[tuple[float, str]] = deque()
+        """Every failure counted, oldest first: which keys may have gone stale."""
+
+    def __len__(self) -> int:
+        """How many keys are held (some may have no failure left in the window until the next add)."""
+        return len(self._times)
 
     def recent(self, key: str, now: float) -> deque[float]:
         """The times `key` failed within the window ending at `now` (a key with none is forgotten)."""
@@ -34,7 +42,11 @@ class _Failures:
         return times
 
     def add(self, key: str, now: float) -> None:
+        while self._added and self._added[0][0] <= now - self._window_s:
+            _, stale = self._added.popleft()
+            self.recent(stale, now)
         self._times.setdefault(key, deque()).append(now)
+        self._added.append((now, key))
 
     def discard(self, key: str, when: float) -> None:
         """Forget the failure counted for `key` at `when` (if it is still within the window)."""
@@ -80,6 +92,11 @@ class SignInAttempts:
         )
         if wait > 0:
             raise Refusal("rate_limited", f"too many wrong passwords; try again in {math.ceil(wait)} s")
+
+    @property
+    def held(self) -> int:
+        """How many names and addresses the counts hold in memory."""
+        return len(self._by_name) + len(self._by_address)
 
     def failed(self, name: str, address: str, now: float) -> None:
         """Count a wrong password for `name` from `address`."""

@@ -220,9 +220,10 @@ class Moderation:
         """Delete finished games with all that is stored of them; the ids deleted. With `any_game`
         (an admin or the operator, logged), any finished games; without (a player), only the actor's
         own unrated games against the server's bots. All or none: one game that may not go refuses
-        the lot."""
+        the lot. A private game a player may not see is "no such game" to them, as everywhere."""
         wanted = list(dict.fromkeys(game_ids))
-        found = {game.game_id: game for game in await self._storage.games_to_delete(wanted)}
+        stored = await self._storage.games_to_delete(wanted)
+        found = {game.game_id: game for game in stored if any_game or game.shown_to(actor)}
         missing = [game_id for game_id in wanted if game_id not in found]
         if missing:
             raise Refusal("not_found", f"there is no game {', '.join(map(repr, missing))}")

@@ -154,7 +154,7 @@ async def games_to_delete(snapshot: Reads, game_ids: list[str]) -> list[GameToDe
     marks = ", ".join("?" for _ in game_ids)
     rows = await snapshot.rows(
         "SELECT g.game_id, g.black_name, g.black_kind, g.black_level, g.white_name, g.white_kind, g.white_level, "
-        "g.rated, r.game_id IS NOT NULL AS finished, g.tournament_id "
+        "g.rated, r.game_id IS NOT NULL AS finished, g.tournament_id, g.private, g.created_by "
         f"FROM games g LEFT JOIN results r ON r.game_id = g.game_id WHERE g.game_id IN ({marks})",
         tuple(game_ids),
     )
@@ -166,6 +166,8 @@ async def games_to_delete(snapshot: Reads, game_ids: list[str]) -> list[GameToDe
             bool(row["rated"]),
             bool(row["finished"]),
             row["tournament_id"],
+            bool(row["private"]),
+            row["created_by"],
         )
         for row in rows
     ]
