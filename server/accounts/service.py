@@ -165,6 +165,13 @@ class Accounts:
         await self._require_password(player)
         return await self._store.devices(player)
 
+    async def sign_out_others(self, player: str, keep: str | None) -> tuple[str, ...]:
+        """Sign out every device of the account but `keep` (the one asking); return the ids signed out."""
+        chosen = tuple(device.device_id for device in await self.devices(player) if device.device_id != keep)
+        if chosen:
+            await self._store.apply([DevicesSignedOut(player, chosen)])
+        return chosen
+
     async def sign_out(self, player: str, device_id: str | None, every: bool) -> tuple[str, ...]:
         """Sign out one device of the account, or every one; return the ids signed out."""
         devices = await self.devices(player)
