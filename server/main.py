@@ -259,8 +259,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "--max-password-failures-per-name",
         type=_positive_int,
         default=accounts.failures_per_name,
-        help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then rate_limited "
-        f"(default {accounts.failures_per_name})",
+        help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then each attempt "
+        f"waits 5 s, doubling, at most {accounts.longest_name_pause_s:g} s (default {accounts.failures_per_name})",
     )
     add(
         "--max-password-failures-per-address",

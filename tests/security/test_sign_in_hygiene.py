@@ -31,7 +31,7 @@ def test_the_limits_still_hold_within_the_window() -> None:
     for now in (0.0, 1.0):
         attempts.failed("alice", "198.51.100.1", now)
     with pytest.raises(Refusal) as refused_guess:
-        attempts.check("ALICE", "198.51.100.2", now=2.0)
+        attempts.check("ALICE", "198.51.100.2", now=3.0)
     assert refused_guess.value.code == "rate_limited"
     attempts.check("alice", "198.51.100.2", now=WINDOW_S + 1.5)
 
@@ -64,3 +64,21 @@ async def test_a_profile_counts_private_games_played_only_for_those_who_may_see_
     alice_again = await client("alice")
     status, seen_by_alice = await asyncio.to_thread(game_server.get_with_token, "/api/players/alice", alice_again.token)
     assert (status, seen_by_alice["played"]) == (200, 1)
+
+
+def test_a_guessed_name_is_throttled_not_locked_so_its_owner_waits_a_minute_at_most() -> None:
+    attempts = SignInAttempts(per_name=5, per_address=1000, window_s=WINDOW_S, longest_pause_s=60.0)
+    for second in range(5):
+        attempts.failed("alice", f"198.51.100.{second}", float(second))
+    with pytest.raises(Refusal, match="try again in 5 s"):
+        attempts.check("alice", "203.0.113.1", now=4.0)
+    attempts.check("alice", "203.0.113.1", now=9.0)  # one more guess, 5 s after the last, is let in
+    attempts.failed("alice", "198.51.100.9", now=9.0)
+    with pytest.raises(Refusal, match="try again in 10 s"):
+        attempts.check("alice", "203.0.113.1", now=9.0)
+    for guess in range(20):  # a guesser who keeps going makes the pause grow to its cap, no further
+        attempts.failed("alice", "198.51.100.9", now=10.0 + guess)
+
+    with pytest.raises(Refusal, match="try again in 60 s"):
+        attempts.check("alice", "203.0.113.1", now=29.0)
+    attempts.check("alice", "203.0.113.1", now=29.0 + 60.0)  # the owner, a minute later: let in
