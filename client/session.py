@@ -26,6 +26,7 @@ from client.actions import Action, Fetch, Quit, RememberToken, SaveFile, Send, S
 from client.core import ClientCore
 from client.lines import StdinLines
 from client.statusline import PinnedStatusLine
+from client.text import printable, printable_lines
 from client.tokens import TokenStore, TokenStoreError
 from wire.messages import MAX_FRAME_BYTES, parse_server_message
 
@@ -67,11 +68,11 @@ class StdioTerminal:
         return await self._lines.read_line()
 
     def write(self, text: str) -> None:
-        print(text, flush=True)
+        print(printable_lines(text), flush=True)
 
     def status(self, text: str | None) -> None:
         if self._status_line is not None:
-            self._status_line.show(text)
+            self._status_line.show(None if text is None else printable(text))
 
 
 def _is_interactive() -> bool:

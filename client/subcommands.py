@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from client import web_api
 from client.commands import RecordFormat
 from client.connection import Connection, ScriptError
-from client.text import describe_clock_setting, record_text
+from client.text import describe_clock_setting, printable, record_text
 from wire.messages import (
     PAGE_LIMIT,
     Bots,
@@ -255,8 +255,9 @@ def _name(seat: SeatModel | PlayerInfoModel | None) -> str | None:
 
 
 def _row(out: TextIO, *fields: object) -> None:
-    """One line of tab-separated fields; None is `-`, and no field may break the line or the columns."""
-    cells = ("-" if field is None else " ".join(str(field).split()) or "-" for field in fields)
+    """One line of tab-separated fields; None is `-`, and no field may break the line or the columns,
+    nor write a control character or a direction override to the terminal (`printable`)."""
+    cells = ("-" if field is None else printable(" ".join(str(field).split())) or "-" for field in fields)
     out.write("\t".join(cells) + "\n")
 
 

@@ -36,17 +36,27 @@ PROVISIONAL_RD = 110
 
 _DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Characters that reorder the text around them: a line could show other words than it holds."""
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff")
+"""Zero-width and invisible characters: two names or words could look alike and differ."""
 
 
 def printable(text: str) -> str:
     """`text` as it can safely go to a terminal: every character kept, but control characters (escape
-    sequences, carriage returns, line breaks) and direction overrides written as `\\x1b` or `\\u202e`, so
-    that a line from someone else can neither move the cursor nor disguise itself."""
+    sequences, carriage returns, line breaks), direction overrides and zero-width characters written as
+    `\\x1b`, `\\u202e` or `\\u200b`, so that a line from someone else can neither move the cursor nor
+    disguise itself."""
     return "".join(_escaped(character) for character in text)
 
 
+def printable_lines(text: str) -> str:
+    """`text` of the client's own making, lines and tabs kept, as it can safely go to a terminal: what
+    it quotes from the server (names, chat, reasons, tournament names) is `printable` in each line."""
+    return "\n".join("\t".join(printable(cell) for cell in line.split("\t")) for line in text.split("\n"))
+
+
 def _escaped(character: str) -> str:
-    if unicodedata.category(character) in ("Cc", "Zl", "Zp") or character in _DIRECTION_CONTROLS:
+    hidden = character in _DIRECTION_CONTROLS or character in _INVISIBLE
+    if unicodedata.category(character) in ("Cc", "Zl", "Zp") or hidden:
         code = ord(character)
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
     return character

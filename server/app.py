@@ -34,8 +34,10 @@ from server.bots.pool import BotPool
 from server.chores import pause
 from server.cluster.lease_settings import LeaseSettings
 from server.domain import LOCAL_NODE, ConnectionId, Refusal, RoomId
-from server.edge.connections import AddressCounts, Connection, RateLimit, address_of
+from server.edge.client_address import ClientAddresses
+from server.edge.connections import AddressCounts, Connection, RateLimit, forwarded_for, peer_address
 from server.edge.http import WEBSOCKET_PATH, HttpApi
+from server.edge.origins import OriginPolicy
 from server.edge.subscriptions import Edge
 from server.hub.commands import Hub
 from server.hub.handlers import RequestHandlers
@@ -129,6 +131,10 @@ class ServerSettings:
     """Game reviews and puzzles (`--review-nodes`, `--review-rated`, `--no-puzzle-mining`)."""
     bus_url: str | None = None
     """The Redis between the nodes of a cluster (`--bus redis://HOST:PORT/0`); None: one process."""
+    client_addresses: ClientAddresses = field(default_factory=ClientAddresses)
+    """Whose `X-Forwarded-For` is believed for a client's address (`--trusted-proxies`)."""
+    origins: OriginPolicy = field(default_factory=OriginPolicy)
+    """The pages besides the server's own whose websockets are let in (`--allowed-origins`)."""
     node_id: str = LOCAL_NODE
     """This node's name among the cluster's (`--node-id`): callers here are `<node_id>/<connection>`.
     Nodes on one PostgreSQL or one bus need distinct names (`gomoku-server` gives them host and pid)."""
@@ -208,7 +214,7 @@ class GameServer:
         if self.cluster is not None:
             self.cluster.hub.moderate_with(self.handlers.moderation)
             self.cluster.hub.sign_out_with(self.handlers.accounts)
-        self.http = HttpApi(storage, self.metrics, self.review)
+        self.http = HttpApi(storage, self.metrics, self.review, settings.origins)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)
@@ -437,7 +443,7 @@ class GameServer:
 
     async def handle(self, websocket: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
-        address = address_of(websocket)
+        address = self.settings.client_addresses.of(peer_address(websocket), forwarded_for(websocket))
         limit = self.settings.limits.connections_per_address
         if not await self.addresses.admit(address, limit):
             refusal = Refusal("limit_reached", f"{limit} connections from your address are open, the most allowed")
@@ -446,14 +452,14 @@ class GameServer:
             return
         self.metrics.connections.inc()
         try:
-            await self._serve(websocket)
+            await self._serve(websocket, address)
         finally:
             self.metrics.connections.dec()
             self.addresses.closed(address)
 
-    async def _serve(self, websocket: ServerConnection) -> None:
+    async def _serve(self, websocket: ServerConnection, address: str) -> None:
         rate = RateLimit(self.settings.rate_per_second, self.settings.rate_burst)
-        connection = Connection(ConnectionId(next(self._ids)), websocket, rate)
+        connection = Connection(ConnectionId(next(self._ids)), websocket, rate, address)
         self.connections[connection.id] = connection
         try:
             await self._receive_loop(connection)

@@ -18,7 +18,7 @@ own; their reading ports (`RecordReader`, `ModerationReader`,
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, NewType, Protocol
 
@@ -62,6 +62,15 @@ def new_room_id() -> RoomId:
 def new_game_id() -> GameId:
     """A random game id."""
     return GameId(_token(12))
+
+
+PLAYER_ID_BYTES = 8
+
+
+def new_player_id() -> str:
+    """A new player's id: 16 hexadecimal digits, random, never a name's (rows about a player are
+    keyed by it, so a name that moves or comes back carries nothing of another player's)."""
+    return secrets.token_hex(PLAYER_ID_BYTES)
 
 
 def utc_now() -> datetime:
@@ -287,6 +296,8 @@ class PlayerAdded:
     token_hash: bytes
     created_at: datetime
     kind: PlayerKind = "human"
+    player_id: str = field(default_factory=new_player_id)
+    """The new player's id, theirs for good (`new_player_id`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +346,8 @@ class DevicesSignedOut:
 @dataclass(frozen=True, slots=True)
 class AccountDeleted:
     """Delete an account: its games, ratings and player row take `placeholder` for its name, its
-    password and devices go, and the name stays reserved until `name_free_at`."""
+    password, devices, role and mute go, and the name stays reserved until `name_free_at`. The
+    account keeps its id: a newcomer who takes the name later is another player."""
 
     name: str
     placeholder: str
@@ -371,13 +383,20 @@ class AuditEntry:
     reason: str
     detail: str | None = None
     """What the action's words alone do not say (a mute's end, a rename's new name, a line's text)."""
+    actor_id: str | None = None
+    """The acting moderator's player id (None: the operator)."""
+    target_id: str | None = None
+    """The player id of the player it was done to (None: games, a report), whatever they are called
+    later: the log finds a player by any name they had."""
 
 
 @dataclass(frozen=True, slots=True)
 class RoleGranted:
     """Give a player a role (replacing the one they had)."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
     role: Role
     by: str
     at: datetime
@@ -387,14 +406,18 @@ class RoleGranted:
 class RoleRevoked:
     """Take a player's role away."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerBanned:
     """Bar a player from signing in (their games and ratings stay as stored)."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
     reason: str
     by: str
     at: datetime
@@ -404,14 +427,18 @@ class PlayerBanned:
 class PlayerUnbanned:
     """Let a banned player sign in again."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerMuted:
     """Refuse a player's chat lines until `until` (replacing an earlier mute)."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
     until: datetime
     reason: str
     by: str
@@ -422,14 +449,18 @@ class PlayerMuted:
 class PlayerUnmuted:
     """Let a muted player chat again before the mute ends."""
 
+    player_id: str
     name: str
+    """The player's name when it was done (a label: the row is the id's)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerRenamed:
-    """Give a player a new name everywhere it is stored (games, ratings, moderation); the old name is
-    retired, so that nobody takes it again."""
+    """Give a player a new name: the player row's label, and the names games, ratings and reports
+    show; what is keyed by the player's id stays theirs. The old name is retired, so that nobody
+    takes it again."""
 
+    player_id: str
     old: str
     new: str
     at: datetime
@@ -525,6 +556,9 @@ class TournamentTerms:
     max_players: int = 64
     listed: bool = True
     """Listed for everyone; if not, found only by its id (a link to join)."""
+    organiser_id: str | None = None
+    """The organiser's player id: only that player manages it, whatever their name becomes (None:
+    a tournament from before player ids whose organiser was not found, which nobody manages)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -980,9 +1014,10 @@ class BotTurn:
 
 @dataclass(frozen=True, slots=True)
 class StoredPlayer:
-    """A player as stored, for signing in: the name as first written, the token's hash, and
-    whether it is a person or a bot."""
+    """A player as stored, for signing in: the id that is theirs for good, the name as first
+    written (or as a rename set it), the token's hash, and whether it is a person or a bot."""
 
+    player_id: str
     name: str
     token_hash: bytes
     kind: PlayerKind = "human"
@@ -1049,6 +1084,15 @@ class GameToDelete:
     finished: bool
     tournament_id: str | None = None
     """The tournament the game was played in, whose standings count it (None for most games)."""
+    private: bool = False
+    created_by: str | None = None
+
+    def shown_to(self, name: str) -> bool:
+        """Whether the player called `name` may know of the game: a public game anyone, a private one
+        its players and its creator alone."""
+        if not self.private:
+            return True
+        return name.lower() in {seat.lower() for seat in (self.black.name, self.white.name, self.created_by or "")}
 
 
 class ModerationReader(Protocol):
@@ -1090,6 +1134,9 @@ class ModerationReader(Protocol):
 
     async def unfinished_games_of(self, name: str) -> int:
         """How many stored games without a result `name` (ignoring case) holds a seat in."""
+
+    async def name_reserved_until(self, name: str, now: datetime) -> datetime | None:
+        """Until when a deleted account's name stays reserved, if it still is at `now`."""
 
 
 class TournamentReader(Protocol):

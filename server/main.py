@@ -34,6 +34,8 @@ from server.app import GameServer, ServerSettings
 from server.bots.engine_config import EngineConfigError, read_engines
 from server.cluster.lease_settings import LeaseSettings, default_node_id
 from server.domain import LOCAL_NODE
+from server.edge.client_address import ClientAddresses, Network, trusted_networks
+from server.edge.origins import OriginPolicy, normalized_origin
 from server.hub.services import Limits
 from server.review.service import ReviewSettings
 from server.rooms.room import RoomSettings
@@ -100,6 +102,21 @@ def _node_name(arguments: argparse.Namespace) -> str:
     if arguments.bus is None and not is_postgres(arguments.db):
         return LOCAL_NODE
     return _node_id(default_node_id())
+
+
+def _trusted_proxies(text: str) -> tuple[Network, ...]:
+    try:
+        return trusted_networks(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _origins(text: str) -> frozenset[str]:
+    """`--allowed-origins`: comma-separated origins, each as `normalized_origin` writes it."""
+    try:
+        return frozenset(normalized_origin(origin) for origin in text.split(",") if origin.strip())
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def parse_arguments(argv: list[str] | None) -> ServerSettings:
@@ -192,6 +209,20 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         help="this node's name in the cluster, unique among its "
         "nodes (default: the host's name and this process's id with --bus or PostgreSQL, else 'local')",
     )
+    add(
+        "--trusted-proxies",
+        type=_trusted_proxies,
+        default=(),
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For names the client "
+        "(its right-most address not a trusted proxy's); from any other peer the header is ignored (default: none)",
+    )
+    add(
+        "--allowed-origins",
+        type=_origins,
+        default=frozenset(),
+        help="comma-separated origins (https://HOST[:PORT]) whose pages may open websockets besides the "
+        "server's own (the host and port a request reached); a request without Origin (a program) is let in",
+    )
     limits = Limits()
     add(
         "--max-connections-per-address",
@@ -247,8 +278,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
         "--max-password-failures-per-name",
         type=_positive_int,
         default=accounts.failures_per_name,
-        help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then rate_limited "
-        f"(default {accounts.failures_per_name})",
+        help=f"wrong passwords for one name per {accounts.failure_window_s / 60:g} minutes, then each attempt "
+        f"waits 5 s, doubling, at most {accounts.longest_name_pause_s:g} s (default {accounts.failures_per_name})",
     )
     add(
         "--max-password-failures-per-address",
@@ -352,6 +383,8 @@ def parse_arguments(argv: list[str] | None) -> ServerSettings:
             failures_per_address=arguments.max_password_failures_per_address,
             name_reserved_days=arguments.deleted_name_reserved_days,
         ),
+        origins=OriginPolicy(arguments.allowed_origins),
+        client_addresses=ClientAddresses(arguments.trusted_proxies),
         tournaments=TournamentSettings(
             round_pause_s=arguments.tournament_round_pause_s,
             arena_wave_s=arguments.arena_wave_s,

@@ -16,7 +16,7 @@ import threading
 from contextlib import ExitStack
 from pathlib import Path
 
-from tools.local_services import LocalPostgres, LocalProxy, LocalRedis, ServerNode, missing_programs
+from tools.local_services import PROXY_SOURCE, LocalPostgres, LocalProxy, LocalRedis, ServerNode, missing_programs
 
 DEFAULT_NODES = 3
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         running.callback(redis.stop)
         nodes = []
         for index in range(1, arguments.nodes + 1):
-            extra = ["--bus", redis.url, "--bot-workers", str(arguments.bot_workers)]
+            extra = ["--bus", redis.url, "--bot-workers", str(arguments.bot_workers), "--trusted-proxies", PROXY_SOURCE]
             node = ServerNode.start(database.url, f"node{index}", folder / f"node{index}.log", extra)
             running.callback(node.stop)
             nodes.append(node)

@@ -285,10 +285,16 @@ class LocalRedis:
         _stop(self.process, signal.SIGTERM)
 
 
+PROXY_SOURCE = "127.0.0.2"
+"""The loopback address HAProxy connects to the nodes from: not 127.0.0.1, where local clients come
+from, so that a node trusts the forwarded header of the proxy alone (`--trusted-proxies 127.0.0.2`)."""
+
+
 @dataclass
 class LocalProxy:
     """An HAProxy this process started: one address on loopback, websockets spread round robin over
-    the nodes that answer their health check (`GET /healthz`)."""
+    the nodes that answer their health check (`GET /healthz`), each told its client's address in
+    `X-Forwarded-For` (from PROXY_SOURCE, which the nodes trust)."""
 
     port: int
     process: subprocess.Popen[bytes]
@@ -318,7 +324,8 @@ class LocalProxy:
 
 def _proxy_config(port: int, backends: Sequence[str]) -> str:
     """HAProxy's configuration: HTTP mode (websocket upgrades pass through), round robin, a health
-    check on each node every second, long tunnel timeouts for open websockets."""
+    check on each node every second, long tunnel timeouts for open websockets, the client's address
+    appended to `X-Forwarded-For`, and every connection to a node from PROXY_SOURCE."""
     servers = [
         f"    server node{number} {url.removeprefix('ws://').removesuffix('/ws')} check inter 1s fall 2 rise 1"
         for number, url in enumerate(backends, start=1)
@@ -331,6 +338,7 @@ def _proxy_config(port: int, backends: Sequence[str]) -> str:
             "    timeout client 60s",
             "    timeout server 60s",
             "    timeout tunnel 1h",
+            "    option forwardfor",
             "frontend gomoku",
             f"    bind 127.0.0.1:{port}",
             "    default_backend nodes",
@@ -338,6 +346,7 @@ def _proxy_config(port: int, backends: Sequence[str]) -> str:
             "    balance roundrobin",
             "    option httpchk GET /healthz",
             "    http-check expect status 200",
+            f"    source {PROXY_SOURCE}",
             *servers,
             "",
         ]

@@ -22,6 +22,9 @@ class SetPassword(ClientMessage):
     type: Literal["set_password"] = "set_password"
     password: Password
     old_password: str | None = None
+    sign_out_others: bool = False
+    """With a change of password: sign out every other device of the account (a password that may
+    have leaked stops being enough anywhere but here)."""
 
 
 class GetAccount(ClientMessage):

@@ -60,6 +60,12 @@ Feature = Literal[
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
+SHOWN_TEXT = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]*$"
+"""The pattern of free text that other people are shown (chat, reasons, tournament names, device
+labels): no control character (C0, DEL, C1), no direction mark, embedding, override or isolate, no
+zero-width or invisible character, no line or paragraph separator, any of which could rewrite a
+terminal, reorder a line or hide what it says."""
+
 ColorName = Literal["black", "white"]
 PlayerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 RequestId = Annotated[str, StringConstraints(max_length=64)] | int
@@ -498,7 +504,7 @@ class BotSeatSpec(WireModel):
 SeatSpec = Literal["me", "open"] | BotSeatSpec
 
 
-DeviceLabel = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+DeviceLabel = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=SHOWN_TEXT)]
 """Accounts: what a device calls itself in the device list: 1 to 64 characters, no control character."""
 
 
@@ -731,7 +737,7 @@ class WhoIsOnline(ClientMessage):
     limit: int = Field(default=PAGE_LIMIT, ge=1, le=PAGE_LIMIT)
 
 
-ChatText = Annotated[str, StringConstraints(min_length=1, max_length=500, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+ChatText = Annotated[str, StringConstraints(min_length=1, max_length=500, pattern=SHOWN_TEXT)]
 """1 to 500 characters, none of them a control character."""
 
 

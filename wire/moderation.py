@@ -12,9 +12,9 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from wire.ids import GameId, RoomId
-from wire.messages import PAGE_LIMIT, ClientMessage, PlayerName
+from wire.messages import PAGE_LIMIT, SHOWN_TEXT, ClientMessage, PlayerName
 
-Reason = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+Reason = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=SHOWN_TEXT)]
 """Why, in 1 to 200 characters without control characters: for the audit log, a report, a kick."""
 ChatId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 MAX_MUTE_MINUTES = 30 * 24 * 60

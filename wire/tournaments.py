@@ -15,6 +15,7 @@ from engine.types import Rule
 from wire.ids import GameId, RoomId
 from wire.messages import (
     PAGE_LIMIT,
+    SHOWN_TEXT,
     BotLevel,
     ClientMessage,
     ClockSettingModel,
@@ -45,7 +46,7 @@ class CreateTournament(ClientMessage):
     unless it joins)."""
 
     type: Literal["create_tournament"] = "create_tournament"
-    name: Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=True)]
+    name: Annotated[str, StringConstraints(min_length=1, max_length=64, strip_whitespace=True, pattern=SHOWN_TEXT)]
     format: TournamentFormatName
     rule: Rule = Rule.FREESTYLE
     size: int = Field(default=15, ge=5, le=26)

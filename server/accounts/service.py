@@ -43,7 +43,10 @@ class AccountSettings:
     """How accounts are kept: the limits on wrong passwords and how long a deleted name waits."""
 
     failures_per_name: int = 5
-    """Wrong passwords for one name within `failure_window_s` (`--max-password-failures-per-name`)."""
+    """Wrong passwords for one name within `failure_window_s` before its attempts are throttled
+    (`--max-password-failures-per-name`)."""
+    longest_name_pause_s: float = 60.0
+    """The longest a throttled name's next attempt waits after its last wrong password."""
     failures_per_address: int = 20
     """Wrong passwords from one address within `failure_window_s` (`--max-password-failures-per-address`)."""
     failure_window_s: float = 900.0
@@ -92,7 +95,10 @@ class Accounts:
         self._settings = settings
         self._passwords = passwords or Passwords()
         self._attempts = SignInAttempts(
-            settings.failures_per_name, settings.failures_per_address, settings.failure_window_s
+            settings.failures_per_name,
+            settings.failures_per_address,
+            settings.failure_window_s,
+            settings.longest_name_pause_s,
         )
 
     async def refuse_reserved_name(self, name: str) -> None:
@@ -164,6 +170,13 @@ class Accounts:
         """The devices signed in to the account; `not_allowed` for a name without a password."""
         await self._require_password(player)
         return await self._store.devices(player)
+
+    async def sign_out_others(self, player: str, keep: str | None) -> tuple[str, ...]:
+        """Sign out every device of the account but `keep` (the one asking); return the ids signed out."""
+        chosen = tuple(device.device_id for device in await self.devices(player) if device.device_id != keep)
+        if chosen:
+            await self._store.apply([DevicesSignedOut(player, chosen)])
+        return chosen
 
     async def sign_out(self, player: str, device_id: str | None, every: bool) -> tuple[str, ...]:
         """Sign out one device of the account, or every one; return the ids signed out."""

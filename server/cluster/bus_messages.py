@@ -185,18 +185,20 @@ class SanctionMessage:
     detail: str | None
     node: str
     room_id: RoomId = MODERATION_LANE
+    actor_id: str | None = None
+    target_id: str | None = None
 
     @classmethod
     def of(cls, entry: AuditEntry, node: str) -> SanctionMessage:
         at = format_timestamp(entry.at)
-        return cls(entry.entry_id, at, entry.actor, entry.action, entry.target, entry.reason, entry.detail, node)
+        said = (entry.actor, entry.action, entry.target, entry.reason, entry.detail)
+        return cls(entry.entry_id, at, *said, node, actor_id=entry.actor_id, target_id=entry.target_id)
 
     @property
     def entry(self) -> AuditEntry:
         action = cast(AuditAction, self.action)
-        return AuditEntry(
-            self.entry_id, parse_timestamp(self.at), self.actor, action, self.target, self.reason, self.detail
-        )
+        said = (self.actor, action, self.target, self.reason, self.detail)
+        return AuditEntry(self.entry_id, parse_timestamp(self.at), *said, self.actor_id, self.target_id)
 
 
 @dataclass(frozen=True, slots=True)

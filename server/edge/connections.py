@@ -105,16 +105,23 @@ class RateLimit:
         return self._strikes > self.strikes_before_close
 
 
-def address_of(websocket: ServerConnection) -> str:
-    """The IP address a websocket connection comes from."""
+def peer_address(websocket: ServerConnection) -> str:
+    """The IP address of the socket's other end (a proxy's, behind one: `server.edge.client_address`)."""
     remote = websocket.remote_address
     return str(remote[0]) if isinstance(remote, tuple) and remote else str(remote)
+
+
+def forwarded_for(websocket: ServerConnection) -> list[str]:
+    """The `X-Forwarded-For` lines of the websocket's opening request, in order."""
+    return [] if websocket.request is None else websocket.request.headers.get_all("X-Forwarded-For")
 
 
 class Connection:
     """A websocket client as the server sees it."""
 
-    def __init__(self, connection_id: ConnectionId, websocket: ServerConnection, rate_limit: RateLimit) -> None:
+    def __init__(
+        self, connection_id: ConnectionId, websocket: ServerConnection, rate_limit: RateLimit, address: str
+    ) -> None:
         self.id = connection_id
         self.websocket = websocket
         self.rate_limit = rate_limit
@@ -122,7 +129,8 @@ class Connection:
         """The signed-in player's name, after `welcome`."""
         self.player_kind: PlayerKind = "human"
         """Whether that player is a person or a bot account."""
-        self.address = address_of(websocket)
+        self.address = address
+        """The client's address as the per-address limits count it (`server.edge.client_address`)."""
         """The IP address the client connects from."""
         self._queue: asyncio.Queue[tuple[bytes, bool]] = asyncio.Queue(SEND_QUEUE_LIMIT)
         """Frames to send (UTF-8 text), each with whether it is a lobby change a snapshot may replace."""

@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, RoutingException, Rule
 
 from server.domain import ModerationReader, RecordReader, Refusal, TournamentReader
+from server.edge.origins import OriginPolicy
 from server.edge.web import static_response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
@@ -67,8 +68,10 @@ class HttpReader(RecordReader, ModerationReader, TournamentReader, Protocol):
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService) -> None:
+    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService, origins: OriginPolicy) -> None:
         self._storage = storage
+        self._origins = origins
+        """The pages whose websockets are let through (`server.edge.origins`)."""
         self._metrics = metrics
         self._review = review
         """Game reviews and puzzles."""
@@ -103,7 +106,9 @@ class HttpApi:
         """
         url = urlsplit(request.path)
         if url.path == WEBSOCKET_PATH:
-            return None
+            if self._origins.allows(request.headers.get("Origin"), request.headers.get("Host")):
+                return None
+            return respond(connection, HTTPStatus.FORBIDDEN, "websockets from this page's origin are not let in", TEXT)
         if request.method not in ALLOWED_METHODS:
             refused = f"{request.method} is not answered here: only {' and '.join(ALLOWED_METHODS)}"
             response = respond(connection, HTTPStatus.METHOD_NOT_ALLOWED, refused, TEXT)
@@ -125,6 +130,9 @@ class HttpApi:
             refusal = respond(connection, HTTPStatus.UNAUTHORIZED, "that is not a player's token", TEXT)
             refusal.headers["WWW-Authenticate"] = BEARER
             return refusal
+        if viewer is not None and await self._storage.ban_of(viewer) is not None:
+            # A ban bars signing in: a banned player's token opens nothing over HTTP either.
+            return respond(connection, HTTPStatus.FORBIDDEN, f"{viewer!r} is banned from this server", TEXT)
         handler: Endpoint = endpoint
         return await handler(connection, parse_qs(url.query), viewer, **arguments)
 

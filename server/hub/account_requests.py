@@ -115,8 +115,14 @@ class AccountRequests:
         if first is not None:
             self.became_device(player, first)
             self._services.hub.announce_first_device(player, first)
+        gone: tuple[str, ...] = ()
+        if request.sign_out_others and first is None:
+            gone = await self._accounts.sign_out_others(player, self._session(connection).device_id)
         connection.send(PasswordSetMessage(name=player, id=request.id))
-        if first is not None:
+        if gone:
+            self._services.hub.announce_signed_out(player, gone)
+            await self.signed_out(player, gone, asked_by=connection)
+        elif first is not None:
             await self._tell_devices(player, connection)
 
     async def get_account(self, connection: Connection, request: GetAccount) -> None:

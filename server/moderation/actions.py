@@ -90,16 +90,17 @@ class Moderation:
     async def log(
         self, actor: str, action: AuditAction, target: str, reason: str, detail: str | None = None
     ) -> AuditEntry:
-        """Store an action that changes nothing stored (a kick, a removed chat line) in the audit log."""
-        return await self.store_action([], actor, action, target, reason, detail)
+        """Store an action that changes nothing stored (a kick, a removed chat line) in the audit log:
+        done to the player called `target` now (their id logged with it), if there is one."""
+        player = await self._storage.find_player(target)
+        return await self.store_action([], actor, action, target, reason, detail, player)
 
     # -------------------------------------------------------------- roles
 
     async def grant(self, actor: str, name: str, role: Role, reason: str) -> StoredPlayer:
         player = await self.player(name)
-        await self.store_action(
-            [RoleGranted(player.name, role, actor, self._clock())], actor, "grant", player.name, reason, role
-        )
+        granted = RoleGranted(player.player_id, player.name, role, actor, self._clock())
+        await self.store_action([granted], actor, "grant", player.name, reason, role, player)
         return player
 
     async def revoke(self, actor: str, name: str, reason: str) -> StoredPlayer:
@@ -107,7 +108,8 @@ class Moderation:
         role = await self._storage.role_of(player.name)
         if role is None:
             raise Refusal("not_found", f"{player.name!r} has no role")
-        await self.store_action([RoleRevoked(player.name)], actor, "revoke", player.name, reason, role)
+        revoked = RoleRevoked(player.player_id, player.name)
+        await self.store_action([revoked], actor, "revoke", player.name, reason, role, player)
         return player
 
     # --------------------------------------------------------------- bans
@@ -116,15 +118,15 @@ class Moderation:
         """Bar the player from signing in; their games and ratings stay as stored. The entry (whose
         target is the player's name as stored) is what every node carries out (`sanctions`)."""
         player = await self.player(name)
-        return await self.store_action(
-            [PlayerBanned(player.name, reason, actor, self._clock())], actor, "ban", player.name, reason
-        )
+        banned = PlayerBanned(player.player_id, player.name, reason, actor, self._clock())
+        return await self.store_action([banned], actor, "ban", player.name, reason, None, player)
 
     async def unban(self, actor: str, name: str, reason: str) -> StoredPlayer:
         player = await self.player(name)
         if await self._storage.ban_of(player.name) is None:
             raise Refusal("not_found", f"{player.name!r} is not banned")
-        await self.store_action([PlayerUnbanned(player.name)], actor, "unban", player.name, reason)
+        unbanned = PlayerUnbanned(player.player_id, player.name)
+        await self.store_action([unbanned], actor, "unban", player.name, reason, None, player)
         return player
 
     # -------------------------------------------------------------- mutes
@@ -135,8 +137,9 @@ class Moderation:
         player = await self.player(name)
         now = self._clock()
         until = now + duration
-        muted = PlayerMuted(player.name, until, reason, actor, now)
-        await self.store_action([muted], actor, "mute", player.name, reason, f"until {format_timestamp(until)}")
+        muted = PlayerMuted(player.player_id, player.name, until, reason, actor, now)
+        detail = f"until {format_timestamp(until)}"
+        await self.store_action([muted], actor, "mute", player.name, reason, detail, player)
         return player, until
 
     async def unmute(self, actor: str, name: str, reason: str) -> StoredPlayer:
@@ -144,7 +147,8 @@ class Moderation:
         mute = await self._storage.mute_of(player.name)
         if mute is None or mute.until <= self._clock():
             raise Refusal("not_found", f"{player.name!r} is not muted")
-        await self.store_action([PlayerUnmuted(player.name)], actor, "unmute", player.name, reason)
+        unmuted = PlayerUnmuted(player.player_id, player.name)
+        await self.store_action([unmuted], actor, "unmute", player.name, reason, None, player)
         return player
 
     # ------------------------------------------------------------- rename
@@ -162,8 +166,9 @@ class Moderation:
         await self._check_free(player, new_name)
         if await self._storage.unfinished_games_of(player.name):
             raise Refusal("not_allowed", f"{player.name!r} is playing a game: rename them once it is over")
-        renamed = PlayerRenamed(player.name, new_name, self._clock())
-        return await self.store_action([renamed], actor, "rename", player.name, reason, RENAMED_TO + new_name)
+        renamed = PlayerRenamed(player.player_id, player.name, new_name, self._clock())
+        detail = RENAMED_TO + new_name
+        return await self.store_action([renamed], actor, "rename", player.name, reason, detail, player)
 
     async def _check_free(self, player: StoredPlayer, new_name: str) -> None:
         if self._is_level(new_name):
@@ -174,6 +179,9 @@ class Moderation:
         retired_for = await self._storage.renamed_to(new_name)
         if retired_for is not None and retired_for.lower() != player.name.lower():
             raise Refusal("name_taken", f"{new_name!r} was retired by a rename; choose another")
+        reserved_until = await self._storage.name_reserved_until(new_name, self._clock())
+        if reserved_until is not None:
+            raise Refusal("name_taken", f"{new_name!r} belonged to a deleted account: it stays reserved")
 
     # ------------------------------------------------------------ reports
 
@@ -201,7 +209,9 @@ class Moderation:
         if report.closed_at is not None:
             raise Refusal("not_allowed", f"report {report_id!r} was closed by {report.closed_by!r}")
         closed = ReportClosed(report_id, actor, self._clock(), resolution)
-        await self.store_action([closed], actor, "close_report", report.target, resolution, f"report {report_id}")
+        target = await self._storage.find_player(report.target)
+        detail = f"report {report_id}"
+        await self.store_action([closed], actor, "close_report", report.target, resolution, detail, target)
         return report
 
     # ------------------------------------------------------------- games
@@ -210,9 +220,10 @@ class Moderation:
         """Delete finished games with all that is stored of them; the ids deleted. With `any_game`
         (an admin or the operator, logged), any finished games; without (a player), only the actor's
         own unrated games against the server's bots. All or none: one game that may not go refuses
-        the lot."""
+        the lot. A private game a player may not see is "no such game" to them, as everywhere."""
         wanted = list(dict.fromkeys(game_ids))
-        found = {game.game_id: game for game in await self._storage.games_to_delete(wanted)}
+        stored = await self._storage.games_to_delete(wanted)
+        found = {game.game_id: game for game in stored if any_game or game.shown_to(actor)}
         missing = [game_id for game_id in wanted if game_id not in found]
         if missing:
             raise Refusal("not_found", f"there is no game {', '.join(map(repr, missing))}")
@@ -236,10 +247,15 @@ class Moderation:
         target: str,
         reason: str,
         detail: str | None = None,
+        target_player: StoredPlayer | None = None,
     ) -> AuditEntry:
         """Store the action's records and its audit entry in one transaction (also for actions whose
-        records another part makes: `gomoku-admin reset-password`)."""
-        entry = AuditEntry(new_entry_id(), self._clock(), actor, action, target, reason, detail)
+        records another part makes: `gomoku-admin reset-password`). The entry keeps the ids of the
+        acting moderator (None for the operator) and of `target_player`, whom it was done to."""
+        acting = await self._storage.find_player(actor)
+        actor_id = None if acting is None else acting.player_id
+        target_id = None if target_player is None else target_player.player_id
+        entry = AuditEntry(new_entry_id(), self._clock(), actor, action, target, reason, detail, actor_id, target_id)
         await self._storage.apply([*records, entry])
         return entry
 

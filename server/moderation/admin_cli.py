@@ -104,7 +104,7 @@ async def _reset_password(
     player = await moderation.player(arguments.name)
     password = new_password(arguments.password_file)
     _, records = await password_reset_records(storage, player.name, password)
-    await moderation.store_action(records, actor, "reset_password", player.name, arguments.reason)
+    await moderation.store_action(records, actor, "reset_password", player.name, arguments.reason, None, player)
     return [f"{player.name} has a new password; every device of theirs is signed out"]
 
 

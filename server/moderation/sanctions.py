@@ -62,7 +62,7 @@ class Sanctions:
             case "ban":
                 await self._ban(entry.target, entry.reason)
             case "rename":
-                self._rename(entry.target, new_name_of(entry), entry.reason)
+                await self._rename(entry.target, new_name_of(entry), entry.reason)
             case "reset_password":
                 await self._sign_out(entry.target, None)
             case "delete_games":
@@ -96,13 +96,27 @@ class Sanctions:
         await self._leave_rooms(name, detail)
         self._disconnect(name, f"banned: {reason}")
 
-    def _rename(self, old: str, new: str, reason: str) -> None:
-        """The player's seeks go; their connections here are told the new name and closed (their
-        token goes with them)."""
+    async def _rename(self, old: str, new: str, reason: str) -> None:
+        """The player's seeks go; their seats in the rooms held here are the new name's (a seat
+        waiting for an opponent, or for a rematch, follows the player); their connections here are
+        told the new name and closed (their token goes with them)."""
         self._withdraw_seeks(old)
+        await self._rename_seats(old, new)
         told = Renamed(name=new, reason=reason)
         self._services.deliver([(connection_id, told) for connection_id in self._connections_here(old)])
         self._disconnect(old, f"renamed by a moderator: sign in as {new}")
+
+    async def _rename_seats(self, old: str, new: str) -> None:
+        """Give `new` each seat `old` holds in the rooms held here. The rename is stored already: a
+        room that cannot take it now is logged, and keeps the old name's seat."""
+        for room_id in self._services.rooms.holding(old):
+            actor = self._services.rooms.get(room_id)
+            if actor is None:
+                continue
+            try:
+                await actor.run(lambda room, now: room.rename_seat(old, new, now))
+            except Exception:
+                logger.exception("room %s: cannot give %s's seat to their new name %s", room_id, old, new)
 
     def _withdraw_seeks(self, name: str) -> None:
         """The player's seeks leave the lobby, if it runs on this node (elsewhere there are none)."""

@@ -439,6 +439,10 @@ class RoomRegistry:
             if facts.status != "finished" and facts.seat_of(name) is not None
         ]
 
+    def holding(self, name: str) -> list[RoomId]:
+        """Rooms where `name` holds a seat, whatever their game's state (a rename moves them)."""
+        return [facts.room_id for facts in self._facts.values() if facts.seat_of(name) is not None]
+
     def count_open(self, created_by: str | None = None, bots_only: bool = False) -> int:
         """Rooms waiting or playing, opened by `created_by` (anyone if None), only those where two
         bots play if `bots_only`."""

@@ -509,6 +509,23 @@ class Room:
             self._end(GameResult(color.other, EndReason.RESIGN, detail=detail), now, outcome, None)
         return outcome
 
+    def rename_seat(self, old: str, new: str, now: float) -> Outcome:
+        """A moderator renamed `old` to `new`: a seat `old` holds (waiting for an opponent, or after a
+        game, for a rematch) is `new`'s from now, the room's opener and standings too, and everyone
+        here is shown the room again. Nothing happens when `old` holds no seat here."""
+        outcome = Outcome()
+        if self.seat_of(old) is None:
+            return outcome
+        for color, seat in self.seats.items():
+            if seat is not None and not is_server_bot(seat) and seat.name == old:
+                self.seats[color] = dataclasses.replace(seat, name=new)
+        if self.created_by == old:
+            self.created_by = new
+        if old in self.standings:
+            self.standings[new] = dataclasses.replace(self.standings.pop(old), name=new)
+        self._snapshot(EVERYONE, now, outcome)
+        return outcome
+
     def offer_draw(self, caller: Caller, now: float) -> Outcome:
         """Offer a draw; offering back to an opponent's pending offer accepts it.
 

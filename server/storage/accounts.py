@@ -14,7 +14,11 @@ from server.domain import AccountDeleted, Refusal, SignedInDevice
 from server.storage.drivers import Queries, Reads
 from server.storage.moderation import unfinished_games_of
 
-_DEVICE_COLUMNS = "device_id, player, label, signed_in_at"
+_DEVICES = (
+    "SELECT d.device_id, p.name AS player, d.label, d.signed_in_at "
+    "FROM player_devices d JOIN players p USING (player_id)"
+)
+"""The devices signed in, each with the name of its account now."""
 
 STILL_PLAYING = "finish or resign your unfinished games before deleting the account"
 """Why an account seated in an unfinished game is not deleted (`not_allowed`)."""
@@ -26,21 +30,21 @@ def _device_from(row: Any) -> SignedInDevice:
 
 async def password_hash(snapshot: Reads, player: str) -> str | None:
     """The encoded password hash of the player (its name as stored), or None if it has none."""
-    row = await snapshot.row("SELECT password_hash FROM account_passwords WHERE player = ?", (player,))
+    row = await snapshot.row(
+        "SELECT a.password_hash FROM player_passwords a JOIN players p USING (player_id) WHERE p.name = ?", (player,)
+    )
     return None if row is None else str(row["password_hash"])
 
 
 async def devices(snapshot: Reads, player: str) -> list[SignedInDevice]:
     """The devices signed in to the player's account, the first signed in first."""
-    rows = await snapshot.rows(
-        f"SELECT {_DEVICE_COLUMNS} FROM account_devices WHERE player = ? ORDER BY signed_in_at, device_id", (player,)
-    )
+    rows = await snapshot.rows(f"{_DEVICES} WHERE p.name = ? ORDER BY d.signed_in_at, d.device_id", (player,))
     return [_device_from(row) for row in rows]
 
 
 async def device_with_token(snapshot: Reads, token_hash: str) -> SignedInDevice | None:
     """The signed-in device whose token has this SHA-256 (hex), or None."""
-    row = await snapshot.row(f"SELECT {_DEVICE_COLUMNS} FROM account_devices WHERE token_hash = ?", (token_hash,))
+    row = await snapshot.row(f"{_DEVICES} WHERE d.token_hash = ?", (token_hash,))
     return None if row is None else _device_from(row)
 
 

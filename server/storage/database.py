@@ -235,7 +235,8 @@ class Storage:
 
         The record counts rated games, private ones too, as the rating does:
         wins, losses and draws add up to the standing's games. `played` counts
-        every finished game in one of its seats. The last `recent` games and
+        the finished games in one of its seats that `viewer` may see (a private
+        game only to its players and creator). The last `recent` games and
         the rating after each of the last `history` rated games name a private
         game only to its players (a point of the history keeps its rating
         without its game id).
@@ -257,8 +258,8 @@ class Storage:
             )
             finished = await read.one(
                 f"SELECT COUNT(*) AS played FROM games g JOIN results r USING (game_id) "
-                f"WHERE {_SEATED.format(name=':name')}",
-                {"name": standing.name},
+                f"WHERE {_SEATED.format(name=':name')} AND {_VISIBLE}",
+                {"name": standing.name, "viewer": viewer},
             )
             points = await read.rows(
                 "SELECT CASE WHEN "

@@ -28,39 +28,50 @@ from server.storage.rows import Row
 _REPORT_COLUMNS = (
     "report_id, reporter, target, room_id, chat_id, chat_text, reason, filed_at, closed_by, closed_at, resolution"
 )
-_AUDIT_COLUMNS = "entry_id, at, actor, action, target, reason, detail"
+_AUDIT_COLUMNS = "entry_id, at, actor, action, target, reason, detail, actor_id, target_id"
+
+
+_HOLDER = "JOIN players p ON p.player_id = x.player_id WHERE p.name = ? COLLATE NOCASE"
+"""Joins a table keyed by player id (as `x`) to the player now called the parameter (ignoring case)."""
 
 
 async def role_of(snapshot: Reads, name: str) -> Role | None:
-    row = await snapshot.row("SELECT role FROM moderation_roles WHERE name_key = ?", (name_key(name),))
+    row = await snapshot.row(f"SELECT x.role FROM player_roles x {_HOLDER}", (name,))
     return None if row is None else _role(row["role"])
 
 
 async def roles(snapshot: Reads) -> list[RoleGranted]:
-    rows = await snapshot.rows("SELECT name, role, granted_by, granted_at FROM moderation_roles ORDER BY name_key")
+    rows = await snapshot.rows(
+        "SELECT p.player_id, p.name, x.role, x.granted_by, x.granted_at FROM player_roles x "
+        "JOIN players p ON p.player_id = x.player_id ORDER BY lower(p.name)"
+    )
     return [
-        RoleGranted(row["name"], _role(row["role"]), row["granted_by"], parse_timestamp(row["granted_at"]))
+        RoleGranted(
+            row["player_id"], row["name"], _role(row["role"]), row["granted_by"], parse_timestamp(row["granted_at"])
+        )
         for row in rows
     ]
 
 
 async def ban_of(snapshot: Reads, name: str) -> PlayerBanned | None:
     row = await snapshot.row(
-        "SELECT name, reason, banned_by, banned_at FROM bans WHERE name_key = ?", (name_key(name),)
+        f"SELECT p.player_id, p.name, x.reason, x.banned_by, x.banned_at FROM player_bans x {_HOLDER}", (name,)
     )
     if row is None:
         return None
-    return PlayerBanned(row["name"], row["reason"], row["banned_by"], parse_timestamp(row["banned_at"]))
+    at = parse_timestamp(row["banned_at"])
+    return PlayerBanned(row["player_id"], row["name"], row["reason"], row["banned_by"], at)
 
 
 async def mute_of(snapshot: Reads, name: str) -> PlayerMuted | None:
     row = await snapshot.row(
-        "SELECT name, until, reason, muted_by, muted_at FROM mutes WHERE name_key = ?", (name_key(name),)
+        f"SELECT p.player_id, p.name, x.until, x.reason, x.muted_by, x.muted_at FROM player_mutes x {_HOLDER}",
+        (name,),
     )
     if row is None:
         return None
     until, at = parse_timestamp(row["until"]), parse_timestamp(row["muted_at"])
-    return PlayerMuted(row["name"], until, row["reason"], row["muted_by"], at)
+    return PlayerMuted(row["player_id"], row["name"], until, row["reason"], row["muted_by"], at)
 
 
 async def renamed_to(snapshot: Reads, name: str) -> str | None:
@@ -69,10 +80,22 @@ async def renamed_to(snapshot: Reads, name: str) -> str | None:
 
 
 async def audit_log(snapshot: Reads, limit: int, target: str | None) -> list[AuditEntry]:
+    """The latest entries, newest first; with `target`, those about the player called so now, the
+    player a rename took the name from, and a deleted account that had it (by their ids), and any
+    whose target is the name as written (games, a report, an entry from before player ids)."""
+    if target is None:
+        rows = await snapshot.rows(
+            f"SELECT {_AUDIT_COLUMNS} FROM audit_log ORDER BY at_us DESC, entry_id LIMIT ?", (limit,)
+        )
+        return [_audit_entry(row) for row in rows]
+    key = name_key(target)
     rows = await snapshot.rows(
-        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE (CAST(? AS TEXT) IS NULL OR lower(target) = ?) "
-        "ORDER BY at_us DESC, entry_id LIMIT ?",
-        (target, None if target is None else name_key(target), limit),
+        f"SELECT {_AUDIT_COLUMNS} FROM audit_log WHERE target_id IN ("
+        "SELECT player_id FROM players WHERE name = :name COLLATE NOCASE "
+        "UNION SELECT player_id FROM retired_names WHERE old_key = :key "
+        "UNION SELECT player_id FROM deleted_accounts WHERE name_key = :key) "
+        "OR (target_id IS NULL AND lower(target) = :key) ORDER BY at_us DESC, entry_id LIMIT :limit",
+        {"name": target, "key": key, "limit": limit},
     )
     return [_audit_entry(row) for row in rows]
 
@@ -98,6 +121,8 @@ def _audit_entry(row: Row) -> AuditEntry:
         row["target"],
         row["reason"],
         row["detail"],
+        row["actor_id"],
+        row["target_id"],
     )
 
 
@@ -129,7 +154,7 @@ async def games_to_delete(snapshot: Reads, game_ids: list[str]) -> list[GameToDe
     marks = ", ".join("?" for _ in game_ids)
     rows = await snapshot.rows(
         "SELECT g.game_id, g.black_name, g.black_kind, g.black_level, g.white_name, g.white_kind, g.white_level, "
-        "g.rated, r.game_id IS NOT NULL AS finished, g.tournament_id "
+        "g.rated, r.game_id IS NOT NULL AS finished, g.tournament_id, g.private, g.created_by "
         f"FROM games g LEFT JOIN results r ON r.game_id = g.game_id WHERE g.game_id IN ({marks})",
         tuple(game_ids),
     )
@@ -141,6 +166,8 @@ async def games_to_delete(snapshot: Reads, game_ids: list[str]) -> list[GameToDe
             bool(row["rated"]),
             bool(row["finished"]),
             row["tournament_id"],
+            bool(row["private"]),
+            row["created_by"],
         )
         for row in rows
     ]

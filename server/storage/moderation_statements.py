@@ -1,9 +1,10 @@
 """The SQL of moderation's records: roles, bans, mutes, renames, reports, deleted games, the audit log.
 
 `server.storage.statements` hands each moderation record here. Every
-statement runs unchanged on SQLite and PostgreSQL: players are matched by
-the lower-case key of their name, and rows are replaced with
-`INSERT ... ON CONFLICT ... DO UPDATE`.
+statement runs unchanged on SQLite and PostgreSQL: a player's roles, bans
+and mutes are keyed by their id (migration 0015), the names games and
+reports show are matched by their lower-case key, and rows are replaced
+with `INSERT ... ON CONFLICT ... DO UPDATE`.
 """
 
 from __future__ import annotations
@@ -30,33 +31,34 @@ from server.domain import (
 Statement = tuple[str, tuple[Any, ...]]
 
 _INSERT_AUDIT = (
-    "INSERT INTO audit_log (entry_id, at, at_us, actor, action, target, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO audit_log (entry_id, at, at_us, actor, action, target, reason, detail, actor_id, target_id) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _GRANT = (
-    "INSERT INTO moderation_roles (name_key, name, role, granted_by, granted_at) VALUES (?, ?, ?, ?, ?) "
-    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, role = excluded.role, "
+    "INSERT INTO player_roles (player_id, role, granted_by, granted_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player_id) DO UPDATE SET role = excluded.role, "
     "granted_by = excluded.granted_by, granted_at = excluded.granted_at"
 )
-_REVOKE = "DELETE FROM moderation_roles WHERE name_key = ?"
+_REVOKE = "DELETE FROM player_roles WHERE player_id = ?"
 _BAN = (
-    "INSERT INTO bans (name_key, name, reason, banned_by, banned_at) VALUES (?, ?, ?, ?, ?) "
-    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, reason = excluded.reason, "
+    "INSERT INTO player_bans (player_id, reason, banned_by, banned_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player_id) DO UPDATE SET reason = excluded.reason, "
     "banned_by = excluded.banned_by, banned_at = excluded.banned_at"
 )
-_UNBAN = "DELETE FROM bans WHERE name_key = ?"
+_UNBAN = "DELETE FROM player_bans WHERE player_id = ?"
 _MUTE = (
-    "INSERT INTO mutes (name_key, name, until, reason, muted_by, muted_at) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, until = excluded.until, "
+    "INSERT INTO player_mutes (player_id, until, reason, muted_by, muted_at) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (player_id) DO UPDATE SET until = excluded.until, "
     "reason = excluded.reason, muted_by = excluded.muted_by, muted_at = excluded.muted_at"
 )
-_UNMUTE = "DELETE FROM mutes WHERE name_key = ?"
+_UNMUTE = "DELETE FROM player_mutes WHERE player_id = ?"
 _FILE_REPORT = (
     "INSERT INTO reports (report_id, reporter, target, room_id, chat_id, chat_text, reason, filed_at, filed_us) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _CLOSE_REPORT = "UPDATE reports SET closed_by = ?, closed_at = ?, resolution = ? WHERE report_id = ?"
+_RENAME_PLAYER = "UPDATE players SET name = ? WHERE player_id = ?"
 _RENAMES = (
-    "UPDATE players SET name = ? WHERE lower(name) = ?",
     "UPDATE games SET black_name = ? WHERE lower(black_name) = ?",
     "UPDATE games SET white_name = ? WHERE lower(white_name) = ?",
     "UPDATE games SET created_by = ? WHERE lower(created_by) = ?",
@@ -65,18 +67,15 @@ _RENAMES = (
     "UPDATE reports SET reporter = ? WHERE lower(reporter) = ?",
     "UPDATE reports SET target = ? WHERE lower(target) = ?",
     "UPDATE retired_names SET new_name = ? WHERE lower(new_name) = ?",
-    "UPDATE account_passwords SET player = ? WHERE lower(player) = ?",
-    "UPDATE account_devices SET player = ? WHERE lower(player) = ?",
+    "UPDATE tournaments SET organiser = ? WHERE lower(organiser) = ?",
 )
-"""Each puts the new name (first parameter) where the old one's key (second) is stored."""
-_RENAME_KEYED = tuple(
-    f"UPDATE {table} SET name = ?, name_key = ? WHERE name_key = ?" for table in ("moderation_roles", "bans", "mutes")
-)
+"""Each puts the new name (first parameter) where the old one's key (second) is shown. What a player
+has (a role, a ban, a mute, a password, devices, puzzle ratings) is keyed by their id and stays."""
 _FREE_NAME = "DELETE FROM retired_names WHERE old_key = ?"
 _RETIRE_NAME = (
-    "INSERT INTO retired_names (old_key, old_name, new_name, retired_at) VALUES (?, ?, ?, ?) "
+    "INSERT INTO retired_names (old_key, old_name, new_name, retired_at, player_id) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (old_key) DO UPDATE SET old_name = excluded.old_name, new_name = excluded.new_name, "
-    "retired_at = excluded.retired_at"
+    "retired_at = excluded.retired_at, player_id = excluded.player_id"
 )
 _GAME_TABLES = (
     "moves",
@@ -117,22 +116,21 @@ def moderation_rows(record: ModerationRecord) -> list[Statement]:
         case AuditEntry():
             at = format_timestamp(record.at)
             values = (record.actor, record.action, record.target, record.reason, record.detail)
-            return [(_INSERT_AUDIT, (record.entry_id, at, microseconds(record.at), *values))]
+            ids = (record.actor_id, record.target_id)
+            return [(_INSERT_AUDIT, (record.entry_id, at, microseconds(record.at), *values, *ids))]
         case RoleGranted():
-            granted = (record.role, record.by, format_timestamp(record.at))
-            return [(_GRANT, (name_key(record.name), record.name, *granted))]
+            return [(_GRANT, (record.player_id, record.role, record.by, format_timestamp(record.at)))]
         case RoleRevoked():
-            return [(_REVOKE, (name_key(record.name),))]
+            return [(_REVOKE, (record.player_id,))]
         case PlayerBanned():
-            banned = (record.reason, record.by, format_timestamp(record.at))
-            return [(_BAN, (name_key(record.name), record.name, *banned))]
+            return [(_BAN, (record.player_id, record.reason, record.by, format_timestamp(record.at)))]
         case PlayerUnbanned():
-            return [(_UNBAN, (name_key(record.name),))]
+            return [(_UNBAN, (record.player_id,))]
         case PlayerMuted():
             until, at = format_timestamp(record.until), format_timestamp(record.at)
-            return [(_MUTE, (name_key(record.name), record.name, until, record.reason, record.by, at))]
+            return [(_MUTE, (record.player_id, until, record.reason, record.by, at))]
         case PlayerUnmuted():
-            return [(_UNMUTE, (name_key(record.name),))]
+            return [(_UNMUTE, (record.player_id,))]
         case PlayerRenamed():
             return _rename_rows(record)
         case ReportFiled():
@@ -148,9 +146,10 @@ def moderation_rows(record: ModerationRecord) -> list[Statement]:
 
 def _rename_rows(record: PlayerRenamed) -> list[Statement]:
     old_key, new_key = name_key(record.old), name_key(record.new)
-    rows: list[Statement] = [(sql, (record.new, old_key)) for sql in _RENAMES]
-    rows += [(sql, (record.new, new_key, old_key)) for sql in _RENAME_KEYED]
+    rows: list[Statement] = [(_RENAME_PLAYER, (record.new, record.player_id))]
+    rows += [(sql, (record.new, old_key)) for sql in _RENAMES]
     rows.append((_FREE_NAME, (new_key,)))
     if old_key != new_key:  # a change of case keeps the name
-        rows.append((_RETIRE_NAME, (old_key, record.old, record.new, format_timestamp(record.at))))
+        retired = (old_key, record.old, record.new, format_timestamp(record.at), record.player_id)
+        rows.append((_RETIRE_NAME, retired))
     return rows

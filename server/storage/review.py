@@ -74,8 +74,8 @@ async def puzzle(read: Reads, puzzle_id: str) -> Puzzle | None:
 async def puzzle_near(read: Reads, player: str | None, rating: float) -> Puzzle | None:
     """The puzzle rated nearest to `rating` that `player` has not tried (any, for nobody)."""
     row = await read.row(
-        f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
-        "WHERE a.puzzle_id = p.puzzle_id AND lower(a.player) = lower(?)) ORDER BY abs(rating - ?), puzzle_id LIMIT 1",
+        f"SELECT {PUZZLE_COLUMNS} FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM player_puzzle_attempts a "
+        f"WHERE a.puzzle_id = p.puzzle_id AND a.player_id = {_PLAYER_ID}) ORDER BY abs(rating - ?), puzzle_id LIMIT 1",
         (player, rating),
     )
     return None if row is None else puzzle_from(row)
@@ -95,16 +95,18 @@ async def puzzle_at(read: Reads, index: int) -> Puzzle | None:
 async def puzzle_rating(read: Reads, player: str) -> tuple[Rating, int]:
     """A player's puzzle rating and rated tries (a newcomer's rating, 0, for one with none)."""
     row = await read.row(
-        "SELECT rating, rd, volatility, attempts FROM puzzle_ratings WHERE lower(player) = lower(?)", (player,)
+        f"SELECT rating, rd, volatility, attempts FROM player_puzzle_ratings WHERE player_id = {_PLAYER_ID}", (player,)
     )
     if row is None:
         return Rating(), 0
     return rating_from(row), row["attempts"]
 
 
+_PLAYER_ID = "(SELECT player_id FROM players WHERE name = ? COLLATE NOCASE)"
+"""The id of the player called the parameter now: puzzle tries and ratings are keyed by it."""
 _NEW_PLAYER = (
-    "INSERT INTO puzzle_ratings (player, rating, rd, volatility, attempts) VALUES (?, ?, ?, ?, 0) "
-    "ON CONFLICT (player) DO NOTHING"
+    "INSERT INTO player_puzzle_ratings (player_id, rating, rd, volatility, attempts) "
+    "SELECT player_id, ?, ?, ?, 0 FROM players WHERE name = ? COLLATE NOCASE ON CONFLICT (player_id) DO NOTHING"
 )
 """A newcomer's row for a player's first rated try, so that the try has a row to lock (two first
 tries at once: the second waits for the first's row, then reads it)."""
@@ -118,9 +120,10 @@ async def rate_try(transaction: Queries, tried: PuzzleTried, for_update: str) ->
     after the other, and two first tries of one player once. Raises LookupError for a puzzle not
     stored."""
     newcomer = Rating()
-    await transaction.executemany(_NEW_PLAYER, [(tried.player, newcomer.rating, newcomer.rd, newcomer.volatility)])
+    await transaction.executemany(_NEW_PLAYER, [(newcomer.rating, newcomer.rd, newcomer.volatility, tried.player)])
     player = await transaction.row(
-        f"SELECT rating, rd, volatility FROM puzzle_ratings WHERE player = ?{for_update}", (tried.player,)
+        f"SELECT rating, rd, volatility FROM player_puzzle_ratings WHERE player_id = {_PLAYER_ID}{for_update}",
+        (tried.player,),
     )
     if await _has_tried(transaction, tried.player, tried.puzzle_id):
         return tried
@@ -137,7 +140,7 @@ async def rate_try(transaction: Queries, tried: PuzzleTried, for_update: str) ->
 async def _has_tried(read: Reads, player: str, puzzle_id: str) -> bool:
     """Whether the player has finished a try at the puzzle before (only the first try is rated)."""
     row = await read.row(
-        "SELECT 1 AS tried FROM puzzle_attempts WHERE lower(player) = lower(?) AND puzzle_id = ? LIMIT 1",
+        f"SELECT 1 AS tried FROM player_puzzle_attempts WHERE player_id = {_PLAYER_ID} AND puzzle_id = ? LIMIT 1",
         (player, puzzle_id),
     )
     return row is not None

@@ -40,8 +40,16 @@ _INSERT_PUZZLE = (
     "ON CONFLICT (puzzle_id) DO NOTHING"
 )
 _INSERT_MINED = "INSERT INTO mined_games (game_id, mined_at) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING"
-_INSERT_ATTEMPT = "INSERT INTO puzzle_attempts (player, puzzle_id, solved, rated, at) VALUES (?, ?, ?, ?, ?)"
-_RATE_PLAYER = "UPDATE puzzle_ratings SET rating = ?, rd = ?, volatility = ?, attempts = attempts + 1 WHERE player = ?"
+_PLAYER_ID = "(SELECT player_id FROM players WHERE name = ? COLLATE NOCASE)"
+"""The id of the player called the parameter now: puzzle tries and ratings are keyed by it."""
+_INSERT_ATTEMPT = (
+    "INSERT INTO player_puzzle_attempts (player_id, puzzle_id, solved, rated, at) "
+    "SELECT player_id, ?, ?, ?, ? FROM players WHERE name = ? COLLATE NOCASE"
+)
+_RATE_PLAYER = (
+    "UPDATE player_puzzle_ratings SET rating = ?, rd = ?, volatility = ?, attempts = attempts + 1 "
+    f"WHERE player_id = {_PLAYER_ID}"
+)
 """The player's row is there: the writer made it before rating the try (`storage.review.rate_try`)."""
 _RATE_PUZZLE = "UPDATE puzzles SET rating = ?, rd = ?, volatility = ?, attempts = attempts + 1 WHERE puzzle_id = ?"
 
@@ -103,7 +111,7 @@ def _mined_rows(record: PuzzlesMined) -> list[Statement]:
 def _tried_rows(record: PuzzleTried) -> list[Statement]:
     rated = record.rated
     at = format_timestamp(record.at)
-    attempt = (record.player, record.puzzle_id, int(record.solved), int(rated is not None), at)
+    attempt = (record.puzzle_id, int(record.solved), int(rated is not None), at, record.player)
     rows: list[Statement] = [(_INSERT_ATTEMPT, attempt)]
     if rated is not None:
         rows.append((_RATE_PLAYER, (*_rating_values(rated.player_after), record.player)))

@@ -30,7 +30,7 @@ class Row(Protocol):
 STANDING_COLUMNS = "name, kind, rating, rd, volatility, games"
 """The columns of `players` that `standing_from` reads."""
 
-STORED_PLAYER_COLUMNS = "name, token_hash, kind"
+STORED_PLAYER_COLUMNS = "player_id, name, token_hash, kind"
 """The columns of `players` that `stored_player_from` reads."""
 
 GAME_COLUMNS = (
@@ -66,7 +66,7 @@ def standing_from(row: Row) -> Standing:
 
 def stored_player_from(row: Row) -> StoredPlayer:
     """A player as stored, for signing in, from a row of STORED_PLAYER_COLUMNS."""
-    return StoredPlayer(row["name"], bytes(row["token_hash"]), row["kind"])
+    return StoredPlayer(row["player_id"], row["name"], bytes(row["token_hash"]), row["kind"])
 
 
 def rating_point_from(row: Row) -> RatingPoint:

@@ -32,6 +32,7 @@ from server.domain import (
     Standing,
     StoreRecord,
     TournamentRecord,
+    new_player_id,
 )
 from server.storage.accounts_statements import account_rows
 from server.storage.moderation_statements import moderation_rows
@@ -54,10 +55,12 @@ _INSERT_MOVE = "INSERT INTO moves (game_id, ply, x, y, color, time_ms) VALUES (?
 _DELETE_MOVES = "DELETE FROM moves WHERE game_id = ? AND ply > ?"
 _INSERT_RESULT = "INSERT INTO results (game_id, winner, reason, line, ended_at, detail) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_CLOCK = "UPDATE games SET black_ms = ?, white_ms = ? WHERE game_id = ?"
-_INSERT_PLAYER = "INSERT INTO players (name, token_hash, created_at, kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+_INSERT_PLAYER = (
+    "INSERT INTO players (player_id, name, token_hash, created_at, kind) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
 _ENROL_BOT = (
-    "INSERT INTO players (name, token_hash, created_at, kind, rating, rd, volatility, games) "
-    "VALUES (?, ?, ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
+    "INSERT INTO players (player_id, name, token_hash, created_at, kind, rating, rd, volatility, games) "
+    "VALUES (?, ?, ?, ?, 'bot', ?, ?, ?, 0) ON CONFLICT DO NOTHING"
 )
 _INSERT_OPENING_STEP = "INSERT INTO opening_steps (game_id, idx, player, side, step) VALUES (?, ?, ?, ?, ?)"
 _UPDATE_SEATS = (
@@ -102,7 +105,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
     if isinstance(record, MovesTakenBack):
         return [(_DELETE_MOVES, (record.game_id, record.keep))]
     if isinstance(record, PlayerAdded):
-        return [(_INSERT_PLAYER, (record.name, record.token_hash, format_timestamp(record.created_at), record.kind))]
+        created_at = format_timestamp(record.created_at)
+        return [(_INSERT_PLAYER, (record.player_id, record.name, record.token_hash, created_at, record.kind))]
     if isinstance(record, RatingsChanged):
         return _rating_rows(record)
     if isinstance(record, OpeningStepTaken):
@@ -120,7 +124,7 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return tournament_rows(record)
     if isinstance(record, BotsEnrolled):
         now = format_timestamp(datetime.now(UTC))
-        return [(_ENROL_BOT, (bot.name, NO_TOKEN, now, *_rating_values(bot))) for bot in record.bots]
+        return [(_ENROL_BOT, (new_player_id(), bot.name, NO_TOKEN, now, *_rating_values(bot))) for bot in record.bots]
     if isinstance(record, AccountRecord):
         return account_rows(record)
     return [_result_row(record)]

@@ -19,9 +19,9 @@ from server.storage.drivers import Reads
 from server.storage.rows import Row
 
 TOURNAMENT_COLUMNS = (
-    "tournament_id, name, format, organiser, rule, size, clock_initial_ms, clock_increment_ms, opening, rated, "
-    "cycles, rounds, duration_s, starts_at, max_players, listed, created_at, status, round, started_at, ends_at, "
-    "ended_at"
+    "tournament_id, name, format, organiser, organiser_id, rule, size, clock_initial_ms, clock_increment_ms, "
+    "opening, rated, cycles, rounds, duration_s, starts_at, max_players, listed, created_at, status, round, "
+    "started_at, ends_at, ended_at"
 )
 _ENTRANTS = (
     "SELECT name, kind, level, seed, rating, withdrawn_at FROM tournament_entrants WHERE tournament_id = ? "
@@ -84,6 +84,7 @@ def _terms(row: Row) -> TournamentTerms:
         starts_at=_time(row["starts_at"]),
         max_players=int(row["max_players"]),
         listed=bool(row["listed"]),
+        organiser_id=row["organiser_id"],
     )
 
 

@@ -20,9 +20,9 @@ from server.domain import (
 Statement = tuple[str, tuple[Any, ...]]
 
 _INSERT_TOURNAMENT = (
-    "INSERT INTO tournaments (tournament_id, name, format, organiser, rule, size, clock_initial_ms, "
+    "INSERT INTO tournaments (tournament_id, name, format, organiser, organiser_id, rule, size, clock_initial_ms, "
     "clock_increment_ms, opening, rated, cycles, rounds, duration_s, starts_at, max_players, listed, created_at, "
-    "status, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', 0)"
+    "status, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', 0)"
 )
 _INSERT_ENTRANT = (
     "INSERT INTO tournament_entrants (tournament_id, name, kind, level, seed, rating, joined_at) "
@@ -56,6 +56,7 @@ def tournament_rows(record: TournamentRecord) -> list[Statement]:
                         terms.name,
                         terms.format,
                         terms.organiser,
+                        terms.organiser_id,
                         terms.rule.value,
                         terms.size,
                         clock.initial_ms,

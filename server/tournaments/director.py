@@ -145,8 +145,9 @@ class Director:
     def next_round_at(self, tournament_id: str) -> datetime | None:
         return self._next_round_at.get(tournament_id)
 
-    def organised_by(self, name: str) -> int:
-        return sum(1 for t in self._tournaments.values() if t.terms.organiser.lower() == name.lower())
+    def organised_by(self, organiser_id: str) -> int:
+        """How many tournaments not yet over the player with this id organises."""
+        return sum(1 for t in self._tournaments.values() if t.terms.organiser_id == organiser_id)
 
     # ---------------------------------------------------------- lifecycle
 

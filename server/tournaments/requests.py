@@ -60,7 +60,7 @@ class TournamentRequests:
         change = self.director.change
         match request:
             case CreateTournament():
-                tournament = await self.director.create(self._terms(name, request))
+                tournament = await self.director.create(self._terms(await self._player_id(name), name, request))
             case ListTournaments():
                 listed = [Tournament.from_stored(stored) for stored in await self._storage.tournaments(request.limit)]
                 summaries = [views.summary(self.director.live(t.tournament_id) or t) for t in listed]
@@ -109,10 +109,20 @@ class TournamentRequests:
         return TournamentMessage(tournament=model, seq=seq, id=request_id)
 
     async def _organiser(self, tournament_id: str, name: str) -> Tournament:
+        """The tournament, if the player called `name` organises it: the organiser is an id, so that
+        a newcomer who took a deleted organiser's name manages nothing of theirs."""
         tournament = await self.director.find(tournament_id)
-        if tournament.terms.organiser.lower() != name.lower():
+        organiser_id = tournament.terms.organiser_id
+        if organiser_id is None or organiser_id != await self._player_id(name):
             raise Refusal("not_allowed", "only the tournament's organiser may do that")
         return tournament
+
+    async def _player_id(self, name: str) -> str:
+        """The id of the player signed in as `name` (a signed-in player has a row)."""
+        player = await self._services.storage.find_player(name)
+        if player is None:
+            raise Refusal("not_allowed", f"{name!r} is no stored player")
+        return player.player_id
 
     async def _bot(self, level: str, tournament: Tournament) -> PlayerInfo:
         if self._services.bots is None:
@@ -121,12 +131,12 @@ class TournamentRequests:
         self._services.roster.check_seat(level, terms.rule, terms.size, terms.opening)
         return PlayerInfo(level, "bot", level)
 
-    def _terms(self, organiser: str, request: CreateTournament) -> TournamentTerms:
+    def _terms(self, organiser_id: str, organiser: str, request: CreateTournament) -> TournamentTerms:
         settings = self.director.settings
         if not settings.may_organise(organiser):
             raise Refusal("not_allowed", "on this server only its organisers create tournaments")
         most = settings.open_per_player
-        if self.director.organised_by(organiser) >= most:
+        if self.director.organised_by(organiser_id) >= most:
             raise Refusal("limit_reached", f"you organise {most} tournaments not yet over, the most per player")
         return TournamentTerms(
             name=request.name,
@@ -143,6 +153,7 @@ class TournamentRequests:
             starts_at=None if request.starts_at is None else _start_time(request.starts_at),
             max_players=request.max_players,
             listed=request.listed,
+            organiser_id=organiser_id,
         )
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 from websockets.asyncio.client import connect
 
 from server.app import GameServer, ServerSettings
 from server.rooms.room import RoomSettings
+from tests.server.server_harness import ClientFactory, RunningServer, ServerFactory, WireClient
 
 
 @pytest.fixture

@@ -46,6 +46,18 @@ class RunningServer:
     async def get(self, path: str) -> tuple[int, str, str]:
         return await asyncio.to_thread(self.http_get, path)
 
+    def get_with_token(self, path: str, token: str | None) -> tuple[int, Any]:
+        """Status and body (JSON when it succeeds) of a GET sent with `Authorization: Bearer TOKEN`
+        (blocking; call through `asyncio.to_thread`)."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}")
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=RECEIVE_TIMEOUT_S) as reply:
+                return reply.status, json.loads(reply.read())
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
     async def stop(self) -> None:
         self.server.close()
         await self.server.wait_closed()

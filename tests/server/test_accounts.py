@@ -357,3 +357,23 @@ async def test_the_account_says_a_role_granted_since_the_sign_in(
     await keep_name(alice)
     after = await alice.request(type="get_account")
     assert (after["password"], after["role"]) == (True, "moderator")
+
+
+async def test_a_password_change_may_sign_out_every_other_device(client: ClientFactory) -> None:
+    alice = await client("alice")
+    await keep_name(alice)
+    phone, _ = await sign_in_with_password(client, "alice", PASSWORD, device="phone")
+    laptop, _ = await sign_in_with_password(client, "alice", PASSWORD, device="laptop")
+
+    changed = await phone.request(
+        type="set_password", password="a new long password", old_password=PASSWORD, sign_out_others=True
+    )
+
+    assert changed["type"] == "password_set"
+    assert await closed_reason(alice) == "signed out"
+    assert await closed_reason(laptop) == "signed out"
+    devices = (await phone.request(type="list_devices"))["devices"]
+    assert [(device["label"], device["current"]) for device in devices] == [("phone", True)]
+    for token in (alice.token, laptop.token):
+        retry = await client()
+        assert (await retry.request(type="hello", name="alice", token=token))["code"] == "unauthorized"

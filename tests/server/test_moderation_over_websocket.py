@@ -4,10 +4,7 @@ report and delete their own games; nobody else has a moderator's powers, and eve
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-import urllib.request
-from typing import Any
 
 import pytest
 from server_harness import ClientFactory, RunningServer, ServerFactory, WireClient, closed_with, refused, win_rated_game
@@ -260,17 +257,6 @@ async def test_players_delete_their_casual_bot_games_and_admins_any_game(
     )
 
 
-def get_with_token(server: RunningServer, path: str, token: str | None) -> tuple[int, Any]:
-    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}")
-    if token is not None:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as reply:
-            return reply.status, json.loads(reply.read())
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-
-
 async def test_admins_read_the_audit_log_over_http_and_nobody_else(
     server: RunningServer, client: ClientFactory
 ) -> None:
@@ -279,15 +265,15 @@ async def test_admins_read_the_audit_log_over_http_and_nobody_else(
     await client("alice", server=server)
     await moderator.request(type="mute", player="alice", minutes=5, reason="spam")
 
-    status, body = await asyncio.to_thread(get_with_token, server, "/api/audit", admin.token)
+    status, body = await asyncio.to_thread(server.get_with_token, "/api/audit", admin.token)
     assert status == 200
     assert [(entry["actor"], entry["action"], entry["target"], entry["reason"]) for entry in body] == [
         ("mod", "mute", "alice", "spam"),
         ("operator:test", "grant", "mod", "for the test"),
         ("operator:test", "grant", "boss", "for the test"),
     ]
-    assert (await asyncio.to_thread(get_with_token, server, "/api/audit", moderator.token))[0] == 403
-    assert (await asyncio.to_thread(get_with_token, server, "/api/audit", None))[0] == 401
+    assert (await asyncio.to_thread(server.get_with_token, "/api/audit", moderator.token))[0] == 403
+    assert (await asyncio.to_thread(server.get_with_token, "/api/audit", None))[0] == 401
 
 
 async def run_gomoku_admin(server: RunningServer, *arguments: str) -> None:

@@ -1,6 +1,6 @@
 """What a profile counts: its headline is the rated games, with their wins, losses and draws; `played`
-counts every finished game in a seat, rated or not. An abort (a game that ends before each side has
-moved) is not rated, and is not listed as rated."""
+counts every finished game in a seat, rated or not, that the one asking may see. An abort (a game that
+ends before each side has moved) is not rated, and is not listed as rated."""
 
 from __future__ import annotations
 

@@ -40,10 +40,13 @@ def puzzle_of(position: str, solution: str, size: int) -> Puzzle:
 
 @pytest.fixture
 async def nodes(database: str) -> AsyncIterator[tuple[Storage, Storage]]:
-    """Two storages on one database, with the puzzle stored."""
+    """Two storages on one database, with the puzzle and the players ann and bob stored (a puzzle
+    rating is a signed-in player's, kept by their id)."""
     first = await Storage.open(database)
     second = await Storage.open(database)
     await first.apply([PuzzlesMined((puzzle_of(POSITION, "g5 h5 g4", 9),), (), AT)])
+    for name in ("ann", "bob"):
+        await first.add_player(name, name.encode())
     yield first, second
     await first.close()
     await second.close()
