@@ -151,7 +151,6 @@ class GameServer:
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
-        storage.watch_ratings(self.ratings.rated)
         self.connections: dict[ConnectionId, Connection] = {}
         self.edge = Edge(self.connections, settings.node_id)
         """Which connection is in which room; it sends each room's events to their sockets."""
