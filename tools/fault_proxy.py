@@ -10,6 +10,9 @@ on purpose: the next PostgreSQL `COMMIT` sent on a connection that carried
 `marker` (a game id, say) since its previous commit reaches the server, is
 committed there, and the client's connection is closed before the server's
 answer reaches it (the client cannot know that its commit landed).
+`cut_after_delivering` cuts the proxy right after the service sent the
+client a message carrying a marker (a forwarded command reaching a node
+through Redis, which then cannot answer it).
 
 The proxy runs in the caller's event loop (`start`, `close`).
 """
@@ -53,6 +56,7 @@ class FaultProxy:
         self.is_cut = False
         """Whether connections are turned away now (`cut`, until `reopen`)."""
         self._commit_marker: bytes | None = None
+        self._delivery_marker: bytes | None = None
         self.commits_lost = 0
         """How many commits reached the server with their answers lost (`lose_commit_answer`)."""
 
@@ -83,6 +87,10 @@ class FaultProxy:
         since its previous commit goes to the server, and that connection is closed before the
         server's answer comes back."""
         self._commit_marker = marker
+
+    def cut_after_delivering(self, marker: bytes) -> None:
+        """Arm a cut: once a chunk from the service carrying `marker` has reached its client, `cut`."""
+        self._delivery_marker = marker
 
     async def close(self) -> None:
         """Stop listening and close every connection."""
@@ -148,3 +156,6 @@ class FaultProxy:
                     continue
                 link.client.write(chunk)
                 await link.client.drain()
+                if self._delivery_marker is not None and self._delivery_marker in chunk:
+                    self._delivery_marker = None
+                    self.cut()

@@ -178,7 +178,7 @@ class ClusterHub(Hub):
         if owner == self.node:  # held here, or taken over from a dead node just now
             await super().command(command)
             return
-        await self._forward(owner, command.room_id, command.caller, command.request)
+        await self._forward(owner, command.room_id, command.caller, command.request, command.sent_again)
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether some node owns the room (this one does not, since it has no actor for it)."""
@@ -304,7 +304,7 @@ class ClusterHub(Hub):
                 await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
-                self._answer_lost(room_id, node)
+                await self._answer_lost(room_id, node)
                 if node != self.node:
                     await self._join_again(room_id)
 
@@ -333,28 +333,40 @@ class ClusterHub(Hub):
             logger.warning("room list: %d rooms taken over are not listed as this node's yet: %s", len(rooms), error)
         for room_id in sorted(rooms):
             self._directory.forget(room_id)
-            self._answer_lost(room_id, self.node)
             self._bus.broadcast(OwnerNotice(room_id, self.node))
+            await self._answer_lost(room_id, self.node)
             await self._join_again(room_id)
 
-    def _answer_lost(self, room_id: RoomId, owner: str) -> None:
+    async def _answer_lost(self, room_id: RoomId, owner: str) -> None:
         """The room is `owner`'s now: the commands this node forwarded to a previous owner that wait
         for their answer may never get one (the owner died, or dropped the room, before serving
-        them). Each is answered `unavailable` now, its retry going to `owner`; a refusal the previous
-        owner still sends is dropped (its ticket is no longer waiting)."""
+        them). A move is sent again to `owner`, marked so (its old owner may have stored it: see
+        `server.cluster.forwarded`); every other command is answered `unavailable` now, its retry
+        going to `owner`. A refusal the previous owner still sends is dropped (its ticket is no
+        longer waiting)."""
         refusal = Refusal(
             "unavailable", "the room's node went away before answering; its fresh snapshot shows the room; try again"
         )
         for waiting in self.forwarded.moved(room_id, owner):
             connection = self._connection(waiting.ref)
-            if connection is not None:
+            if connection is None:
+                continue
+            if waiting.move is None:
                 connection.send(error_message(refusal, waiting.request_id))
+                continue
+            caller, move = waiting.move
+            answer = await refusal_of(self.command(RoomCommand(room_id, caller, move, sent_again=True)), move.id)
+            if answer is not None:
+                connection.send(answer)
 
-    async def _forward(self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+    async def _forward(
+        self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze, sent_again: bool = False
+    ) -> None:
         """Send a command to the room's owner, kept until the owner acknowledges it (`forwarded`);
         `unavailable` if it cannot be reached."""
-        ticket = self.forwarded.sent(room_id, owner, caller.ref, request.id)
-        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire(), ticket)
+        ticket = self.forwarded.sent(room_id, owner, caller, request)
+        wire = request.to_wire()
+        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, wire, ticket, sent_again)
         try:
             await self._deliver(owner, room_id, message)
         except Refusal:
@@ -391,7 +403,7 @@ class ClusterHub(Hub):
         if isinstance(request, Analyze):
             await self._serve_analysis(message, caller, request)
         else:
-            await Hub.command(self, RoomCommand(room_id, caller, request))
+            await Hub.command(self, RoomCommand(room_id, caller, request, message.sent_again))
 
     async def _unless_moved_on(self, room_id: RoomId, ref: CallerRef) -> None:
         """A command for a room not held here (dropped, fenced or its lease lost, while the command

@@ -7,13 +7,20 @@ unread (Redis counted its subscriber, so the delivery succeeded) or half served 
 unanswered for ever: so the caller's node keeps each command until it is acknowledged, and answers
 `unavailable` ("try again") those still waiting when another node takes their room over (its
 `OwnerNotice`). The retry reaches the new owner.
+
+A move is the exception: its old owner may have stored it and lost the answer (paused, killed or
+cut off right after the commit), and `unavailable` says that nothing changed. So a move still
+waiting is sent again, by the caller's node, to the new owner, marked as sent again: there the
+room, restored from what is stored, tells the caller `moved` if the caller's latest stone stands
+on that point (it was played before), and plays it otherwise (`Room.move_again`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.domain import CallerRef, RoomId
+from server.domain import Caller, CallerRef, RoomId
+from wire.messages import ClientMessage, Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +31,8 @@ class Waiting:
     owner: str
     ref: CallerRef
     request_id: str | int
+    move: tuple[Caller, Move] | None = None
+    """A move's caller and request, to send again to the room's next owner if this one never answers."""
 
 
 class ForwardedCommands:
@@ -33,13 +42,15 @@ class ForwardedCommands:
         self._last_ticket = 0
         self._waiting: dict[int, Waiting] = {}
 
-    def sent(self, room_id: RoomId, owner: str, ref: CallerRef, request_id: str | int | None) -> int:
+    def sent(self, room_id: RoomId, owner: str, caller: Caller, request: ClientMessage) -> int:
         """Keep a command about to go to `owner`; its ticket, or 0 for a request owed no answer (it
-        has no id), which is not kept."""
+        has no id), which is not kept. A move is kept whole, to be sent again (see above)."""
+        request_id = request.id
         if request_id is None:
             return 0
         self._last_ticket += 1
-        self._waiting[self._last_ticket] = Waiting(room_id, owner, ref, request_id)
+        move = (caller, request) if isinstance(request, Move) else None
+        self._waiting[self._last_ticket] = Waiting(room_id, owner, caller.ref, request_id, move)
         return self._last_ticket
 
     def served(self, ticket: int) -> bool:
