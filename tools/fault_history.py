@@ -21,7 +21,8 @@ PostgreSQL and proves, per game:
 - each client's `seq` of a room never went back (a stale node's snapshot);
 - each finished game has the result every client was told, and each rated
   finished game changed its two players' ratings once (two rating changes,
-  and each player's count of rated games equals their rating changes).
+  and each player's count of rated games equals their rating changes);
+- no request was answered `internal` (for bugs only, never for a fault).
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ class Verdict:
 
     acknowledged: int = 0
     unanswered: int = 0
+    internal: list[str] = field(default_factory=list)
+    """Requests answered `internal`, which is for bugs only (PROTOCOL.md): never for a fault."""
     lost: list[str] = field(default_factory=list)
     duplicated: list[str] = field(default_factory=list)
     forked: list[str] = field(default_factory=list)
@@ -190,13 +193,15 @@ class Verdict:
     longest_unavailable_s: dict[str, float] = field(default_factory=dict)
     """Per room, the longest time from a request refused `unavailable` (or unanswered) to the next
     request served."""
+    unavailable_because: dict[str, str] = field(default_factory=dict)
+    """Per room, the last refusal's words in its longest unavailability."""
 
     @property
     def safe(self) -> bool:
         """Whether no acknowledged move was lost, duplicated or forked, no refusal stored, no result
         or rating wrong, and no clock went back."""
         violations = (self.lost, self.duplicated, self.forked, self.refused_but_stored, self.results_wrong)
-        return not any(violations) and not self.ratings_wrong and not self.clocks_backwards
+        return not any(violations) and not self.ratings_wrong and not self.clocks_backwards and not self.internal
 
 
 @dataclass
@@ -244,12 +249,16 @@ async def check(history: History, database: str) -> Verdict:
     _check_moves(history, stored, verdict)
     _check_told(history, stored, verdict)
     _check_results_and_ratings(history, stored, verdict)
-    verdict.longest_unavailable_s = _unavailability(history)
+    verdict.longest_unavailable_s, verdict.unavailable_because = _unavailability(history)
     return verdict
 
 
 def _check_moves(history: History, stored: _Stored, verdict: Verdict) -> None:
     """Acknowledged moves stored once, at their ply; stored games gapless; no refusal stored."""
+    for asked in history.asked:
+        if asked.answer is not None and asked.answer.get("code") == "internal":
+            at = asked.sent_at - history.started_at
+            verdict.internal.append(f"{asked.client} {asked.request.get('type')} at {at:.1f} s answered internal")
     accepted: set[tuple[str, tuple[int, int]]] = set()
     refused: dict[tuple[str, tuple[int, int]], Asked] = {}
     unknown: set[tuple[str, tuple[int, int]]] = set()
@@ -339,22 +348,33 @@ def _check_results_and_ratings(history: History, stored: _Stored, verdict: Verdi
             verdict.ratings_wrong.append(f"{name}: {games} rated games counted, {changes} rating changes")
 
 
-def _unavailability(history: History) -> dict[str, float]:
+def _unavailability(history: History) -> tuple[dict[str, float], dict[str, str]]:
     """Per room, the longest span from a request refused `unavailable` or unanswered to the answer of
-    the next one served."""
+    the next one served, and the last refusal's words in it."""
     longest: dict[str, float] = {}
-    failing_since: dict[str, float] = {}
+    because: dict[str, str] = {}
+    failing_since: dict[str, tuple[float, str]] = {}
+    ended_at = max((asked.answered_at or asked.sent_at for asked in history.asked), default=0.0)
     for asked in sorted(history.asked, key=lambda asked: asked.sent_at):
         room_id = asked.request.get("room_id")
         if room_id is None:
             continue
         answer = asked.answer
         if answer is None or answer.get("code") == "unavailable":
-            failing_since.setdefault(room_id, asked.sent_at)
-        elif room_id in failing_since:
-            span = (asked.answered_at or asked.sent_at) - failing_since.pop(room_id)
-            longest[room_id] = max(longest.get(room_id, 0.0), span)
-    ended_at = max((asked.answered_at or asked.sent_at for asked in history.asked), default=0.0)
-    for room_id, since in failing_since.items():  # still failing when the clients stopped
-        longest[room_id] = max(longest.get(room_id, 0.0), ended_at - since)
-    return longest
+            since = failing_since.get(room_id, (asked.sent_at, ""))[0]
+            failing_since[room_id] = (since, "no answer" if answer is None else str(answer.get("message")))
+            continue
+        if room_id in failing_since:
+            _note_span(longest, because, room_id, failing_since.pop(room_id), asked.answered_at or asked.sent_at)
+    for room_id, failing in failing_since.items():  # still failing when the clients stopped
+        _note_span(longest, because, room_id, failing, ended_at)
+    return longest, because
+
+
+def _note_span(
+    longest: dict[str, float], because: dict[str, str], room_id: str, failing: tuple[float, str], until: float
+) -> None:
+    since, words = failing
+    if until - since >= longest.get(room_id, 0.0):
+        longest[room_id] = until - since
+        because[room_id] = words

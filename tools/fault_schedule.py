@@ -330,10 +330,11 @@ class Report:
             f"acknowledged moves {verdict.acknowledged}, unanswered move requests {verdict.unanswered}",
             f"lost {len(verdict.lost)}, duplicated {len(verdict.duplicated)}, forked {len(verdict.forked)}",
             f"refused but stored {len(verdict.refused_but_stored)}, results wrong {len(verdict.results_wrong)}, "
-            f"ratings wrong {len(verdict.ratings_wrong)}, clocks backwards {len(verdict.clocks_backwards)}",
+            f"ratings wrong {len(verdict.ratings_wrong)}, clocks backwards {len(verdict.clocks_backwards)}, "
+            f"answered internal {len(verdict.internal)}",
             f"stale seq told {len(verdict.stale)}",
-            f"rooms ever unavailable {len(verdict.longest_unavailable_s)}; longest: "
-            + ", ".join(f"{room} {seconds:.1f} s" for room, seconds in worst),
+            f"rooms ever unavailable {len(verdict.longest_unavailable_s)}; longest:",
+            *(f"  {room} {seconds:.1f} s ({verdict.unavailable_because[room]})" for room, seconds in worst),
             f"moves/s {verdict.acknowledged / self.played_s:.1f} over {self.played_s:.0f} s",
             f"nodes that did not stop cleanly: {len(self.hung)}",
             *self.hung,
@@ -350,6 +351,7 @@ class Report:
             verdict.results_wrong,
             verdict.ratings_wrong,
             verdict.clocks_backwards,
+            verdict.internal,
             verdict.stale,
         ]
 

@@ -59,6 +59,10 @@ if TYPE_CHECKING:
     Connection = PoolConnectionProxy[asyncpg.Record]
     """A connection lent by a pool."""
 
+_BROKEN = (asyncpg.InternalClientError, asyncpg.InterfaceError)
+"""Errors of asyncpg's own about a connection left in a state it cannot go on from (an operation
+interrupted when the server went away: "cannot switch to state 12; another operation is in
+progress"): the connection is closed, never lent again."""
 _TRANSIENT = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError, asyncpg.LockNotAvailableError)
 """Errors that say another transaction was in the way: trying again may work."""
 
@@ -178,7 +182,9 @@ class PostgresDriver:
                 try:
                     transaction_id = await connection.fetchval("SELECT txid_current()")
                     yield _Queries(connection)
-                except BaseException:
+                except BaseException as error:
+                    if isinstance(error, _BROKEN):
+                        connection.terminate()  # the pool opens a new one for the next transaction
                     with contextlib.suppress(Exception):
                         await transaction.rollback()
                     raise
@@ -227,6 +233,8 @@ class PostgresDriver:
             return "the database server is shutting down or starting"
         if isinstance(error, OSError | asyncio.TimeoutError | asyncpg.InterfaceError):
             return "the database server cannot be reached"
+        if isinstance(error, asyncpg.InternalClientError):
+            return f"the connection to the database server broke ({error})"
         if isinstance(error, asyncpg.PostgresConnectionError | asyncpg.ConnectionDoesNotExistError):
             return "the connection to the database server was lost"
         return None

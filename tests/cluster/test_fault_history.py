@@ -45,7 +45,7 @@ async def test_a_history_that_agrees_with_the_store_is_safe(postgres_url: str) -
     assert verdict.safe and verdict.acknowledged == 2 and not verdict.stale
 
 
-async def test_a_lost_a_forked_and_a_refused_but_stored_move_are_each_found(postgres_url: str) -> None:
+async def test_a_lost_a_forked_a_refused_but_stored_and_an_internal_answer_are_each_found(postgres_url: str) -> None:
     await store_game(postgres_url, [(7, 7), (8, 8)])
     unavailable = {"type": "error", "code": "unavailable", "message": "try again", "id": 1}
     history = History(
@@ -53,6 +53,7 @@ async def test_a_lost_a_forked_and_a_refused_but_stored_move_are_each_found(post
             move_asked(7, 7, moved(1, 7, 7), 1.0),
             move_asked(8, 8, unavailable, 2.0),  # refused, yet stored
             move_asked(9, 9, moved(3, 9, 9), 3.0),  # told accepted, not stored
+            move_asked(10, 10, {"type": "error", "code": "internal", "message": "failed", "id": 1}, 4.0),
         ]
     )
     history.told = [Told("carol", 1.1, moved(1, 6, 6)), Told("carol", 3.1, {**moved(3, 9, 9), "seq": 0})]
@@ -64,4 +65,5 @@ async def test_a_lost_a_forked_and_a_refused_but_stored_move_are_each_found(post
     assert len(verdict.forked) == 1 and "ply 1" in verdict.forked[0]
     assert len(verdict.refused_but_stored) == 1 and "(8, 8)" in verdict.refused_but_stored[0]
     assert len(verdict.stale) == 1
+    assert len(verdict.internal) == 1
     assert verdict.longest_unavailable_s == {"r1": 3.1 - 2.0}
