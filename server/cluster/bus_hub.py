@@ -306,7 +306,7 @@ class ClusterHub(Hub):
                 self._directory.forget(room_id)
                 await self._answer_lost(room_id, node)
                 if node != self.node:
-                    await self._join_again(room_id)
+                    await self.join_again(room_id)
 
     async def reconnected(self) -> None:
         """The bus was away: owners may have changed and events were lost. This node's members of
@@ -317,7 +317,7 @@ class ClusterHub(Hub):
         await self._directory.announce()
         for room_id in self._edge.book.rooms():
             if self._actor(room_id) is None:
-                await self._join_again(room_id)
+                await self.join_again(room_id)
         for actor in self._rooms:
             room_id = actor.room.room_id
             if self._fan_out.nodes_in(room_id):
@@ -335,7 +335,7 @@ class ClusterHub(Hub):
             self._directory.forget(room_id)
             self._bus.broadcast(OwnerNotice(room_id, self.node))
             await self._answer_lost(room_id, self.node)
-            await self._join_again(room_id)
+            await self.join_again(room_id)
 
     async def _answer_lost(self, room_id: RoomId, owner: str) -> None:
         """The room is `owner`'s now: the commands this node forwarded to a previous owner that wait
@@ -466,9 +466,11 @@ class ClusterHub(Hub):
             case FirstDeviceNotice(name=name, device_id=device_id):
                 self._accounts.became_device(name, device_id)
 
-    async def _join_again(self, room_id: RoomId) -> None:
+    async def join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
-        their seats, spectators watch again, and each gets a fresh snapshot."""
+        their seats, spectators watch again, and each gets a fresh snapshot. Also once this node has
+        dropped a room another node serves now (`GameServer.drop`): the new owner's notice may have
+        come while this node still held its stale copy, and joining again then failed."""
         for connection_id, name in list(self._edge.book.members(room_id).items()):
             connection = self._connections.get(connection_id)
             if connection is None:
