@@ -260,7 +260,7 @@ def _check_moves(history: History, stored: _Stored, verdict: Verdict) -> None:
             at = asked.sent_at - history.started_at
             verdict.internal.append(f"{asked.client} {asked.request.get('type')} at {at:.1f} s answered internal")
     accepted: set[tuple[str, tuple[int, int]]] = set()
-    refused: dict[tuple[str, tuple[int, int]], Asked] = {}
+    refused: dict[tuple[str, tuple[int, int]], list[Asked]] = defaultdict(list)
     unknown: set[tuple[str, tuple[int, int]]] = set()
     for asked in history.asked:
         if asked.request.get("type") != "move":
@@ -278,7 +278,7 @@ def _check_moves(history: History, stored: _Stored, verdict: Verdict) -> None:
             if stored.moves.get(game_id, {}).get(ply) != point:
                 verdict.lost.append(f"{game_id} ply {ply} {point}: told accepted, stored {stored.moves.get(game_id)}")
         elif asked.game_id is not None:
-            refused[(asked.game_id, point)] = asked
+            refused[(asked.game_id, point)].append(asked)
     for game_id, plies in stored.moves.items():
         if sorted(plies) != list(range(1, len(plies) + 1)):
             verdict.duplicated.append(f"{game_id}: stored plies {sorted(plies)}")
@@ -287,12 +287,12 @@ def _check_moves(history: History, stored: _Stored, verdict: Verdict) -> None:
         for ply, point in plies.items():
             key = (game_id, point)
             if key in refused and key not in accepted and key not in unknown:
-                asked = refused[key]
-                answer = asked.answer or {}
-                verdict.refused_but_stored.append(
-                    f"{game_id} ply {ply} {point}: {asked.client} was told {answer.get('code')} "
-                    f"({answer.get('message')}) at {asked.sent_at - history.started_at:.1f} s"
+                told = "; ".join(
+                    f"{asked.client} at {asked.sent_at - history.started_at:.1f} s: "
+                    f"{(asked.answer or {}).get('code')} ({(asked.answer or {}).get('message')})"
+                    for asked in refused[key]
                 )
+                verdict.refused_but_stored.append(f"{game_id} ply {ply} {point}: every request refused: {told}")
 
 
 def _check_told(history: History, stored: _Stored, verdict: Verdict) -> None:
@@ -350,24 +350,26 @@ def _check_results_and_ratings(history: History, stored: _Stored, verdict: Verdi
 
 def _unavailability(history: History) -> tuple[dict[str, float], dict[str, str]]:
     """Per room, the longest span from a request refused `unavailable` or unanswered to the answer of
-    the next one served, and the last refusal's words in it."""
+    the next one served (or, for a room its players gave up, to their last ask), and the last
+    refusal's words in it."""
     longest: dict[str, float] = {}
     because: dict[str, str] = {}
     failing_since: dict[str, tuple[float, str]] = {}
-    ended_at = max((asked.answered_at or asked.sent_at for asked in history.asked), default=0.0)
+    last_asked: dict[str, float] = {}
     for asked in sorted(history.asked, key=lambda asked: asked.sent_at):
         room_id = asked.request.get("room_id")
         if room_id is None:
             continue
         answer = asked.answer
+        last_asked[room_id] = asked.answered_at or asked.sent_at
         if answer is None or answer.get("code") == "unavailable":
             since = failing_since.get(room_id, (asked.sent_at, ""))[0]
             failing_since[room_id] = (since, "no answer" if answer is None else str(answer.get("message")))
             continue
         if room_id in failing_since:
             _note_span(longest, because, room_id, failing_since.pop(room_id), asked.answered_at or asked.sent_at)
-    for room_id, failing in failing_since.items():  # still failing when the clients stopped
-        _note_span(longest, because, room_id, failing, ended_at)
+    for room_id, (since, words) in failing_since.items():  # never served again: asked until given up
+        _note_span(longest, because, room_id, (since, f"given up; {words}"), last_asked[room_id])
     return longest, because
 
 

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
 import signal
 import sys
 import tempfile
@@ -409,21 +410,25 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
     seed = arguments.seed if arguments.seed is not None else random.randrange(1 << 31)
-    with tempfile.TemporaryDirectory(prefix="gomoku-faults-") as folder:
-        print(f"seed {seed}; logs in {folder} while it runs", flush=True)
-        report = asyncio.run(
-            run(
-                seed,
-                arguments.minutes * 60.0,
-                arguments.heal_s,
-                arguments.nodes,
-                arguments.pairs,
-                arguments.spectators,
-                Path(folder),
-            )
+    folder = Path(tempfile.mkdtemp(prefix="gomoku-faults-"))
+    print(f"seed {seed}; logs in {folder}", flush=True)
+    report = asyncio.run(
+        run(
+            seed,
+            arguments.minutes * 60.0,
+            arguments.heal_s,
+            arguments.nodes,
+            arguments.pairs,
+            arguments.spectators,
+            folder,
         )
+    )
     print("\n".join(report.lines()))
-    return 0 if report.passed else 1
+    if not report.passed:
+        print(f"the nodes' logs are kept in {folder}")
+        return 1
+    shutil.rmtree(folder, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

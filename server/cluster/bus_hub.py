@@ -12,11 +12,18 @@ node that no longer holds its room is refused `unavailable`, its caller's node t
 An `analyze` of a room held elsewhere goes to its owner as a room command does, and is searched
 there. The owner acknowledges each forwarded command once it has answered it, and the caller's node
 answers `unavailable` those still waiting when another node takes their room over
-(`ForwardedCommands`): an owner that dies with a command unread leaves no request unanswered.
+(`ForwardedCommands`): an owner that dies with a command unread leaves no request unanswered. A
+move still waiting is sent again to the new owner instead: the old one may have stored it.
+
+Past 500 lines: it is the one place where a room request meets the bus, both ways (forwarding,
+serving what others forward, every message another node sends), and splitting the two directions
+would split each message's handling from its sending.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Mapping
@@ -68,6 +75,7 @@ from server.storage.writer import StorageUnavailable
 from wire.messages import (
     Analyze,
     ClientRequest,
+    ErrorMessage,
     JoinRoom,
     RoomSummaryModel,
     ServerMessage,
@@ -277,8 +285,8 @@ class ClusterHub(Hub):
         match message:
             case CommandMessage():
                 await self._serve_command(message)
-            case ReplyMessage(ticket=ticket) if ticket and not self.forwarded.served(ticket):
-                pass  # its caller was answered `unavailable` already (the room moved meanwhile)
+            case ReplyMessage(ticket=ticket, text=text) if ticket and not self._answers_caller(ticket, text):
+                pass  # answered already (the room moved meanwhile), or a move sent again to wait again
             case ReplyMessage(refs=refs, text=text):
                 frame = text.encode()
                 for ref in refs:
@@ -356,15 +364,29 @@ class ClusterHub(Hub):
                 continue
             caller, move = waiting.move
             answer = await refusal_of(self.command(RoomCommand(room_id, caller, move, sent_again=True)), move.id)
-            if answer is not None:
+            if isinstance(answer, ErrorMessage) and answer.code == "unavailable":
+                self.forwarded.wait_for_next_owner(dataclasses.replace(waiting, sent_again=True))
+            elif answer is not None:
                 connection.send(answer)
+
+    def _answers_caller(self, ticket: int, text: str) -> bool:
+        """Whether an owner's refusal of the forwarded command `ticket` is its caller's answer: not if
+        the command was answered already, nor if it is a move sent again refused `unavailable`,
+        which waits for the room's next owner instead (`server.cluster.forwarded`)."""
+        waiting = self.forwarded.answered(ticket)
+        if waiting is None:
+            return False
+        if waiting.sent_again and json.loads(text).get("code") == "unavailable":
+            self.forwarded.wait_for_next_owner(waiting)
+            return False
+        return True
 
     async def _forward(
         self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze, sent_again: bool = False
     ) -> None:
         """Send a command to the room's owner, kept until the owner acknowledges it (`forwarded`);
         `unavailable` if it cannot be reached."""
-        ticket = self.forwarded.sent(room_id, owner, caller, request)
+        ticket = self.forwarded.sent(room_id, owner, caller, request, sent_again)
         wire = request.to_wire()
         message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, wire, ticket, sent_again)
         try:
