@@ -159,7 +159,6 @@ class GameServer:
         self.roster = roster or BotRoster(arena_ratings=read_ratings())
         self.metrics = metrics or Metrics()
         self.ratings = RatingBook(storage)
-        storage.watch_ratings(self.ratings.rated)
         self.connections: dict[ConnectionId, Connection] = {}
         self.edge = Edge(self.connections, settings.node_id)
         """Which connection is in which room; it sends each room's events to their sockets."""
@@ -335,11 +334,14 @@ class GameServer:
             await self.cluster.hub.took_over(rooms)
 
     async def drop(self, rooms: set[RoomId]) -> None:
-        """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, and
-        a request about them is answered as for a room served elsewhere."""
+        """Stop serving rooms another node owns now (`RoomKeeper`): their timers and bots stop, a
+        request about them is answered as for a room served elsewhere, and this node's members join
+        them again where they are served."""
         for room_id in rooms:
             if await self.rooms.drop(room_id):
                 logger.warning("dropped room %s: another node serves it now", room_id)
+                if self.cluster is not None:  # this node's members follow the room there
+                    await self.cluster.hub.join_again(room_id)
 
     async def restore_rooms(self, rooms: set[RoomId] | None = None) -> None:
         """Every unfinished game (of `rooms` only, if given) comes back as a playing room that its

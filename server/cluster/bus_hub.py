@@ -12,11 +12,18 @@ node that no longer holds its room is refused `unavailable`, its caller's node t
 An `analyze` of a room held elsewhere goes to its owner as a room command does, and is searched
 there. The owner acknowledges each forwarded command once it has answered it, and the caller's node
 answers `unavailable` those still waiting when another node takes their room over
-(`ForwardedCommands`): an owner that dies with a command unread leaves no request unanswered.
+(`ForwardedCommands`): an owner that dies with a command unread leaves no request unanswered. A
+move still waiting is sent again to the new owner instead: the old one may have stored it.
+
+Past 500 lines: it is the one place where a room request meets the bus, both ways (forwarding,
+serving what others forward, every message another node sends), and splitting the two directions
+would split each message's handling from its sending.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Mapping
@@ -68,6 +75,7 @@ from server.storage.writer import StorageUnavailable
 from wire.messages import (
     Analyze,
     ClientRequest,
+    ErrorMessage,
     JoinRoom,
     RoomSummaryModel,
     ServerMessage,
@@ -178,7 +186,7 @@ class ClusterHub(Hub):
         if owner == self.node:  # held here, or taken over from a dead node just now
             await super().command(command)
             return
-        await self._forward(owner, command.room_id, command.caller, command.request)
+        await self._forward(owner, command.room_id, command.caller, command.request, command.sent_again)
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether some node owns the room (this one does not, since it has no actor for it)."""
@@ -277,8 +285,8 @@ class ClusterHub(Hub):
         match message:
             case CommandMessage():
                 await self._serve_command(message)
-            case ReplyMessage(ticket=ticket) if ticket and not self.forwarded.served(ticket):
-                pass  # its caller was answered `unavailable` already (the room moved meanwhile)
+            case ReplyMessage(ticket=ticket, text=text) if ticket and not self._answers_caller(ticket, text):
+                pass  # answered already (the room moved meanwhile), or a move sent again to wait again
             case ReplyMessage(refs=refs, text=text):
                 frame = text.encode()
                 for ref in refs:
@@ -304,9 +312,9 @@ class ClusterHub(Hub):
                 await self._sign_out(message)
             case OwnerNotice(room_id=room_id, node=node):
                 self._directory.forget(room_id)
-                self._answer_lost(room_id, node)
+                await self._answer_lost(room_id, node)
                 if node != self.node:
-                    await self._join_again(room_id)
+                    await self.join_again(room_id)
 
     async def reconnected(self) -> None:
         """The bus was away: owners may have changed and events were lost. This node's members of
@@ -317,7 +325,7 @@ class ClusterHub(Hub):
         await self._directory.announce()
         for room_id in self._edge.book.rooms():
             if self._actor(room_id) is None:
-                await self._join_again(room_id)
+                await self.join_again(room_id)
         for actor in self._rooms:
             room_id = actor.room.room_id
             if self._fan_out.nodes_in(room_id):
@@ -333,28 +341,54 @@ class ClusterHub(Hub):
             logger.warning("room list: %d rooms taken over are not listed as this node's yet: %s", len(rooms), error)
         for room_id in sorted(rooms):
             self._directory.forget(room_id)
-            self._answer_lost(room_id, self.node)
             self._bus.broadcast(OwnerNotice(room_id, self.node))
-            await self._join_again(room_id)
+            await self._answer_lost(room_id, self.node)
+            await self.join_again(room_id)
 
-    def _answer_lost(self, room_id: RoomId, owner: str) -> None:
+    async def _answer_lost(self, room_id: RoomId, owner: str) -> None:
         """The room is `owner`'s now: the commands this node forwarded to a previous owner that wait
         for their answer may never get one (the owner died, or dropped the room, before serving
-        them). Each is answered `unavailable` now, its retry going to `owner`; a refusal the previous
-        owner still sends is dropped (its ticket is no longer waiting)."""
+        them). A move is sent again to `owner`, marked so (its old owner may have stored it: see
+        `server.cluster.forwarded`); every other command is answered `unavailable` now, its retry
+        going to `owner`. A refusal the previous owner still sends is dropped (its ticket is no
+        longer waiting)."""
         refusal = Refusal(
             "unavailable", "the room's node went away before answering; its fresh snapshot shows the room; try again"
         )
         for waiting in self.forwarded.moved(room_id, owner):
             connection = self._connection(waiting.ref)
-            if connection is not None:
+            if connection is None:
+                continue
+            if waiting.move is None:
                 connection.send(error_message(refusal, waiting.request_id))
+                continue
+            caller, move = waiting.move
+            answer = await refusal_of(self.command(RoomCommand(room_id, caller, move, sent_again=True)), move.id)
+            if isinstance(answer, ErrorMessage) and answer.code == "unavailable":
+                self.forwarded.wait_for_next_owner(dataclasses.replace(waiting, sent_again=True))
+            elif answer is not None:
+                connection.send(answer)
 
-    async def _forward(self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze) -> None:
+    def _answers_caller(self, ticket: int, text: str) -> bool:
+        """Whether an owner's refusal of the forwarded command `ticket` is its caller's answer: not if
+        the command was answered already, nor if it is a move sent again refused `unavailable`,
+        which waits for the room's next owner instead (`server.cluster.forwarded`)."""
+        waiting = self.forwarded.answered(ticket)
+        if waiting is None:
+            return False
+        if waiting.sent_again and json.loads(text).get("code") == "unavailable":
+            self.forwarded.wait_for_next_owner(waiting)
+            return False
+        return True
+
+    async def _forward(
+        self, owner: str, room_id: RoomId, caller: Caller, request: RoomRequest | Analyze, sent_again: bool = False
+    ) -> None:
         """Send a command to the room's owner, kept until the owner acknowledges it (`forwarded`);
         `unavailable` if it cannot be reached."""
-        ticket = self.forwarded.sent(room_id, owner, caller.ref, request.id)
-        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, request.to_wire(), ticket)
+        ticket = self.forwarded.sent(room_id, owner, caller, request, sent_again)
+        wire = request.to_wire()
+        message = CommandMessage(room_id, caller.ref, caller.name, caller.kind, wire, ticket, sent_again)
         try:
             await self._deliver(owner, room_id, message)
         except Refusal:
@@ -391,7 +425,7 @@ class ClusterHub(Hub):
         if isinstance(request, Analyze):
             await self._serve_analysis(message, caller, request)
         else:
-            await Hub.command(self, RoomCommand(room_id, caller, request))
+            await Hub.command(self, RoomCommand(room_id, caller, request, message.sent_again))
 
     async def _unless_moved_on(self, room_id: RoomId, ref: CallerRef) -> None:
         """A command for a room not held here (dropped, fenced or its lease lost, while the command
@@ -454,9 +488,11 @@ class ClusterHub(Hub):
             case FirstDeviceNotice(name=name, device_id=device_id):
                 self._accounts.became_device(name, device_id)
 
-    async def _join_again(self, room_id: RoomId) -> None:
+    async def join_again(self, room_id: RoomId) -> None:
         """Join this node's members of a room again at its (new) owner: seated players come back to
-        their seats, spectators watch again, and each gets a fresh snapshot."""
+        their seats, spectators watch again, and each gets a fresh snapshot. Also once this node has
+        dropped a room another node serves now (`GameServer.drop`): the new owner's notice may have
+        come while this node still held its stale copy, and joining again then failed."""
         for connection_id, name in list(self._edge.book.members(room_id).items()):
             connection = self._connections.get(connection_id)
             if connection is None:

@@ -58,6 +58,9 @@ class CommandMessage:
     ticket: int = 0
     """The caller's node's number for it, which the owner acknowledges once it has answered
     (`ServedMessage`); 0 for a request that is owed no answer (it has no id)."""
+    sent_again: bool = False
+    """A move sent again to the room's new owner, its first owner having never answered it
+    (`server.cluster.forwarded`)."""
 
 
 @dataclass(frozen=True, slots=True)

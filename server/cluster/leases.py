@@ -20,8 +20,15 @@ from server.cluster.lease_settings import LeaseSettings
 NOW_MS = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
 """SQL: the database's clock now, in milliseconds since 1970 (PostgreSQL)."""
 
-DATABASE_UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
-"""What asyncpg raises when the database cannot be reached or its connection is lost."""
+DATABASE_UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+"""What asyncpg raises when the database cannot be reached or its connection is lost (or left in a
+state it cannot go on from: `InternalClientError`)."""
 
 
 class NodeLease:

@@ -90,8 +90,9 @@ class Ownership:
         self._watch: asyncio.Task[None] | None = None
         self._dropping: set[asyncio.Task[None]] = set()
         self._unrestored: set[RoomId] = set()
-        """Rooms claimed by the watch whose restoring failed (the database went away in between):
-        the next heartbeat tries them again."""
+        """Rooms claimed and not restored yet (being restored, or the database went away in
+        between: the next heartbeat tries them again)."""
+        self._restoring: asyncio.Task[None] | None = None
 
     @classmethod
     async def join(cls, url: str, node_id: str, settings: LeaseSettings, keeper: RoomKeeper) -> Ownership:
@@ -106,12 +107,14 @@ class Ownership:
         return ownership
 
     async def begin(self) -> None:
-        """Claim the rooms nobody alive owns and restore them, then keep the lease and watch for dead
-        nodes every heartbeat."""
+        """Claim the rooms nobody alive owns, keep the lease and watch for dead nodes every heartbeat
+        from then on, and restore the rooms claimed (the heartbeat goes on meanwhile: restoring many
+        rooms takes longer than a lease)."""
         async with self._claiming:
-            claimed = await self._claim_unowned() | await self._claim_orphans()
-            await self._keeper.restore(claimed)
+            self._unrestored |= await self._claim_unowned() | await self._claim_orphans()
+        self._restoring = asyncio.get_running_loop().create_task(self._restore_claimed())
         self._watch = asyncio.get_running_loop().create_task(self._keep_watch())
+        await self._restoring
 
     @property
     def epoch(self) -> int:
@@ -121,9 +124,10 @@ class Ownership:
     async def close(self) -> None:
         """Stop watching and end the lease, so that the other nodes take this node's rooms at once
         (call it after the rooms are closed and their last changes stored)."""
-        if self._watch is not None:
-            self._watch.cancel()
-            await asyncio.gather(self._watch, return_exceptions=True)
+        for task in (self._watch, self._restoring):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await asyncio.gather(*self._dropping, return_exceptions=True)
         try:
             async with self._talking:
@@ -193,6 +197,8 @@ class Ownership:
             return await self._owner(room_id)
 
     async def _owner(self, room_id: RoomId) -> str | None:
+        if room_id in self._unrestored:
+            raise Refusal("unavailable", "the room is being restored on this node; try again")
         if room_id in self.owned:
             return self.node_id
         try:
@@ -311,10 +317,21 @@ class Ownership:
         self._renewed_at = asked_at
         async with self._claiming:
             self._unrestored |= await self._claim_orphans()
-            if self._unrestored:
-                rooms = set(self._unrestored)
-                await self._keeper.restore(rooms)
-                self._unrestored -= rooms
+        if self._unrestored and (self._restoring is None or self._restoring.done()):
+            self._restoring = asyncio.get_running_loop().create_task(self._restore_claimed())
+
+    async def _restore_claimed(self) -> None:
+        """Restore the rooms claimed and not restored yet, beside the heartbeat, which must not wait
+        for them: a heartbeat that restored ~150 rooms itself renewed the lease too late, and the
+        rooms went to other nodes while the node still restored them. Those the database fails to
+        give back are tried again after the next heartbeat."""
+        rooms = set(self._unrestored)
+        try:
+            await self._keeper.restore(rooms)
+        except (*DATABASE_UNREACHABLE, StorageUnavailable) as error:
+            logger.warning("node %s could not restore %d rooms yet: %s", self.node_id, len(rooms), error)
+            return
+        self._unrestored -= rooms
 
     async def _when_unreachable(self) -> None:
         """Past the lease's expiry without a renewal, the rooms are surely lost: stop serving them."""
@@ -340,6 +357,7 @@ class Ownership:
         """Own nothing any more (the lease is lost); the rooms that were owned."""
         lost = set(self.owned)
         self.owned.clear()
+        self._unrestored.clear()
         logger.warning("node %s lost its lease: it stops serving %d rooms", self.node_id, len(lost))
         return lost
 

@@ -179,7 +179,6 @@ class AccountRequests:
         """The account was deleted (on this node, asked by `asked_by`, or on another): its standing
         is forgotten here, and this node's connections of it are told (the one that asked in its
         answer) and closed."""
-        self._services.ratings.forget(player)
         for session in self._sessions_of(player):
             reply_id = request_id if session.connection is asked_by else None
             deleted = AccountDeletedMessage(name=player, name_free_at=name_free_at, id=reply_id)

@@ -33,6 +33,8 @@ class RoomCommand:
     room_id: RoomId
     caller: Caller
     request: RoomRequest
+    sent_again: bool = False
+    """Sent again after its answer was lost while the room changed nodes (`Room.apply_again`)."""
 
 
 class Hub:
@@ -90,7 +92,7 @@ class Hub:
         if self.confirm_lease is not None:
             self.confirm_lease()
         standings = await self._standings(command)
-        await actor.apply(command.caller, command.request, standings)
+        await actor.apply(command.caller, command.request, standings, command.sent_again)
 
     async def held_elsewhere(self, room_id: RoomId) -> bool:
         """Whether another node holds the room (in one process, none does)."""

@@ -98,8 +98,6 @@ class LobbyRequests:
         player's seeks and what the server keeps of the player (read again if it comes back)."""
         lobby = self._services.lobby
         self._services.deliver(lobby.connection_closed(connection.id, connection.player))
-        if connection.player is not None and connection.player not in lobby.online:
-            self._services.ratings.forget(connection.player)
 
     # ---------------------------------------------------------------- seeks
 

@@ -299,8 +299,6 @@ class ModerationRequests:
         is_admin = await self._services.storage.role_of(name) == "admin"
         reason = request.reason or "deleted by an admin"
         deleted = await self.actions.delete_games(name, request.game_ids, is_admin, reason)
-        if is_admin:  # here at once; the other nodes as they read the audit log (`Sanctions`)
-            self._services.ratings.forget_all()
         connection.send(GamesDeleted(game_ids=deleted, id=request.id))
 
     # ------------------------------------------------------------- effects

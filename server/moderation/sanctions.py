@@ -1,5 +1,5 @@
-"""Bans, renames, password resets and deletions of games carried out on what is live, by every node
-of the server, each once.
+"""Bans, renames and password resets carried out on what is live, by every node of the server, each
+once.
 
 A ban or a rename is stored first (with its audit entry, `actions`), then each node carries out its
 own part of it: the seeks of the player go from the lobby (on the node that runs it), their games in
@@ -9,10 +9,9 @@ with the reason. The node that took the moderator's request carries it out at on
 others (`Hub.announce_sanction`, a broadcast on the bus); every node also reads the sanctions
 logged lately (`watch`), which brings it those made by `gomoku-admin` in another process, and
 those whose broadcast it missed while the bus was away. The entry's id makes each node carry out
-each one once. Two more come by that read alone: a password reset (`gomoku-admin`) signs the
-player's every device out, this node's connections of theirs told and closed; deleted games make
-each node read its online players' standings again (a rated game deleted counts no more among
-their games; the node that deleted them does so at once).
+each one once. One more comes by that read alone: a password reset (`gomoku-admin`) signs the
+player's every device out, this node's connections of theirs told and closed. (Deleted games need
+nothing of any node: standings are read from the database wherever they are shown.)
 """
 
 from __future__ import annotations
@@ -33,9 +32,9 @@ SignOut = Callable[[str, Collection[str] | None], Awaitable[None]]
 """Closes this node's connections of a player signed in as these devices (None: every one), saying
 why (`AccountRequests.signed_out`)."""
 
-CARRIED_OUT: tuple[AuditAction, ...] = ("ban", "rename", "reset_password", "delete_games")
+CARRIED_OUT: tuple[AuditAction, ...] = ("ban", "rename", "reset_password")
 """The actions every node carries out on what it holds (`storage.sanctions_since` reads these): a
-password reset signs every device out, games deleted change their players' standings."""
+password reset signs every device out."""
 WATCH_EVERY_S = 2.0
 """How often each node reads the bans and renames logged lately (one indexed read of a few rows)."""
 RECENT = timedelta(seconds=60)
@@ -65,8 +64,6 @@ class Sanctions:
                 await self._rename(entry.target, new_name_of(entry), entry.reason)
             case "reset_password":
                 await self._sign_out(entry.target, None)
-            case "delete_games":
-                self._services.ratings.forget_all()  # a rated game deleted counts no more
 
     async def watch(self) -> None:
         """Every WATCH_EVERY_S, carry out the sanctions (CARRIED_OUT) logged in the last RECENT that

@@ -12,11 +12,10 @@ The writer returns the changes once they are committed, and the room's
 actor puts them in the game's `game_over` messages (`announce`).
 
 `RatingBook` answers "what is this player's standing" for display (the
-welcome, seats, seeks, the online list) from a read-through cache of the
-players online, which the writer keeps current with each rating change it
-commits (`rated`). That cache is never used to compute a rating; a rating
-changed by another process shows here only once the player is read again
-(after its last connection closes).
+welcome, seats, seeks, the online list, pairing by rating) from the
+database at each ask: one read of one row by its key. It keeps no copy: a
+copy per node was stale on every node but the one whose writer rated the
+game (issue 41), and several nodes, or `gomoku-admin`, change standings.
 
 The Glicko-2 mathematics is `engine.glicko2` (its module docstring gives
 the system constant tau and how a game is its own rating period). Bots
@@ -43,13 +42,10 @@ BOT_START_RD = 100.0
 
 
 class RatingBook:
-    """Every player's standing as stored, kept for the players online, for display."""
+    """Every player's standing as stored, read at each ask, for display."""
 
     def __init__(self, storage: Records) -> None:
         self._storage = storage
-        self._known: dict[str, Standing] = {}
-        self._changes = 0
-        """Rating changes committed so far (a read that saw this change may be stale: not kept)."""
 
     async def enrol_bots(
         self, arena_ratings: dict[str, int], levels: list[str], engines: Sequence[EngineSpec] = ()
@@ -67,38 +63,11 @@ class RatingBook:
         await self._storage.apply([BotsEnrolled(newcomers)])
 
     async def standing(self, player: PlayerInfo | str) -> Standing:
-        """A player's standing, for display: kept or stored, or a newcomer's for a name not in the
-        pool yet."""
+        """A player's standing as stored now, or a newcomer's for a name not in the pool yet."""
         name = player if isinstance(player, str) else player.name
         kind: PlayerKind = "human" if isinstance(player, str) else player.kind
-        kept = self._known.get(name)
-        if kept is not None:
-            return kept
-        changes = self._changes
         stored = await self._storage.standing(name)
-        if stored is None:
-            return newcomer(name, kind)
-        if changes == self._changes:
-            self._known.setdefault(stored.name, stored)
-        return stored
-
-    def rated(self, change: RatingsChanged) -> None:
-        """A rating change has been committed (the writer says so): keep the new standings."""
-        self._changes += 1
-        for standing in change.after:
-            if standing.name in self._known:
-                self._known[standing.name] = standing
-
-    def forget(self, name: str) -> None:
-        """Stop keeping a player's standing (one who has left: it is read again if needed)."""
-        self._known.pop(name, None)
-
-    def forget_all(self) -> None:
-        """Keep no standing: each is read again when needed. For a change made to the standings
-        other than by rating a game (a rated game deleted counts no more among its players' games);
-        a read under way may have seen them before it, so it is not kept either."""
-        self._changes += 1
-        self._known.clear()
+        return newcomer(name, kind) if stored is None else stored
 
 
 def newcomer(name: str, kind: PlayerKind) -> Standing:

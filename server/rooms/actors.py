@@ -125,12 +125,15 @@ class RoomActor:
         self._failed_writes = 0
         """Changes in a row the database could not take."""
 
-    async def apply(self, caller: Caller, request: RoomRequest, standings: tuple[Standing, ...] = ()) -> None:
-        """Serve a request about the room (`Room.apply`), for a caller whose standing the room learns."""
+    async def apply(
+        self, caller: Caller, request: RoomRequest, standings: tuple[Standing, ...] = (), sent_again: bool = False
+    ) -> None:
+        """Serve a request about the room (`Room.apply`, or `Room.apply_again` for one `sent_again`),
+        for a caller whose standing the room learns."""
 
         def act(room: Room, now: float) -> Outcome:
             room.know(standings)
-            return room.apply(caller, request, now)
+            return room.apply_again(caller, request, now) if sent_again else room.apply(caller, request, now)
 
         await self.run(act, request.id)
 

@@ -403,6 +403,39 @@ class Room:
             case _:
                 assert_never(request)
 
+    def apply_again(self, caller: Caller, request: RoomRequest, now: float) -> Outcome:
+        """Serve a request sent again because its answer was lost while the room changed nodes (only
+        a move is: `server.cluster.forwarded`): a move the caller played already is told, not
+        refused (`move_again`); anything else is served as `apply` serves it."""
+        if isinstance(request, Move):
+            return self.move_again(caller, _move_target(request), now)
+        return self.apply(caller, request, now)
+
+    def move_again(self, caller: Caller, point: Point | str, now: float) -> Outcome:
+        """A move whose first answer was lost: if the caller's latest stone in this game stands on the
+        point, that move was played (and stored) before, and the caller alone is told so (its
+        `moved`, with the clocks and `seq` of now); otherwise it is played now, as any move."""
+        color = self._player_color(caller)
+        target = self._read_point(point)
+        moves = self.board.moves
+        latest = next((ply for ply in range(len(moves), 0, -1) if self.board.stone_at(moves[ply - 1]) is color), None)
+        if latest is None or moves[latest - 1] != target:
+            return self.move(caller, point, now)
+        outcome = Outcome()
+        played = Moved(
+            room_id=self.room_id,
+            game_id=self.game_id,
+            ply=latest,
+            color=views.color_name(color),
+            x=target.x,
+            y=target.y,
+            move=format_point(target, self.size),
+            clock=views.clock_model(self.clock, now),
+            seq=self.seq,
+        )
+        outcome.reply(caller, played)
+        return outcome
+
     # --------------------------------------------------------- membership
 
     def join(self, caller: Caller, as_player: bool, now: float) -> Outcome:

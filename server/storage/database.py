@@ -184,9 +184,16 @@ class Storage:
     @contextlib.asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[_Snapshot]:
         """Queries in one read transaction: every query inside sees the same committed state, and
-        the latest one."""
-        async with self._driver.snapshot() as queries:
-            yield _Snapshot(queries)
+        the latest one. A database that cannot be read now (its server restarting, cut off) raises
+        StorageUnavailable, answered `unavailable` as a write is, never `internal`."""
+        try:
+            async with self._driver.snapshot() as queries:
+                yield _Snapshot(queries)
+        except Exception as error:
+            reason = self._driver.unavailable_reason(error)
+            if reason is None or isinstance(error, StorageUnavailable):
+                raise
+            raise StorageUnavailable(reason) from error
 
     async def applied_migrations(self) -> list[int]:
         """The versions recorded in `schema_migrations`, in order."""

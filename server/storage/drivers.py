@@ -28,6 +28,11 @@ class StorageError(Exception):
     """The database cannot be used at all: it cannot be opened or created, or its migrations are wrong."""
 
 
+class CommitOutcomeUnknown(Exception):
+    """A commit was sent, its answer was lost, and the database could not be asked whether it landed:
+    what the transaction wrote may be stored or not."""
+
+
 class Reads(Protocol):
     """The queries of one read snapshot (`Storage._snapshot`): what a feature's read functions
     (`accounts.py`, `moderation.py`, `tournaments.py`) take."""
@@ -60,7 +65,8 @@ class Driver(Protocol):
 
     def transaction(self) -> AbstractAsyncContextManager[Queries]:
         """Queries in one write transaction, committed when the block ends, rolled back if it raises;
-        one write transaction at a time per driver."""
+        one write transaction at a time per driver. When it returns, the transaction is stored;
+        when it raises, nothing of it is, or (CommitOutcomeUnknown only) that could not be learned."""
         ...
 
     def is_transient(self, error: BaseException) -> bool:

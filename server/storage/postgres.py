@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -30,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 
 from engine.record import format_timestamp
-from server.storage.drivers import Parameters, StorageError, migration_files
+from server.storage.drivers import CommitOutcomeUnknown, Parameters, StorageError, migration_files
 from server.storage.rows import Row
+
+logger = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 5.0
 """How long opening a connection may take before the database counts as unreachable."""
@@ -39,6 +42,11 @@ COMMAND_TIMEOUT_S = 10.0
 """How long one statement may take before the database counts as unavailable."""
 READ_CONNECTIONS = 4
 """The most connections reading at once."""
+COMMIT_OUTCOME_WAIT_S = 60.0
+"""How long a commit whose answer was lost is asked after (the server restarting, cut off) before
+the writer gives up knowing; a node cut off that long has lost its lease, and its rooms with it."""
+COMMIT_OUTCOME_POLL_S = 0.2
+"""The pause between two asks about a commit whose answer was lost."""
 MIGRATION_LOCK = 0x676F6D6F6B75
 """The advisory lock a node holds while it migrates ('gomoku' in hex)."""
 
@@ -51,6 +59,10 @@ if TYPE_CHECKING:
     Connection = PoolConnectionProxy[asyncpg.Record]
     """A connection lent by a pool."""
 
+_BROKEN = (asyncpg.InternalClientError, asyncpg.InterfaceError)
+"""Errors of asyncpg's own about a connection left in a state it cannot go on from (an operation
+interrupted when the server went away: "cannot switch to state 12; another operation is in
+progress"): the connection is closed, never lent again."""
 _TRANSIENT = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError, asyncpg.LockNotAvailableError)
 """Errors that say another transaction was in the way: trying again may work."""
 
@@ -153,21 +165,76 @@ class PostgresDriver:
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_Queries]:
         """The writing connection in one transaction (READ COMMITTED; rows it must not see change
-        are read with `for_update`)."""
-        async with self._writes.acquire() as connection:
-            async with connection.transaction():
-                yield _Queries(connection)
+        are read with `for_update`).
+
+        A commit whose answer never came (the connection lost once `COMMIT`
+        was sent, the server stopping) may have landed or not: its outcome
+        is read back by the transaction's id (`txid_status`) before this
+        returns, as committed, or raises, as written nothing (`_settle`). An
+        error releasing the connection after the server confirmed the commit
+        changes nothing of it.
+        """
+        committed = False
+        try:
+            async with self._writes.acquire() as connection:
+                transaction = connection.transaction()
+                await transaction.start()
+                try:
+                    transaction_id = await connection.fetchval("SELECT txid_current()")
+                    yield _Queries(connection)
+                except BaseException as error:
+                    if isinstance(error, _BROKEN):
+                        connection.terminate()  # the pool opens a new one for the next transaction
+                    with contextlib.suppress(Exception):
+                        await transaction.rollback()
+                    raise
+                try:
+                    await transaction.commit()
+                except Exception as error:  # the server's refusal or a lost answer: asked alike
+                    await self._settle(transaction_id, error)
+                committed = True
+        except Exception as error:
+            if not committed:
+                raise
+            logger.warning("the writer's connection failed after its commit landed: %s", error)
+
+    async def _settle(self, transaction_id: int, lost: Exception) -> None:
+        """Learn whether the transaction committed, its answer having been `lost`: return if it did,
+        raise `lost` if it did not. Asks the server, through the read pool, until it answers (it
+        may be restarting) or COMMIT_OUTCOME_WAIT_S have passed; then raises CommitOutcomeUnknown."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + COMMIT_OUTCOME_WAIT_S
+        while True:
+            try:
+                async with self._reads.acquire() as connection:
+                    status = await connection.fetchval("SELECT txid_status($1)", transaction_id)
+            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                status = None
+            if status == "committed":
+                logger.warning("a commit whose answer was lost (%s) had landed: read back", lost)
+                return
+            if status == "aborted":
+                raise lost
+            if loop.time() > give_up_at:
+                raise CommitOutcomeUnknown(
+                    f"the database did not say within {COMMIT_OUTCOME_WAIT_S:.0f} s whether a commit landed ({lost})"
+                ) from lost
+            await asyncio.sleep(COMMIT_OUTCOME_POLL_S)
 
     def is_transient(self, error: BaseException) -> bool:
         return isinstance(error, _TRANSIENT)
 
     def unavailable_reason(self, error: BaseException) -> str | None:
+        if isinstance(error, CommitOutcomeUnknown):
+            return str(error)
         if isinstance(error, asyncpg.InsufficientResourcesError):
             return f"the database server is out of resources ({error})"
         if isinstance(error, asyncpg.OperatorInterventionError | asyncpg.CannotConnectNowError):
             return "the database server is shutting down or starting"
         if isinstance(error, OSError | asyncio.TimeoutError | asyncpg.InterfaceError):
             return "the database server cannot be reached"
+        if isinstance(error, asyncpg.InternalClientError):
+            return f"the connection to the database server broke ({error})"
         if isinstance(error, asyncpg.PostgresConnectionError | asyncpg.ConnectionDoesNotExistError):
             return "the connection to the database server was lost"
         return None

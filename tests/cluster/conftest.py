@@ -62,7 +62,7 @@ class RedisServer:
         await asyncio.to_thread(self.server.stop)
 
 
-def _redis_server() -> str:
+def require_redis() -> str:
     path = shutil.which("redis-server")
     if path is None:
         message = "redis-server is not installed (apt-get install redis-server)"
@@ -74,7 +74,7 @@ def _redis_server() -> str:
 
 @pytest.fixture
 async def redis_server(tmp_path: Path) -> AsyncIterator[RedisServer]:
-    _redis_server()
+    require_redis()
     log = tmp_path / "redis.log"
     server = RedisServer(log, await asyncio.to_thread(LocalRedis.start, log))
     yield server

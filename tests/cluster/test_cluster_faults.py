@@ -85,7 +85,9 @@ async def test_a_node_paused_past_its_lease_serves_nothing_stale_and_rejoins_as_
     answered = await forwarded  # n1 had it before it slept: it must not answer from the room it lost
     assert answered["type"] == "error" and answered["code"] == "unavailable", answered
     assert await stored_moves(postgres_url, played[0]["game_id"]) == [(7, 7), (8, 8)]
-    alice_elsewhere = await clients(third, "alice", alice.token)
+    alice_elsewhere = await clients(third, "alice", alice.token)  # reconnected: she joins the room again
+    rejoined = await until_served(alice_elsewhere, type="join_room", room_id=room_id, as_="player")
+    assert rejoined["you"] == "black", rejoined
     played.append(await until_served(alice_elsewhere, type="move", room_id=room_id, x=7, y=8))
     played.append(await bob.request(type="move", room_id=room_id, x=9, y=9))
     assert [move["type"] for move in played] == ["moved"] * 4, played
@@ -100,6 +102,31 @@ async def test_a_node_paused_past_its_lease_serves_nothing_stale_and_rejoins_as_
     assert (await erin.request(type="join_room", room_id=new_room, as_="player"))["you"] == "white"
     assert (await dave.request(type="move", room_id=new_room, x=7, y=7))["type"] == "moved"
     assert await board_once_told(erin, 1) == [(7, 7)]
+
+
+async def test_a_spectator_on_a_node_paused_past_its_lease_follows_the_room_to_its_new_owner(
+    start_cluster_node: StartClusterNode, clients: Clients, postgres_url: str
+) -> None:
+    """The new owner's notice reaches the paused node as it wakes, before it finds its lease lost:
+    joining its spectator again there failed on its own stale copy of the room, and the spectator
+    was told nothing more. Once the node drops the room, its members join the room where it is."""
+    first, second, third = start_cluster_node("n1"), start_cluster_node("n2"), start_cluster_node("n3")
+    alice, bob, room_id = await seat_players_on_two_nodes(clients, first, second)
+    dave = await clients(first, "dave")  # watches from the node that will sleep
+    assert (await dave.request(type="join_room", room_id=room_id, as_="spectator"))["type"] == "room"
+    assert (await alice.request(type="move", room_id=room_id, x=7, y=7))["type"] == "moved"
+
+    os.kill(first.pid, signal.SIGSTOP)
+    await until_owned_elsewhere(postgres_url, room_id, "n1")
+    await asyncio.sleep(0.5)  # the new owner's notice waits in n1's subscription
+    os.kill(first.pid, signal.SIGCONT)
+
+    assert (await until_served(bob, type="move", room_id=room_id, x=8, y=8))["type"] == "moved"
+    alice_elsewhere = await clients(third, "alice", alice.token)
+    assert (await until_served(alice_elsewhere, type="move", room_id=room_id, x=7, y=8))["type"] == "moved"
+    async with asyncio.timeout(TAKE_OVER_TIMEOUT_S):
+        assert await board_once_told(dave, 3) == [(7, 7), (8, 8), (7, 8)]
+    assert_nothing_stale(dave, room_id)
 
 
 async def until_owned_elsewhere(database: str, room_id: str, node_id: str) -> None:

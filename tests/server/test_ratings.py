@@ -182,7 +182,6 @@ async def test_the_result_and_the_ratings_are_stored_together_or_not_at_all(data
     for name in ("alice", "bob"):
         await storage.add_player(name, name.encode())
     book = RatingBook(storage)
-    storage.watch_ratings(book.rated)
     store = FailingOnce(storage)
     alice, bob = Caller(caller_ref(ConnectionId(1)), "alice"), Caller(caller_ref(ConnectionId(2)), "bob")
     inbox = EdgeInbox()
