@@ -58,7 +58,9 @@ export function createController({ store, connection, storage, sound, location, 
   }
 
   function hello(name, token) {
-    const id = send(token === null ? { type: 'hello', name } : { type: 'hello', name, token });
+    // The device's name goes along: it labels this device in the list once the name has a password.
+    const device = browserDeviceLabel(globalThis.navigator);
+    const id = send(token === null ? { type: 'hello', name, device } : { type: 'hello', name, token, device });
     if (id !== null) store.dispatch({ type: 'hello_sent', name });
   }
 

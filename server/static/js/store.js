@@ -171,7 +171,7 @@ function navigated(state, route) {
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
   if (route.name === 'profile' && state.profile?.name !== route.player) next.profile = { name: route.player, data: null, error: null };
   if (route.name === 'tournament' && state.tournaments.shown?.tournament_id !== route.tournamentId) {
-    next.tournaments = { ...state.tournaments, shown: null, rewatch: null };
+    next.tournaments = { ...state.tournaments, shown: null, rewatch: null, missing: null };
   }
   return next;
 }
@@ -280,6 +280,9 @@ function errorReceived(state, message, request) {
   }
   if (kind === 'create_room' && state.route.name === 'room' && state.route.roomId === null) {
     return { ...state, route: LOBBY, notice: notice(state, refusal, kind) };
+  }
+  if (kind === 'watch_tournament' && message.code === 'not_found' && state.route.tournamentId === request.tournament_id) {
+    return { ...state, tournaments: { ...state.tournaments, shown: null, missing: request.tournament_id } };
   }
   if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
     return { ...state, replay: { ...state.replay, error: refusal } };

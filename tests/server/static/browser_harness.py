@@ -239,6 +239,12 @@ class Page:
 
     # ------------------------------------------------------------- screens
 
+    def open_menu(self) -> None:
+        """Open the header's menu (the language, the theme, the sound, changing player)."""
+        if not self.visible("#header-menu"):
+            self.driver.find_element("css selector", "header .menu-button").click()
+        self.wait(lambda: self.visible("#header-menu"), "the menu to open")
+
     def open(self, fragment: str = "") -> None:
         self.driver.get(self.base_url + fragment)
 

@@ -71,7 +71,8 @@ export function createRoomView(intents) {
     clockAnnouncer,
   );
   const layout = h('div', { class: 'room-layout' }, head, main, side);
-  const element = h('section', { class: 'screen room-screen' }, waiting, layout);
+  const lobbyLink = h('a', { href: '#lobby', class: 'button' });
+  const element = h('section', { class: 'screen room-screen' }, waiting, lobbyLink, layout);
 
   let state = null;
   let shownRoom = null;
@@ -121,6 +122,8 @@ export function createRoomView(intents) {
     show(layout, room !== null);
     show(waiting, room === null);
     setText(back, t('room.back'));
+    setText(lobbyLink, t('room.back'));
+    show(lobbyLink, room === null && next.roomError !== null);
     if (room === null) {
       shownRoom = null;
       ticker.update(false);
