@@ -146,7 +146,13 @@ class Director:
         return self._next_round_at.get(tournament_id)
 
     def organised_by(self, name: str) -> int:
-        return sum(1 for t in self._tournaments.values() if t.terms.organiser.lower() == name.lower())
+        """How many tournaments not yet over `name` organises: one ended (by itself or early) no longer
+        counts, even while its last games are still going on."""
+        return sum(
+            1
+            for t in self._tournaments.values()
+            if t.terms.organiser.lower() == name.lower() and t.status != "finished"
+        )
 
     # ---------------------------------------------------------- lifecycle
 
