@@ -79,11 +79,31 @@ def english_left(texts: list[str]) -> list[str]:
     ]
 
 
-def page_problems(page: Page, profile: Profile, name: str, language: str) -> list[str]:
-    """What the page shown falls short of on a phone or a laptop; its picture is saved too."""
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, { resultTypes: ['violations'] }).then((results) => done(results.violations
+  .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}: `
+    + violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join('; '))));
+"""
+"""axe-core's serious and critical violations on the page, each with up to three elements."""
+
+
+def accessibility_violations(page: Page, axe: str) -> list[str]:
+    """What axe-core (run in the page) finds serious or critical."""
+    if not page.driver.execute_script("return typeof window.axe === 'object'"):
+        page.driver.execute_script(axe)
+    found: list[str] = page.driver.execute_async_script(AXE_RUN)
+    return found
+
+
+def page_problems(page: Page, profile: Profile, name: str, language: str, axe: str) -> list[str]:
+    """What the page shown falls short of on a phone or a laptop, for its readers too; its picture is
+    saved."""
     page.screenshot(f"{profile.name}-{language}-{name}")
     where = f"{name} ({profile.name}, {language})"
     problems = [f"{where}: wider than the screen: {found}" for found in measure(page, "overflowing()")]
+    problems += [f"{where}: accessibility: {found}" for found in accessibility_violations(page, axe)]
     if profile.mobile:
         small = measure(page, "smallControls(arguments[0])", MIN_TARGET_PX)
         problems += [f"{where}: smaller than {MIN_TARGET_PX}x{MIN_TARGET_PX} px: {found}" for found in small]
@@ -146,7 +166,7 @@ def open_tournament(server: ThreadedServer) -> str:
         return tournament_id
 
 
-def tour(page: Page, profile: Profile, language: str, pages: dict[str, str]) -> list[str]:
+def tour(page: Page, profile: Profile, language: str, pages: dict[str, str], axe: str) -> list[str]:
     """Visit each page (name: hash), and once it has drawn what it waits for, say what it falls short of."""
     ready = {
         "lobby": ".lobby-screen .bots li",
@@ -164,16 +184,18 @@ def tour(page: Page, profile: Profile, language: str, pages: dict[str, str]) -> 
     for name, fragment in pages.items():
         page.open(fragment)
         page.wait(lambda css=ready[name]: page.visible(css), f"the {name} page")
-        problems += page_problems(page, profile, name, language)
+        problems += page_problems(page, profile, name, language, axe)
     page.click("Menu" if language == "en" else "菜单", within="header")
     page.wait(lambda: page.visible("#language"), "the menu to open")
-    problems += page_problems(page, profile, "menu", language)
+    problems += page_problems(page, profile, "menu", language, axe)
     page.click("Menu" if language == "en" else "菜单", within="header")
     page.wait_gone("#language")
     return problems
 
 
-def room_problems(page: Page, server: ThreadedServer, profile: Profile, language: str, opponent: str) -> list[str]:
+def room_problems(
+    page: Page, server: ThreadedServer, profile: Profile, language: str, opponent: str, axe: str
+) -> list[str]:
     """A game under way, seen by its black player: the board, the players, the actions, the chat. Then
     the opponent resigns: from then on the menu offers to keep the name with a password."""
     page.open("#lobby")
@@ -186,7 +208,7 @@ def room_problems(page: Page, server: ThreadedServer, profile: Profile, language
         ask(socket, type="hello", name=opponent)
         ask(socket, type="join_room", room_id=room_id)
         page.wait(lambda: page.visible(".room-screen .player-bar.to-move"), "the game to start")
-        problems = page_problems(page, profile, "room", language)
+        problems = page_problems(page, profile, "room", language, axe)
         ask(socket, type="resign", room_id=room_id)
         offered = "return !document.querySelector('header .keep-name').hidden"
         page.wait(lambda: page.driver.execute_script(offered), "the offer to keep the name")
@@ -195,7 +217,7 @@ def room_problems(page: Page, server: ThreadedServer, profile: Profile, language
 
 @pytest.mark.parametrize("profile", [PHONE, LAPTOP], ids=lambda profile: profile.name)
 def test_every_page_fits_the_screen_in_english_and_chinese(
-    profile: Profile, full_server: ThreadedServer, browser: BrowserFactory
+    profile: Profile, full_server: ThreadedServer, browser: BrowserFactory, axe: str
 ) -> None:
     assert full_server.app is not None
     moderation = Moderation(full_server.app.storage)
@@ -220,17 +242,17 @@ def test_every_page_fits_the_screen_in_english_and_chinese(
 
     page = browser(full_server, profile.name, width=profile.width, height=profile.height, mobile=profile.mobile)
     page.wait(lambda: page.visible("#signin-name"), "the sign-in page")
-    problems = page_problems(page, profile, "sign-in", "en")
+    problems = page_problems(page, profile, "sign-in", "en", axe)
     page.sign_in(profile.player)
     full_server.run(moderation.grant("operator:test", profile.player, "moderator", "to see its page"))
     page.driver.refresh()
     moderation_link = "return !document.querySelector('nav a[href=\"#moderation\"]').hidden"
     page.wait(lambda: page.driver.execute_script(moderation_link), "the moderation link")
-    problems += tour(page, profile, "en", pages)
-    problems += room_problems(page, full_server, profile, "en", profile.opponents[0])
+    problems += tour(page, profile, "en", pages, axe)
+    problems += room_problems(page, full_server, profile, "en", profile.opponents[0], axe)
 
     page.set_value("language", "zh")
     page.set_value("theme", "dark")
-    problems += tour(page, profile, "zh", pages)
-    problems += room_problems(page, full_server, profile, "zh", profile.opponents[1])
+    problems += tour(page, profile, "zh", pages, axe)
+    problems += room_problems(page, full_server, profile, "zh", profile.opponents[1], axe)
     assert problems == [], "\n".join(["what falls short:", *problems])
