@@ -335,3 +335,21 @@ async def test_http_gives_the_next_rounds_time_as_the_websocket_does(
         snapshot = await ann.request(type="get_tournament", tournament_id=tournament_id)
     _, _, body = await server.get(f"/api/tournaments/{tournament_id}")
     assert json.loads(body)["next_round_at"] == snapshot["tournament"]["next_round_at"]
+
+
+async def test_an_organiser_who_does_not_play_has_no_tournament_game_in_its_list(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=QUICK)
+    org, ann, bob = [await client(name, server) for name in ("org", "ann", "bob")]
+    created = await org.request(type="create_tournament", name="Club", format="swiss", rounds=1, clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in (ann, bob):
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    await org.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    game = await game_notice(ann, tournament_id)
+    await ann.request(type="resign", room_id=game["room_id"])
+    _, _, played = await server.get("/api/games?player=ann")
+    _, _, organised = await server.get("/api/games?player=org")
+    assert [entry["game_id"] for entry in json.loads(played)] == [game["game_id"]]
+    assert json.loads(organised) == [], "organising is not playing"
