@@ -84,6 +84,7 @@ export function initialState(prefs, route = LOBBY) {
     role: null, // my moderation role from `welcome`: null | 'moderator' | 'admin'
     moderation: initialModeration(), // the moderation page's reports, audit log and last action: see moderationstate.js
     tournaments: initialTournaments(), // the list, and the tournament shown: see tournamentstate.js
+    tournamentGames: {}, // room id -> {tournamentId, round}: the tournament games this page was told of
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -250,9 +251,13 @@ function tournamentReceived(state, message, request) {
 /** My next tournament game has started: from a page of tournaments (or the lobby) the page goes to
  * it; anywhere else the notice says so. */
 function tournamentGameStarted(state, message) {
-  const told = { ...state, notice: notice(state, { code: 'tournament_game', message: `${message.opponent}` }, null) };
-  if (!['tournament', 'tournaments', 'lobby'].includes(state.route.name)) return told;
-  return navigated(told, { name: 'room', roomId: message.room_id, as: 'player' });
+  // The room remembers its tournament and round: its page names them and leads back.
+  const game = { tournamentId: message.tournament_id, round: message.round };
+  const known = { ...state, tournamentGames: { ...state.tournamentGames, [message.room_id]: game } };
+  // Taken to the game, the page says it there (a notice would cover the player's own clock).
+  if (state.route.name === 'room' && state.route.roomId === message.room_id) return known;
+  if (['tournament', 'tournaments', 'lobby'].includes(state.route.name)) return navigated(known, { name: 'room', roomId: message.room_id, as: 'player' });
+  return { ...known, notice: notice(state, { code: 'tournament_game', message: `${message.opponent}` }, null) };
 }
 
 /**
