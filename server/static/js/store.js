@@ -278,7 +278,7 @@ function errorReceived(state, message, request) {
   if (kind === 'hello') {
     // Refused for a reason of its own (a ban): the server's words say which.
     const code = message.code === 'not_allowed' ? 'signin_refused' : message.code;
-    return { ...state, session: 'none', me: null, signInError: { ...refusal, code, name: request.name, password: request.password !== undefined } };
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, code, name: request.name, password: request.password !== undefined, kept: message.password === true } };
   }
   if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
     return { ...state, room: null, roomError: refusal };

@@ -70,7 +70,7 @@ test('a browser names itself by its name and its platform, within 64 characters 
 
 test('a refused sign-in says whether it carried a password (the form then says "wrong name or password")', () => {
   const state = server(initialState(PREFS), { type: 'error', code: 'unauthorized', message: 'wrong name or password' }, { type: 'hello', name: 'alice', password: 'secret words' });
-  assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true });
+  assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true, kept: false });
   assert.equal(JSON.stringify(state).includes('secret words'), false, 'the password is not kept');
 });
 

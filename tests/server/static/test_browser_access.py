@@ -28,6 +28,9 @@ def test_a_name_is_all_it_takes_and_the_browser_remembers_it(
     field = mallory.wait(lambda: next(iter(mallory.visible("#signin-name")), None), "the name field")
     field.send_keys("alice", Keys.ENTER)
     mallory.wait_text("#signin-error", "The name “alice” belongs to someone else. Please pick another one.")
+    field.clear()
+    field.send_keys("王小明", Keys.ENTER)
+    mallory.wait_text("#signin-error", "Use 1 to 32 letters, digits, - or _.")  # the page's words, not a tooltip
     mallory.sign_in("mallory")
 
     alice.open_menu()

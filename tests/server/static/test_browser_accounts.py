@@ -49,6 +49,9 @@ def test_a_password_set_in_one_profile_signs_in_from_another(
     phone = browser(web_server, "alice-elsewhere")
     phone.wait(lambda: phone.visible("#signin-name"), "the sign-in form")
     phone.set_value("signin-name", "alice")
+    phone.click("Play")
+    phone.wait_text("#signin-error", "The name “alice” is kept with a password: type it below to sign in.")
+    assert phone.driver.switch_to.active_element.get_attribute("id") == "signin-password", "asked for it"
     phone.set_value("signin-password", PASSWORD)
     phone.click("Play")
     phone.wait(lambda: "alice" in phone.text_of("header .me"), "signed in as alice on the other profile")
