@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from client.render import render_board
-from client.text import describe_result
+from client.text import counted, describe_result
 from engine.board import Board
 from engine.notation import format_point
 from engine.record import GameRecord, PlayerInfo
@@ -60,7 +60,7 @@ class Replay:
         )
         lines = [title, render_board(board, board.last_move)]
         if self.ply == 0:
-            lines.append(f"start of the game, {self.length} moves")
+            lines.append(f"start of the game, {counted(self.length, 'move')}")
         else:
             move = record.moves[self.ply - 1]
             thought = f" ({move.time_ms / 1000:.1f} s)" if move.time_ms is not None else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from client.opening_text import describe_decision
 from client.render import format_clock, format_clock_setting, render_board
 from client.state import PendingOffer, RoomView
-from client.text import describe_rated_seat, describe_result, seat_name
+from client.text import counted, describe_rated_seat, describe_result, seat_name
 from engine.notation import format_point
 from engine.types import Color, Point
 from wire.messages import (
@@ -126,7 +126,8 @@ def analysis_text(message: Analysis) -> str:
     stored position, when it is one)."""
     pv = " ".join(message.pv)
     point = f", the point asked about: {message.point_score}" if message.point_score is not None else ""
-    where = f" (game {message.game_id} after {message.ply} moves)" if message.game_id is not None else ""
+    stored = message.game_id is not None and message.ply is not None
+    where = f" (game {message.game_id} after {counted(message.ply or 0, 'move')})" if stored else ""
     return (
         f"engine{where}: best {message.best.move}, score {message.score}{point}, depth {message.depth}, "
         f"{message.nodes} nodes; line {pv}"

@@ -139,6 +139,11 @@ def describe_bots(bots: list[BotInfoModel]) -> str:
     return "\n".join(lines)
 
 
+def counted(count: int, noun: str) -> str:
+    """ "1 move", "2 moves": a count with its noun, singular for one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _search_bounds(bot: BotInfoModel) -> str:
     """What `create ... depth N width N` may set for this level, if anything."""
     if bot.depth is None or bot.width is None:
@@ -161,7 +166,7 @@ def describe_games(games: list[GameSummaryModel]) -> str:
         started = (game.started_at or "")[:16].replace("T", " ")
         lines.append(
             f"{game.game_id:<12} {started:<16} {describe_seat(game.black)} vs {describe_seat(game.white)}, "
-            f"{game.rule.value} {game.size}x{game.size}, {game.moves} moves: {outcome}"
+            f"{game.rule.value} {game.size}x{game.size}, {counted(game.moves, 'move')}: {outcome}"
         )
     return "\n".join(lines)
 

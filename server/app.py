@@ -213,7 +213,7 @@ class GameServer:
         if self.cluster is not None:
             self.cluster.hub.moderate_with(self.handlers.moderation)
             self.cluster.hub.sign_out_with(self.handlers.accounts)
-        self.http = HttpApi(storage, self.metrics, self.review, settings.origins)
+        self.http = HttpApi(storage, self.metrics, self.review, settings.origins, self.director.next_round_at)
         self.ownership: Ownership | None = None
         """This node's lease and rooms, when it is one of several on PostgreSQL (None on SQLite)."""
         self._ids = itertools.count(1)

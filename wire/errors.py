@@ -37,9 +37,11 @@ class Refusal(Exception):
     handler answers it with an `error` carrying the request's id.
     """
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, password: bool = False) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         """The contract's error code."""
         self.message = message
         """A sentence for people."""
+        self.password = password
+        """Accounts: a `hello` refused for a name kept with a password, to sign in with it instead."""

@@ -894,6 +894,14 @@ class ErrorMessage(ServerMessage):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    password: Literal[True] | None = None
+    """Accounts: on the `name_taken` of a `hello` for a name kept with a password (sign in with the
+    password instead); absent from every other error."""
+
+    def to_wire(self) -> str:
+        """As any message's, without `password` where it says nothing."""
+        left_out = (set() if self.id is not None else {"id"}) | (set() if self.password else {"password"})
+        return self.model_dump_json(by_alias=True, exclude=left_out or None)
 
 
 class RoomMessage(ServerMessage):
@@ -1178,4 +1186,6 @@ def parse_server_message(text: str) -> ServerEvent:
 
 def error_message(refusal: Refusal, request_id: str | int | None) -> ErrorMessage:
     """The `error` frame answering a refused request."""
-    return ErrorMessage(code=refusal.code, message=refusal.message, id=request_id)
+    return ErrorMessage(
+        code=refusal.code, message=refusal.message, id=request_id, password=True if refusal.password else None
+    )

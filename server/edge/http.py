@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from http import HTTPStatus
 from typing import Protocol
 from urllib.parse import SplitResult, parse_qs, urlsplit
@@ -68,13 +69,22 @@ class HttpReader(RecordReader, ModerationReader, TournamentReader, Protocol):
 class HttpApi:
     """The HTTP routes of one server."""
 
-    def __init__(self, storage: HttpReader, metrics: Metrics, review: ReviewService, origins: OriginPolicy) -> None:
+    def __init__(
+        self,
+        storage: HttpReader,
+        metrics: Metrics,
+        review: ReviewService,
+        origins: OriginPolicy,
+        next_round_at: Callable[[str], datetime | None],
+    ) -> None:
         self._storage = storage
         self._origins = origins
         """The pages whose websockets are let through (`server.edge.origins`)."""
         self._metrics = metrics
         self._review = review
         """Game reviews and puzzles."""
+        self._next_round_at = next_round_at
+        """When a tournament's next round is paired, as its director has set it (None: not set)."""
         self._routes = Map(
             [
                 Rule("/healthz", endpoint=self._health),
@@ -226,7 +236,7 @@ class HttpApi:
         tournament = await self._tournament(tournament_id)
         if tournament is None:
             return respond(connection, HTTPStatus.NOT_FOUND, "no such tournament", TEXT)
-        body = json.dumps(tournament_views.detail_json(tournament))
+        body = json.dumps(tournament_views.detail_json(tournament, self._next_round_at(tournament_id)))
         return respond(connection, HTTPStatus.OK, body, JSON)
 
     async def _crosstable_csv(

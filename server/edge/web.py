@@ -61,6 +61,10 @@ PAGE_POLICY = (
 """The page's Content-Security-Policy: everything from this server, no inline code, no
 framing. A mistake that put a user's text into markup could not run it."""
 
+MOVED = {"/favicon.ico": "/favicon.svg"}
+"""Paths asked for by convention, not by the page, and where that file is: a browser, a bookmark or
+a feed reader asks for /favicon.ico whatever the page's <link rel="icon"> says."""
+
 _SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 
@@ -112,6 +116,8 @@ def matches(if_none_match: str | None, etag: str) -> bool:
 
 def static_reply(url_path: str, if_none_match: str | None = None, root: Path = STATIC_ROOT) -> StaticReply | None:
     """The reply for a static asset, or None when the path names none (answer 404)."""
+    if url_path in MOVED:
+        return StaticReply(HTTPStatus.MOVED_PERMANENTLY, (("Location", MOVED[url_path]), ("Content-Length", "0")), b"")
     try:
         path = asset_path(url_path, root)
     except UnicodeDecodeError:

@@ -97,7 +97,7 @@ class AccountRequests:
             kept = await services.storage.find_player(request.name)
             if refusal.code == "name_taken" and kept is not None and await self._accounts.has_password(kept.name):
                 raise Refusal(
-                    "name_taken", f"the name {kept.name!r} is kept with a password; sign in with it"
+                    "name_taken", f"the name {kept.name!r} is kept with a password; sign in with it", password=True
                 ) from None
             raise
         return SignedIn(player, token, None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from typing import assert_never
 
 from engine.openings import OpeningRule
@@ -53,6 +54,11 @@ LobbyRequest = WatchLobby | UnwatchLobby | SeekRequest | CancelSeek | AcceptSeek
 """The requests the lobby's node serves (in a cluster, one node runs the lobby for all)."""
 
 
+RECENT_LOBBY_LINES = 20
+"""How many of the lobby's last chat lines one who starts watching it gets (a moderator's removed
+lines left out)."""
+
+
 class LobbyRequests:
     """Serves the lobby, the online list, chat and the leaderboard."""
 
@@ -60,6 +66,8 @@ class LobbyRequests:
         self._services = services
         self._lines_said: RecentCounts[str] = RecentCounts(services.settings.limits.chat_window_s)
         """Chat lines each player has said within the chat window."""
+        self._lobby_lines: deque[ChatMessage] = deque(maxlen=RECENT_LOBBY_LINES)
+        """The lobby's last lines, for whoever starts watching (kept in memory only, as chat is)."""
 
     async def serve(self, connection: Requester, request: LobbyRequest) -> None:
         """Serve a lobby request; raise Refusal to answer it with an error."""
@@ -89,6 +97,9 @@ class LobbyRequests:
         signed_in(connection)
         snapshot = self._services.lobby.watch(connection.id, request.batches)
         connection.send(snapshot.model_copy(update={"id": request.id}))
+        for line in self._lobby_lines:  # what was said before: a late arrival reads the conversation
+            if line.chat_id is not None and self._services.chat_lines.get(line.chat_id) is not None:
+                connection.send(line)
 
     def unwatch(self, connection: Requester, request: UnwatchLobby) -> None:
         self._services.lobby.unwatch(connection.id)
@@ -300,6 +311,7 @@ class LobbyRequests:
         ]
         deliveries.append((connection.id, said.model_copy(update={"id": request.id})))
         self._services.deliver(deliveries)
+        self._lobby_lines.append(said)
 
     async def _chat_in_room(self, connection: Requester, request: ChatRequest, played: bool) -> None:
         """Chat in a room, held here or (in a cluster) by another node: this node knows whether the

@@ -53,6 +53,14 @@ class NewNames:
         self._made.add(address, now)
 
 
+RESERVED_NAMES = frozenset(
+    {"admin", "administrator", "moderator", "operator", "root", "system", "server", "staff", "support"}
+    | {"official", "gomoku", "bot", "anonymous", "guest", "nobody", "everyone"}
+)
+"""Names nobody may take, ignoring case: a player called "admin" or "system" would speak with an
+authority it does not have. One who held such a name before it was reserved keeps it."""
+
+
 async def sign_in(
     storage: Records,
     name: str,
@@ -75,6 +83,8 @@ async def sign_in(
     player = await storage.find_player(name)
     if (player is None and is_level(name.lower())) or (player is not None and player.is_level):
         raise Refusal("name_taken", f"the name {name!r} belongs to a bot; choose another")
+    if player is None and name.lower() in RESERVED_NAMES:
+        raise Refusal("name_taken", f"the name {name!r} is reserved; choose another")
     if player is None:
         admit_new()
         fresh = new_token()

@@ -381,15 +381,16 @@ class Storage:
         """A page of game summaries, newest first, from just before the game `before` (or the
         newest); None when `before` names no stored game `viewer` may see.
 
-        `player` matches either seat (a bot by its level name) and the game's
-        creator, ignoring case as names do. A private game is listed only when
+        `player` matches either seat (a bot by its level name) and the creator
+        of a game outside tournaments (two bots a player set playing), ignoring
+        case as names do; a tournament's organiser did not play its games. A private game is listed only when
         `viewer` played in it or created it. A finished game's summary says
         `rated` when its result changed ratings (an abort did not).
         """
         conditions = [_VISIBLE]
         parameters: dict[str, Any] = {"viewer": viewer, "limit": limit + 1}
         if player is not None:
-            conditions.append(f"({_SEATED.format(name=':player')} OR g.created_by = :player COLLATE NOCASE)")
+            conditions.append(f"({_SEATED.format(name=':player')} OR {_SET_UP_BY.format(name=':player')})")
             parameters["player"] = player
         async with self._snapshot() as read:
             if before is not None:
@@ -530,6 +531,7 @@ class Storage:
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"
+_SET_UP_BY = "(g.created_by = {name} COLLATE NOCASE AND g.tournament_id IS NULL)"
 """SQL: the player named by the parameter `name` holds a seat of the game `g` (names ignore case)."""
 
 _VISIBLE = (

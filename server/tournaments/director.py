@@ -146,8 +146,13 @@ class Director:
         return self._next_round_at.get(tournament_id)
 
     def organised_by(self, organiser_id: str) -> int:
-        """How many tournaments not yet over the player with this id organises."""
-        return sum(1 for t in self._tournaments.values() if t.terms.organiser_id == organiser_id)
+        """How many tournaments not yet over the player with this id organises: one ended (by itself or
+        early) no longer counts, even while its last games are still going on."""
+        return sum(
+            1
+            for t in self._tournaments.values()
+            if t.terms.organiser_id == organiser_id and t.status != "finished"
+        )
 
     # ---------------------------------------------------------- lifecycle
 

@@ -169,10 +169,14 @@ class Tournament:
         return [self._progress()]
 
     def total_rounds(self) -> int | None:
-        """How many rounds it plays (None for an arena, which plays until its time is up)."""
+        """How many rounds it plays (None for an arena, which plays until its time is up). A Swiss
+        plays the rounds asked for, but never more than its entrants less one: more would pair some
+        players twice although nothing forced it (its players may join as it goes)."""
         if self.terms.format == "round_robin":
             return rounds_in(len(self.entrants), self.terms.cycles)
-        return self.terms.rounds if self.terms.format == "swiss" else None
+        if self.terms.format == "swiss":
+            return min(self.terms.rounds, max(1, len(self.entrants) - 1))
+        return None
 
     def round_pairings(self, round_number: int | None = None) -> list[Pairing]:
         """The boards of a round (the current one by default), in board order."""

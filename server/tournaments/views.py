@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -109,26 +110,35 @@ def pairing_model(pairing: Pairing) -> PairingModel:
     )
 
 
-def detail_json(tournament: Tournament) -> dict[str, Any]:
+def detail_json(tournament: Tournament, next_round_at: datetime | None) -> dict[str, Any]:
     """What `GET /api/tournaments/{id}` answers: the whole tournament, and its crosstable (for each
-    player in standings order, its scores against each player in that order)."""
-    body = tournament_model(tournament, None, everything=True).model_dump(mode="json")
+    player in standings order, its scores against each player in that order, and its byes)."""
+    body = tournament_model(tournament, next_round_at, everything=True).model_dump(mode="json")
     order = [row["name"] for row in body["standings"]]
-    body["crosstable"] = {"players": order, "scores": crosstable(order, list(tournament.pairings.values()))}
+    boards = list(tournament.pairings.values())
+    body["crosstable"] = {"players": order, "scores": crosstable(order, boards), "byes": byes_of(order, boards)}
     return body
 
 
+def byes_of(order: Sequence[str], boards: Sequence[Pairing]) -> list[int]:
+    """How many byes each player (in `order`) had: a round it sat out, a Swiss's point without a game."""
+    byes = Counter(board.black.lower() for board in boards if board.is_bye)
+    return [byes[name.lower()] for name in order]
+
+
 def crosstable_csv(tournament: Tournament) -> str:
-    """The crosstable as CSV: rank, name, points, the tie-breaks, performance, then one column per
-    player in standings order (its scores against that player, `1`, `½`, `0`, several joined by a
-    space; `x` against itself)."""
+    """The crosstable as CSV: rank, name, points, the tie-breaks, performance, byes, then one column
+    per player in standings order, headed by its name (its scores against that player, `1`, `½`,
+    `0`, several joined by a space; `x` against itself)."""
     rows = tournament.standings()
     order = [row.name for row in rows]
-    table = crosstable(order, list(tournament.pairings.values()))
+    boards = list(tournament.pairings.values())
+    table = crosstable(order, boards)
+    byes = byes_of(order, boards)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     tie_breaks = list(TIE_BREAKS[tournament.terms.format])
-    writer.writerow(["rank", "name", "points", *tie_breaks, "performance", *range(1, len(order) + 1)])
+    writer.writerow(["rank", "name", "points", *tie_breaks, "performance", "byes", *order])
     for index, row in enumerate(rows):
         scores = [
             "x" if other == index else " ".join(_score_text(score) for score in table[index][other])
@@ -136,7 +146,7 @@ def crosstable_csv(tournament: Tournament) -> str:
         ]
         values = [_number(value) for value in row.tie_breaks]
         performance = "" if row.performance is None else row.performance
-        writer.writerow([row.rank, row.name, _number(row.points), *values, performance, *scores])
+        writer.writerow([row.rank, row.name, _number(row.points), *values, performance, byes[index], *scores])
     return out.getvalue()
 
 

@@ -147,7 +147,7 @@ async def test_a_finished_games_positions_are_analysed_by_move_number(launcher: 
     alice.type("resign", "yes", "games")
     game_id = (await alice.expect(r"^(\S+) .*alice vs bot greedy, freestyle 9x9, 2 moves")).group(1)
     alice.type(f"analyze {game_id} 1 0.2")
-    await alice.expect(rf"^engine \(game {game_id} after 1 moves\): best [a-i]\d, score -?\d+")
+    await alice.expect(rf"^engine \(game {game_id} after 1 move\): best [a-i]\d, score -?\d+")
 
 
 async def test_a_swap2_opening_is_decided_at_the_prompt_and_the_colours_follow(launcher: Launcher) -> None:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from client.text import describe_bots, describe_rooms, format_rating, printable
+from client.text import describe_bots, describe_games, describe_rooms, format_rating, printable
 from engine.types import Rule
-from wire.messages import BotInfoModel, ClockSettingModel, RangeModel, RoomSummaryModel, SeatModel
+from wire.messages import (
+    BotInfoModel,
+    ClockSettingModel,
+    GameSummaryModel,
+    PlayerInfoModel,
+    RangeModel,
+    ResultModel,
+    RoomSummaryModel,
+    SeatModel,
+)
 
 
 def summary(room_id: str, clock: ClockSettingModel | None) -> RoomSummaryModel:
@@ -59,3 +68,24 @@ def test_a_provisional_rating_is_marked() -> None:
 def test_text_from_others_reaches_the_terminal_without_control_sequences() -> None:
     assert printable("hi\x1b[2J\rthere\u202eevil\n") == "hi\\x1b[2J\\x0dthere\\u202eevil\\x0a"
     assert printable("góod gáme 五目") == "góod gáme 五目"
+
+
+def test_the_game_list_counts_one_move_in_the_singular() -> None:
+    def game(moves: int) -> GameSummaryModel:
+        return GameSummaryModel(
+            game_id=f"g{moves}",
+            room_id=None,
+            rule=Rule.FREESTYLE,
+            size=15,
+            black=PlayerInfoModel(name="alice"),
+            white=PlayerInfoModel(name="bob"),
+            status="finished",
+            moves=moves,
+            result=ResultModel(winner="white", reason="resign"),
+            started_at=None,
+            ended_at=None,
+        )
+
+    one, two = describe_games([game(1), game(2)]).splitlines()
+    assert "freestyle 15x15, 1 move: " in one
+    assert "freestyle 15x15, 2 moves: " in two

@@ -247,7 +247,7 @@ async def test_a_deleted_account_leaves_its_games_under_a_placeholder_and_its_na
     assert "bob" in leaders and placeholder not in leaders and "alice" not in leaders
     newcomer = await client()
     taken = await newcomer.request(type="hello", name="Alice")
-    assert taken["code"] == "name_taken"
+    assert taken["code"] == "name_taken" and "password" not in taken
     assert "free from" in taken["message"]
 
 
@@ -310,6 +310,9 @@ async def test_a_name_kept_with_a_password_asks_for_it_when_no_token_comes(clien
     refused = await (await client()).request(type="hello", name="alice")
     assert refused["code"] == "name_taken"
     assert "password" in refused["message"]
+    assert refused["password"] is True, "marked for a client to ask for the password"
+    other = await (await client()).request(type="hello", name="alice", token="not hers")
+    assert "password" not in other, "no other error carries it"
 
 
 async def test_no_cookie_is_set_and_no_request_but_get_is_served_over_http(game_server: RunningServer) -> None:

@@ -40,6 +40,17 @@ async def test_lobby_chat_reaches_the_lobby_watchers(client: ClientFactory) -> N
     assert (heard["room_id"], heard["from"]) == (None, "alice")
 
 
+async def test_a_late_arrival_in_the_lobby_reads_what_was_said_before(client: ClientFactory) -> None:
+    alice = await client("alice")
+    said = await alice.request(type="chat", room_id=None, text="anyone for a game?")
+    late = await client("carol")
+    await late.request(type="watch_lobby")
+    heard = await late.expect_next("chat")
+    assert (heard["room_id"], heard["from"], heard["text"]) == (None, "alice", "anyone for a game?")
+    assert (heard["chat_id"], heard["at"]) == (said["chat_id"], said["at"]), "the line as it was said"
+    assert "id" not in heard, "not an answer to anything"
+
+
 async def test_chat_lines_are_checked_and_paced(client: ClientFactory) -> None:
     alice = await client("alice")
     for text in ("", "x" * 501, "bell\x07", "line\nbreak"):

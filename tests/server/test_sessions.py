@@ -30,6 +30,15 @@ async def test_a_player_cannot_take_a_bots_name(client: ClientFactory) -> None:
     assert "bot" in refused["message"]
 
 
+async def test_names_that_would_speak_with_authority_are_reserved(client: ClientFactory) -> None:
+    newcomer = await client()
+    for name in ("admin", "Moderator", "SYSTEM"):
+        refused = await newcomer.request(type="hello", name=name)
+        assert (refused["type"], refused["code"]) == ("error", "name_taken"), name
+        assert "reserved" in refused["message"]
+    assert (await newcomer.request(type="hello", name="admiral"))["type"] == "welcome"
+
+
 async def test_a_rate_limited_request_gets_its_id_back(start_server: ServerFactory) -> None:
     server = await start_server(rate_per_second=0.5, rate_burst=2.0)
     async with connect(server.ws_url) as websocket:

@@ -64,7 +64,37 @@ def test_the_crosstable_csv_has_a_line_per_player_in_standings_order() -> None:
                 opened = tournament.game_opened(board, game, RoomId("r"))
                 tournament.pairings[(opened.round, opened.board)] = replace(opened, score=1.0)
     table = list(csv.reader(io.StringIO(views.crosstable_csv(tournament))))
-    assert table[0] == ["rank", "name", "points", "sonneborn_berger", "performance", "1", "2", "3"]
-    assert [line[1] for line in table[1:]] == [row.name for row in tournament.standings()]
-    assert [line[5 + index] for index, line in enumerate(table[1:])] == ["x", "x", "x"]
-    assert sorted(cell for line in table[1:] for cell in line[5:] if cell != "x") == ["0", "0", "0", "1", "1", "1"]
+    order = [row.name for row in tournament.standings()]
+    assert table[0] == ["rank", "name", "points", "sonneborn_berger", "performance", "byes", *order]
+    assert [line[1] for line in table[1:]] == order
+    assert [line[5] for line in table[1:]] == ["1", "1", "1"], "three players: each rests one round"
+    assert [line[6 + index] for index, line in enumerate(table[1:])] == ["x", "x", "x"]
+    assert sorted(cell for line in table[1:] for cell in line[6:] if cell != "x") == ["0", "0", "0", "1", "1", "1"]
+
+
+def test_a_swiss_bye_shows_in_the_crosstable_and_its_csv_beside_the_point_it_gives() -> None:
+    tournament, _ = Tournament.create("t2", replace(terms("swiss"), rounds=1), AT)
+    for name in ("ann", "bob", "cal"):
+        tournament.enter(PlayerInfo(name), 1500.0, AT)
+    tournament.start(AT)
+    boards, _ = tournament.pair_next(AT)
+    (game,) = [board for board in boards if board.white is not None]
+    opened = tournament.game_opened(game, GameId("g1"), RoomId("r1"))
+    tournament.pairings[(opened.round, opened.board)] = replace(opened, score=1.0)
+
+    detail = views.detail_json(tournament, None)
+    byes = dict(zip(detail["crosstable"]["players"], detail["crosstable"]["byes"], strict=True))
+    assert byes == {"ann": 1, "bob": 0, "cal": 0} or byes == {"ann": 0, "bob": 0, "cal": 1}
+    resting = next(name for name, count in byes.items() if count == 1)
+    table = {line[1]: line for line in csv.reader(io.StringIO(views.crosstable_csv(tournament)))}
+    assert table[resting][2] == "1" and table[resting][6] == "1", "a point, and the bye that gave it"
+
+
+def test_a_swiss_plays_no_more_rounds_than_its_entrants_less_one() -> None:
+    tournament, _ = Tournament.create("t3", replace(terms("swiss"), rounds=5), AT)
+    for name in ("ann", "bob", "cal", "dee"):
+        tournament.enter(PlayerInfo(name), 1500.0, AT)
+    assert tournament.total_rounds() == 3, "four players meet each other in three rounds"
+    for name in ("eve", "fay"):
+        tournament.enter(PlayerInfo(name), 1500.0, AT)
+    assert tournament.total_rounds() == 5, "six players can play the five rounds asked for"

@@ -3,6 +3,7 @@ and the HTTP views of it all."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -286,3 +287,69 @@ async def test_a_tournament_game_brought_back_by_a_restart_is_lost_by_its_absent
     assert back["room"]["status"] == "playing"
     ended = await bob.expect_next("game_over")
     assert ended["result"]["reason"] == "abandoned" and ended["result"]["winner"] == game["color"]
+
+
+async def test_a_tournament_ended_early_no_longer_counts_against_its_organisers_limit(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=QUICK)
+    ann, bob = await client("ann", server), await client("bob", server)
+
+    async def create(name: str) -> dict[str, Any]:
+        return await ann.request(type="create_tournament", name=name, format="swiss", rounds=3, clock=CLOCK)
+
+    await create("U")
+    v = (await create("V"))["tournament"]["tournament_id"]
+    for player in (ann, bob):
+        await player.request(type="join_tournament", tournament_id=v)
+    await ann.request(type="manage_tournament", tournament_id=v, action="start")
+    await game_notice(bob, v)
+    ended = await ann.request(type="manage_tournament", tournament_id=v, action="end")
+    assert ended["tournament"]["status"] == "finished", "its game still going on"
+    assert (await create("W"))["type"] == "tournament"
+    assert (await create("X"))["type"] == "tournament", "U, W and X are the three not yet over"
+    refused = await create("Y")
+    assert (refused["type"], refused["code"]) == ("error", "limit_reached")
+
+
+async def test_http_gives_the_next_rounds_time_as_the_websocket_does(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=TournamentSettings(round_pause_s=600.0))
+    players = {name: await client(name, server) for name in ("ann", "bob", "cal")}
+    ann = players["ann"]
+    created = await ann.request(type="create_tournament", name="Slow", format="swiss", rounds=2, clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in players.values():
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    started = await ann.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    assert started["tournament"]["rounds"] == 2
+    snapshot = await ann.request(type="get_tournament", tournament_id=tournament_id)
+    while not any(board["room_id"] for board in snapshot["tournament"]["pairings"]):
+        await asyncio.sleep(0.05)
+        snapshot = await ann.request(type="get_tournament", tournament_id=tournament_id)
+    (game,) = [board for board in snapshot["tournament"]["pairings"] if board["room_id"]]
+    await players[game["black"]].request(type="resign", room_id=game["room_id"])
+    while snapshot["tournament"]["next_round_at"] is None:
+        await asyncio.sleep(0.05)
+        snapshot = await ann.request(type="get_tournament", tournament_id=tournament_id)
+    _, _, body = await server.get(f"/api/tournaments/{tournament_id}")
+    assert json.loads(body)["next_round_at"] == snapshot["tournament"]["next_round_at"]
+
+
+async def test_an_organiser_who_does_not_play_has_no_tournament_game_in_its_list(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    server = await start_server(tournaments=QUICK)
+    org, ann, bob = [await client(name, server) for name in ("org", "ann", "bob")]
+    created = await org.request(type="create_tournament", name="Club", format="swiss", rounds=1, clock=CLOCK)
+    tournament_id = created["tournament"]["tournament_id"]
+    for player in (ann, bob):
+        await player.request(type="join_tournament", tournament_id=tournament_id)
+    await org.request(type="manage_tournament", tournament_id=tournament_id, action="start")
+    game = await game_notice(ann, tournament_id)
+    await ann.request(type="resign", room_id=game["room_id"])
+    _, _, played = await server.get("/api/games?player=ann")
+    _, _, organised = await server.get("/api/games?player=org")
+    assert [entry["game_id"] for entry in json.loads(played)] == [game["game_id"]]
+    assert json.loads(organised) == [], "organising is not playing"

@@ -171,6 +171,9 @@ async def test_the_server_serves_the_page_its_modules_and_nothing_beside_them(ga
         revalidated = await asyncio.to_thread(raw_get, port, path, {"If-None-Match": headers["ETag"]})
         assert (revalidated[0], revalidated[2]) == (304, b""), path
 
+    status, headers, body = await asyncio.to_thread(raw_get, port, "/favicon.ico")
+    assert (status, headers["Location"], body) == (301, "/favicon.svg", b""), "the icon asked for by convention"
+
     for outside in ("/../server/app.py", "/%2e%2e/server/edge/web.py", "/js/../../pyproject.toml", "/package.json"):
         assert (await asyncio.to_thread(raw_get, port, outside))[0] == 404, outside
     assert (await game_server.get("/healthz"))[0] == 200

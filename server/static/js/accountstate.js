@@ -58,9 +58,18 @@ export function endsMySession(message, request, account) {
   return account.devices?.some((device) => device.current && device.device_id === request.device_id) ?? false;
 }
 
-/** What this browser is called in the device list: "Browser on Linux" (never more than the protocol's 64 characters). */
+// The browser's name from the mark its user agent carries; the first that matches wins (Edge and
+// Opera say Chrome too, and Chrome says Safari).
+const BROWSER_MARKS = [['Edg/', 'Edge'], ['OPR/', 'Opera'], ['Firefox/', 'Firefox'], ['Chrome/', 'Chrome'], ['Safari/', 'Safari']];
+
+/**
+ * What this browser is called in the device list: "Chrome on Linux", "Safari on iPhone", so that a
+ * player tells their devices apart (never more than the protocol's 64 characters).
+ */
 export function browserDeviceLabel(navigatorLike) {
   const platform = navigatorLike?.userAgentData?.platform || navigatorLike?.platform || '';
   const clean = String(platform).replace(/[\x00-\x1f\x7f-\x9f]/g, '').trim();
-  return (clean === '' ? 'Browser' : `Browser on ${clean}`).slice(0, 64);
+  const agent = String(navigatorLike?.userAgent ?? '');
+  const browser = BROWSER_MARKS.find(([mark]) => agent.includes(mark))?.[1] ?? 'Browser';
+  return (clean === '' ? browser : `${browser} on ${clean}`).slice(0, 64);
 }

@@ -58,7 +58,9 @@ export function createController({ store, connection, storage, sound, location, 
   }
 
   function hello(name, token) {
-    const id = send(token === null ? { type: 'hello', name } : { type: 'hello', name, token });
+    // The device's name goes along: it labels this device in the list once the name has a password.
+    const device = browserDeviceLabel(globalThis.navigator);
+    const id = send(token === null ? { type: 'hello', name, device } : { type: 'hello', name, token, device });
     if (id !== null) store.dispatch({ type: 'hello_sent', name });
   }
 
@@ -173,6 +175,12 @@ export function createController({ store, connection, storage, sound, location, 
       send({ type: 'analyze', game_id: replay.gameId, ply: replay.ply, time_ms: ANALYSIS_TIME_MS });
     },
     clearReplayAnalysis: () => store.dispatch({ type: 'replay_analysis_cleared' }),
+    /** From a finished game, its review in one click: the replay opens and asks for the review as
+     * soon as the record is there. */
+    reviewFinishedGame(gameId) {
+      reviewOnArrival = gameId;
+      navigate({ name: 'replay', gameId });
+    },
     reviewGame() {
       const replay = state().replay;
       if (replay?.record == null) return;
@@ -305,8 +313,14 @@ export function createController({ store, connection, storage, sound, location, 
     if (room.you === 'spectator' || room.status !== 'playing') send({ type: 'leave_room', room_id: room.id });
   }
 
+  let reviewOnArrival = null; // a game whose review the replay asks for once its record is there
+
   function changed(next, previous) {
     const ready = next.session === 'ready';
+    if (reviewOnArrival !== null && next.replay?.gameId === reviewOnArrival && next.replay.record != null) {
+      reviewOnArrival = null;
+      intents.reviewGame();
+    }
     const routeChanged = !sameRoute(next.route, previous.route);
     if (routeChanged && previous.room !== null && next.room?.id !== previous.room.id && ready) leaveIfDone(previous.room);
     if (routeChanged && previous.route.name === 'lobby' && ready && next.features.includes('lobby')) send({ type: 'unwatch_lobby' });

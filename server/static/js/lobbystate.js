@@ -71,6 +71,8 @@ function withSeek(lobby, seek) {
 
 /** A chat's lines with one more: `{from, text, at}`, the oldest dropped past CHAT_LINES. */
 export function withLine(lines, message) {
+  // Watching the lobby again replays its last lines: one already shown is not shown twice.
+  if (message.chat_id != null && lines.some((shown) => shown.chatId === message.chat_id)) return lines;
   const line = { from: message.from, text: message.text, at: message.at };
   if (message.chat_id != null) line.chatId = message.chat_id; // what a report or a moderator's removal names
   return [...lines, line].slice(-CHAT_LINES);

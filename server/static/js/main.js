@@ -20,7 +20,10 @@ function browserStorage() {
 }
 
 const storage = browserStorage();
-const prefs = loadPrefs(storage, navigator.languages ?? [navigator.language], matchMedia('(pointer: coarse)').matches);
+// Tapping twice to play is the default under a finger, and wherever the board's points come out
+// smaller than a finger's tip (a 15x15 board in a window under 600 px wide), a touch screen or not.
+const smallPoints = matchMedia('(pointer: coarse), (any-pointer: coarse), (max-width: 600px)').matches;
+const prefs = loadPrefs(storage, navigator.languages ?? [navigator.language], smallPoints);
 const store = createStore(reduce, initialState(prefs, parseHash(location.hash)));
 let controller = null;
 const connection = new Connection(serverUrl(location), {

@@ -84,6 +84,7 @@ export function initialState(prefs, route = LOBBY) {
     role: null, // my moderation role from `welcome`: null | 'moderator' | 'admin'
     moderation: initialModeration(), // the moderation page's reports, audit log and last action: see moderationstate.js
     tournaments: initialTournaments(), // the list, and the tournament shown: see tournamentstate.js
+    tournamentGames: {}, // room id -> {tournamentId, round}: the tournament games this page was told of
   };
   return { ...navigated(blank, route), backToGame: route.name === 'lobby' };
 }
@@ -171,7 +172,7 @@ function navigated(state, route) {
   if (route.name === 'players' && state.leaderboard.kind !== route.kind) next.leaderboard = { kind: route.kind, players: null };
   if (route.name === 'profile' && state.profile?.name !== route.player) next.profile = { name: route.player, data: null, error: null };
   if (route.name === 'tournament' && state.tournaments.shown?.tournament_id !== route.tournamentId) {
-    next.tournaments = { ...state.tournaments, shown: null, rewatch: null };
+    next.tournaments = { ...state.tournaments, shown: null, rewatch: null, missing: null };
   }
   return next;
 }
@@ -250,9 +251,13 @@ function tournamentReceived(state, message, request) {
 /** My next tournament game has started: from a page of tournaments (or the lobby) the page goes to
  * it; anywhere else the notice says so. */
 function tournamentGameStarted(state, message) {
-  const told = { ...state, notice: notice(state, { code: 'tournament_game', message: `${message.opponent}` }, null) };
-  if (!['tournament', 'tournaments', 'lobby'].includes(state.route.name)) return told;
-  return navigated(told, { name: 'room', roomId: message.room_id, as: 'player' });
+  // The room remembers its tournament and round: its page names them and leads back.
+  const game = { tournamentId: message.tournament_id, round: message.round };
+  const known = { ...state, tournamentGames: { ...state.tournamentGames, [message.room_id]: game } };
+  // Taken to the game, the page says it there (a notice would cover the player's own clock).
+  if (state.route.name === 'room' && state.route.roomId === message.room_id) return known;
+  if (['tournament', 'tournaments', 'lobby'].includes(state.route.name)) return navigated(known, { name: 'room', roomId: message.room_id, as: 'player' });
+  return { ...known, notice: notice(state, { code: 'tournament_game', message: `${message.opponent}` }, null) };
 }
 
 /**
@@ -273,13 +278,16 @@ function errorReceived(state, message, request) {
   if (kind === 'hello') {
     // Refused for a reason of its own (a ban): the server's words say which.
     const code = message.code === 'not_allowed' ? 'signin_refused' : message.code;
-    return { ...state, session: 'none', me: null, signInError: { ...refusal, code, name: request.name, password: request.password !== undefined } };
+    return { ...state, session: 'none', me: null, signInError: { ...refusal, code, name: request.name, password: request.password !== undefined, kept: message.password === true } };
   }
   if (kind === 'join_room' && state.route.name === 'room' && state.route.roomId === request.room_id) {
     return { ...state, room: null, roomError: refusal };
   }
   if (kind === 'create_room' && state.route.name === 'room' && state.route.roomId === null) {
     return { ...state, route: LOBBY, notice: notice(state, refusal, kind) };
+  }
+  if (kind === 'watch_tournament' && message.code === 'not_found' && state.route.tournamentId === request.tournament_id) {
+    return { ...state, tournaments: { ...state.tournaments, shown: null, missing: request.tournament_id } };
   }
   if (kind === 'get_game' && state.replay?.gameId === request.game_id) {
     return { ...state, replay: { ...state.replay, error: refusal } };

@@ -3,6 +3,8 @@
 export const TOURNAMENT_EN = {
   'nav.tournaments': 'Tournaments',
   'tournaments.title': 'Tournaments',
+  'tournaments.missing': 'No such tournament',
+  'tournaments.all': 'All tournaments',
   'tournaments.none': 'No tournament yet: create one.',
   'tournaments.create': 'Create a tournament',
   'tournaments.name': 'Name',
@@ -51,6 +53,8 @@ export const TOURNAMENT_EN = {
 export const TOURNAMENT_ZH = {
   'nav.tournaments': '比赛',
   'tournaments.title': '比赛',
+  'tournaments.missing': '没有这个比赛',
+  'tournaments.all': '全部比赛',
   'tournaments.none': '还没有比赛：创建一个吧。',
   'tournaments.create': '创建比赛',
   'tournaments.name': '名称',

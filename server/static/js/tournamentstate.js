@@ -4,7 +4,7 @@
 // next one (`seq`); one that skips a number asks for a fresh snapshot.
 
 export function initialTournaments() {
-  return { list: null, shown: null, rewatch: null };
+  return { list: null, shown: null, rewatch: null, missing: null }; // missing: the id the server does not know
 }
 
 /** The tournaments part of the state after a server message about tournaments. */

@@ -55,7 +55,13 @@ test("this page's sign-in ends when its device, or every device, is signed out, 
   assert.equal(endsMySession({ type: 'account_deleted', name: 'alice', name_free_at: '' }, null, account), true);
 });
 
-test('a browser names itself by its platform, within 64 characters and without control characters', () => {
+test('a browser names itself by its name and its platform, within 64 characters and without control characters', () => {
+  const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+  assert.equal(browserDeviceLabel({ userAgent: chrome, userAgentData: { platform: 'Linux' } }), 'Chrome on Linux');
+  assert.equal(browserDeviceLabel({ userAgent: `${chrome} Edg/126.0`, platform: 'Win32' }), 'Edge on Win32');
+  const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1';
+  assert.equal(browserDeviceLabel({ userAgent: iphone, platform: 'iPhone' }), 'Safari on iPhone');
+  assert.equal(browserDeviceLabel({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', platform: 'Linux x86_64' }), 'Firefox on Linux x86_64');
   assert.equal(browserDeviceLabel({ platform: 'Linux x86_64' }), 'Browser on Linux x86_64');
   assert.equal(browserDeviceLabel({ userAgentData: { platform: 'macOS' }, platform: 'MacIntel' }), 'Browser on macOS');
   assert.equal(browserDeviceLabel(undefined), 'Browser');
@@ -64,7 +70,7 @@ test('a browser names itself by its platform, within 64 characters and without c
 
 test('a refused sign-in says whether it carried a password (the form then says "wrong name or password")', () => {
   const state = server(initialState(PREFS), { type: 'error', code: 'unauthorized', message: 'wrong name or password' }, { type: 'hello', name: 'alice', password: 'secret words' });
-  assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true });
+  assert.deepEqual(state.signInError, { code: 'unauthorized', message: 'wrong name or password', name: 'alice', password: true, kept: false });
   assert.equal(JSON.stringify(state).includes('secret words'), false, 'the password is not kept');
 });
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -36,7 +37,7 @@ from server.rooms.room import RoomSettings
 REQUIRED = os.environ.get("GOMOKU_WEB_TESTS") == "required"
 """Set by CI: a missing browser, driver or Node fails the tests instead of skipping them."""
 
-INSTALL_HINT = "apt-get install chromium chromium-driver nodejs"
+INSTALL_HINT = "apt-get install chromium chromium-driver nodejs npm"
 WAIT_S = 20.0
 """How long a test waits for the page to show what it expects (generous: the machine is shared)."""
 
@@ -69,6 +70,19 @@ def require(path: str | None, what: str) -> str:
 
 def node_path() -> str:
     return require(shutil.which("node"), "Node.js (node)")
+
+
+AXE_FOLDER = Path(__file__).parent / "axe"
+"""Where the accessibility checker (axe-core, from the npm registry) is installed from its lock file."""
+
+
+def axe_source() -> str:
+    """The accessibility checker's script, installed with `npm ci` from its lock file on first use."""
+    script = AXE_FOLDER / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        npm = require(shutil.which("npm"), "npm")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=AXE_FOLDER, check=True, capture_output=True)
+    return script.read_text()
 
 
 def chromium_paths() -> tuple[str, str]:
@@ -238,6 +252,12 @@ class Page:
         self.wait(lambda: text in self.text_of(css), f"{text!r} in {css}", timeout)
 
     # ------------------------------------------------------------- screens
+
+    def open_menu(self) -> None:
+        """Open the header's menu (the language, the theme, the sound, changing player)."""
+        if not self.visible("#header-menu"):
+            self.driver.find_element("css selector", "header .menu-button").click()
+        self.wait(lambda: self.visible("#header-menu"), "the menu to open")
 
     def open(self, fragment: str = "") -> None:
         self.driver.get(self.base_url + fragment)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import BrowserFactory, Page, ThreadedServer, page_errors, start_chromium
+from browser_harness import BrowserFactory, Page, ThreadedServer, axe_source, page_errors, start_chromium
 from selenium import webdriver
 
 
@@ -50,3 +50,9 @@ def browser(screenshot_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> I
         errors[driver.session_id] = page_errors(driver)
         driver.quit()
     assert not any(errors.values()), f"the page's console showed errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def axe() -> str:
+    """The accessibility checker's script (axe-core), installed from its lock file on first use."""
+    return axe_source()

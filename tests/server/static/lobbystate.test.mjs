@@ -67,6 +67,13 @@ test("the lobby's chat keeps the last lines; a room's line is not the lobby's", 
   assert.equal(lobbyReceived(lobby, { type: 'chat', room_id: 'r1', from: 'bob', text: 'hi', at: '' }), lobby);
 });
 
+test("watching the lobby again replays its last lines, and a line already shown is not shown twice", () => {
+  const line = { type: 'chat', room_id: null, from: 'bob', text: 'hi', at: '', chat_id: 'local/1' };
+  const once = lobbyReceived(initialLobby(), line);
+  assert.deepEqual(lobbyReceived(once, line).chat, once.chat);
+  assert.equal(lobbyReceived(once, { ...line, chat_id: 'local/2' }).chat.length, 2);
+});
+
 test("my seeks, and whether a seek's rating range lets a player in", () => {
   const lobby = lobbyReceived(initialLobby(), { type: 'lobby', online: 2, seeks: [seek('s1'), seek('s2', 'alice')] });
   assert.deepEqual(seeksOf(lobby, 'alice').map((entry) => entry.seek_id), ['s2']);

@@ -243,8 +243,11 @@ test('a refused sign-in keeps the refusal and the name it was for', () => {
   state = reduce(state, { type: 'hello_sent', name: 'bob' });
   assert.equal(state.session, 'pending');
   state = server(state, { type: 'error', code: 'name_taken', message: 'taken' }, { type: 'hello', name: 'bob' });
-  assert.deepEqual(state.signInError, { code: 'name_taken', message: 'taken', name: 'bob', password: false });
+  assert.deepEqual(state.signInError, { code: 'name_taken', message: 'taken', name: 'bob', password: false, kept: false });
   assert.equal(state.me, null);
+  const kept = { type: 'error', code: 'name_taken', message: 'kept with a password', password: true };
+  state = server(reduce(state, { type: 'hello_sent', name: 'alice' }), kept, { type: 'hello', name: 'alice' });
+  assert.equal(state.signInError.kept, true, 'the form asks for the password');
 });
 
 test('a room that cannot be joined says why; other refusals become a notice', () => {

@@ -28,8 +28,12 @@ def test_a_name_is_all_it_takes_and_the_browser_remembers_it(
     field = mallory.wait(lambda: next(iter(mallory.visible("#signin-name")), None), "the name field")
     field.send_keys("alice", Keys.ENTER)
     mallory.wait_text("#signin-error", "The name “alice” belongs to someone else. Please pick another one.")
+    field.clear()
+    field.send_keys("王小明", Keys.ENTER)
+    mallory.wait_text("#signin-error", "Use 1 to 32 letters, digits, - or _.")  # the page's words, not a tooltip
     mallory.sign_in("mallory")
 
+    alice.open_menu()
     alice.click("Change player", within="header")
     alice.wait(lambda: alice.visible(".signin-screen"), "the sign-in form")
     alice.sign_in("alice2")
@@ -112,6 +116,7 @@ def test_renju_forbidden_points_are_shown_to_black_only(web_server: ThreadedServ
 def test_the_page_speaks_english_or_chinese(web_server: ThreadedServer, browser: BrowserFactory) -> None:
     alice = browser(web_server, "alice")
     alice.sign_in("alice")
+    alice.open_menu()
     Select(alice.driver.find_element(By.ID, "language")).select_by_value("zh")
     alice.wait_text("header nav", "大厅")
     assert alice.driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-CN"
@@ -123,6 +128,7 @@ def test_the_page_speaks_english_or_chinese(web_server: ThreadedServer, browser:
 
     alice.driver.refresh()
     alice.wait_text("header nav", "棋谱")
+    alice.open_menu()
     Select(alice.driver.find_element(By.ID, "language")).select_by_value("en")
     alice.wait_text("header nav", "Games")
 
@@ -161,3 +167,19 @@ def test_a_phone_taps_twice_to_play(web_server: ThreadedServer, browser: Browser
     bob.play("i9")
     phone.wait_stones({"h8": "black", "i9": "white"})
     phone.screenshot("phone-room")
+
+
+def test_a_narrow_window_taps_twice_by_default_even_with_a_mouse(
+    web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    narrow = browser(web_server, "narrow", width=390, height=844)
+    narrow.sign_in("narrow")
+    narrow.create_game("A friend (private link)")
+    bob = browser(web_server, "bob")
+    bob.sign_in("bob")
+    bob.driver.get(narrow.driver.find_element(By.ID, "share-link").get_attribute("value") or "")
+    narrow.wait_text(".room-status", "Your turn.")
+    assert narrow.driver.find_element(By.ID, "option-confirmTaps").is_selected(), "the points are smaller than a finger"
+    narrow.point("h8").click()
+    narrow.wait(lambda: narrow.visible(".room-screen .armed-ring"), "the first click to mark the point")
+    assert narrow.stones() == {}

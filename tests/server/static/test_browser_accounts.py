@@ -17,8 +17,11 @@ def open_account(page: Page) -> None:
 
 
 def devices_shown(page: Page) -> list[str]:
+    """Each device as the list shows it: "Chrome on Linux, this device, Signed in since ..."."""
     labels: list[str] = page.driver.execute_script(
-        "return [...document.querySelectorAll('.account-screen .devices li')].map((item) => item.innerText)"
+        "return [...document.querySelectorAll('.account-screen .devices .device-text')].map((item) => ["
+        "  item.querySelector('.device-label').firstChild.textContent, item.querySelector('.this-device')?.textContent,"
+        "  item.querySelector('.detail').textContent].filter(Boolean).join(', '))"
     )
     return labels
 
@@ -39,13 +42,16 @@ def test_a_password_set_in_one_profile_signs_in_from_another(
     alice.click("Set password")
     alice.wait_text(".account-status", "Password saved.")
     alice.wait(lambda: devices_shown(alice), "the device list")
-    assert len(devices_shown(alice)) == 1 and "(this device)" in devices_shown(alice)[0]
+    assert devices_shown(alice)[0].startswith("Chrome on Linux, this device, Signed in since "), "named, not 'a device'"
     alice.wait_gone("header .keep-name")
     rating = alice.text_of("header .me")
 
     phone = browser(web_server, "alice-elsewhere")
     phone.wait(lambda: phone.visible("#signin-name"), "the sign-in form")
     phone.set_value("signin-name", "alice")
+    phone.click("Play")
+    phone.wait_text("#signin-error", "The name “alice” is kept with a password: type it below to sign in.")
+    assert phone.driver.switch_to.active_element.get_attribute("id") == "signin-password", "asked for it"
     phone.set_value("signin-password", PASSWORD)
     phone.click("Play")
     phone.wait(lambda: "alice" in phone.text_of("header .me"), "signed in as alice on the other profile")
@@ -57,7 +63,9 @@ def test_a_password_set_in_one_profile_signs_in_from_another(
     alice.follow("Lobby", within="header")
     open_account(alice)
     alice.wait(lambda: len(devices_shown(alice)) == 2, "both devices listed on the first")
-    alice.click(f"Sign out {devices_shown(alice)[1].split(' since')[0]}")
+    other = alice.driver.find_element("css selector", ".account-screen .devices li:not(.current) button")
+    assert other.accessible_name.startswith("Sign out Chrome on Linux, Signed in since "), "told apart by the time"
+    other.click()
     phone.wait(lambda: phone.visible("#signin-name"), "the other profile back at the sign-in form")
 
 
@@ -110,11 +118,11 @@ def test_an_open_account_page_lists_a_device_signed_in_elsewhere_and_drops_one_s
     open_account(phone)
     phone.wait(lambda: len(devices_shown(phone)) == 2, "both devices listed on the phone")
     own = phone.driver.find_element("css selector", ".account-screen .devices li:nth-child(2) button")
-    assert "(this device)" in devices_shown(phone)[1]
+    assert ", this device, " in devices_shown(phone)[1]
     own.click()
     phone.wait(lambda: phone.visible("#signin-name"), "the phone back at the sign-in form")
     laptop.wait(lambda: len(devices_shown(laptop)) == 1, "the phone gone from the open page")
-    assert "(this device)" in devices_shown(laptop)[0]
+    assert ", this device, " in devices_shown(laptop)[0]
 
 
 def test_a_role_granted_while_signed_in_shows_its_page_once_the_account_page_opens(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from browser_harness import BrowserFactory, ThreadedServer
 from selenium.webdriver.common.by import By
-from test_browser_play import board_after
+from test_browser_play import BLACK_WINS, board_after, open_friend_game
 from test_browser_records import play_by_script, replay_stones
 
 from server.review.service import ReviewSettings
@@ -46,6 +46,19 @@ def test_a_lost_game_is_reviewed_and_the_refutation_played_out_on_the_board(
     coach.screenshot("desktop-review-line")
     coach.click("Back to the game")
     coach.wait(lambda: replay_stones(coach) == board_after(BOT_GAME[:13]), "the game again")
+
+
+def test_a_finished_game_is_reviewed_in_one_click_from_its_room(
+    bot_web_server: ThreadedServer, browser: BrowserFactory
+) -> None:
+    alice, bob = open_friend_game(bot_web_server, browser)
+    for ply, move in enumerate(BLACK_WINS, start=1):
+        (alice if ply % 2 else bob).play(move)
+    bob.wait_text(".room-status", "You lost: alice made five in a row.")
+    bob.click("Review the game")
+    bob.wait(lambda: "#game/" in bob.driver.current_url, "the game's replay")
+    bob.wait(lambda: bob.visible(".review-graph"), "the review, asked for by the same click", timeout=120)
+    assert not bob.visible(".review-panel button.primary"), "nothing more to ask"
 
 
 UNIQUE_FOUR_THREE = "d5 c5 e5 e6 f5 f6 g6 e4 g7 f4".split()

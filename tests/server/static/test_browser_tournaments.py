@@ -36,13 +36,15 @@ def test_an_organiser_runs_a_swiss_with_a_person_and_a_bot_in_the_browser(
     assert not bob.visible(".organiser"), "only the organiser has the controls"
 
     ann.click("Start")  # ann and bob play; greedy, rated lowest, has the bye
-    for page in (ann, bob):  # each is taken to the game
+    for page in (ann, bob):  # each is taken to the game, which names its tournament and round
         page.wait(lambda page=page: "#room/" in page.driver.current_url, "the game to open")
         page.wait_text(".room-screen", "ann")
+        page.wait_text(".room-head", "Tournament game, round 1. Back to the tournament")
+        assert not page.visible(".notice"), "nothing covers the player's clock"
     ann.click("Resign")
     ann.click("Yes, resign")
     bob.wait_text(".room-status", "ann resigned: you won.")
-    bob.open("#" + tournament_url.split("#", 1)[1])
+    bob.follow("Back to the tournament")
     bob.wait_text(".tournament-screen .summary", "finished")
     final = [["1", "bob", "1"], ["1", "greedy", "1"], ["3", "ann", "0"]]
     # The standings redraw as the last changes arrive: read the rows until they hold still at the end.

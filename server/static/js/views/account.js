@@ -85,14 +85,15 @@ export function createAccountView(intents) {
       setText(deleteButton, t('account.deleteButton'));
       if (drawn !== null && drawn[0] === state.account.devices && drawn[1] === state.prefs.language) return;
       drawn = [state.account.devices, state.prefs.language];
-      fill(deviceList, (state.account.devices ?? []).map((device) =>
-        h('li', { 'data-device': device.device_id },
-          h('span', { class: 'device-label' }, device.label),
-          ' ',
-          h('span', { class: 'detail' }, t('account.since', { at: new Date(device.signed_in_at).toLocaleString(state.prefs.language) })),
-          device.current ? h('span', { class: 'detail' }, ` ${t('account.thisDevice')}`) : null,
-          ' ',
-          h('button', { type: 'button', 'aria-label': t('account.signOutDevice', { label: device.label }), onClick: () => intents.signOutDevice(device.device_id) }, t('account.signOut')))));
+      fill(deviceList, (state.account.devices ?? []).map((device) => {
+        // Two devices may share a label (two Chrome windows on Linux): the time tells them apart.
+        const since = t('account.since', { at: new Date(device.signed_in_at).toLocaleString(state.prefs.language) });
+        return h('li', { 'data-device': device.device_id, class: device.current ? 'current' : null },
+          h('div', { class: 'device-text' },
+            h('span', { class: 'device-label' }, device.label, device.current ? h('span', { class: 'this-device' }, t('account.thisDevice')) : null),
+            h('span', { class: 'detail' }, since)),
+          h('button', { type: 'button', 'aria-label': t('account.signOutDevice', { label: `${device.label}, ${since}` }), onClick: () => intents.signOutDevice(device.device_id) }, t('account.signOut')));
+      }));
     },
   };
 }

@@ -1,6 +1,7 @@
-// The bar along the top: the name of the game, where to go, the connection,
-// who is signed in, the language, light or dark, and the sound. Also the line that shows
-// the server's last refusal ("That point is taken").
+// The bar along the top: the name of the game, where to go, the connection and who is signed in,
+// on one row at any width; the language, light or dark, the sound and changing player behind the
+// menu button (and on a narrow screen where to go too, which would not fit beside the rest). Also
+// the line that shows the server's last refusal ("That point is taken").
 
 import { offersPassword } from '../accountstate.js';
 import { h, setText, show, svg } from '../dom.js';
@@ -24,17 +25,39 @@ export function createHeader(intents) {
   const switchPlayer = h('button', { type: 'button', class: 'link-button', onClick: () => intents.signOut() });
   const language = h('select', { id: 'language', onChange: () => intents.setPref('language', language.value) },
     Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, lang: code }, name)));
-  const languageLabel = h('label', { for: language.id, class: 'visually-hidden' });
+  const languageLabel = h('label', { for: language.id });
   const theme = h('select', { id: 'theme', onChange: () => intents.setPref('theme', theme.value) },
     THEMES.map((choice) => h('option', { value: choice })));
-  const themeLabel = h('label', { for: theme.id, class: 'visually-hidden' });
+  const themeLabel = h('label', { for: theme.id });
   const speakerWaves = svg('path', { d: 'M15 8.5a4 4 0 0 1 0 7M17.5 6a7.5 7.5 0 0 1 0 12', class: 'waves' });
   const speakerCross = svg('path', { d: 'M15.5 9.5l5 5M20.5 9.5l-5 5', class: 'waves' });
   const speaker = svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' },
     svg('path', { d: 'M3 9.5h4l5-4v13l-5-4H3z', class: 'body' }), speakerWaves, speakerCross);
-  const sound = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.setPref('muted', sound.getAttribute('aria-pressed') !== 'true') }, speaker);
-  const tools = h('div', { class: 'tools' }, connection, keepName, player, switchPlayer, languageLabel, language, themeLabel, theme, sound);
-  const element = h('header', { class: 'top' }, brand, nav, tools);
+  const soundText = h('span');
+  const sound = h('button', { type: 'button', class: 'sound-button', onClick: () => intents.setPref('muted', sound.getAttribute('aria-pressed') !== 'true') }, speaker, soundText);
+  const settings = h('div', { class: 'settings', id: 'header-menu' },
+    h('div', { class: 'setting' }, languageLabel, language), h('div', { class: 'setting' }, themeLabel, theme), sound, switchPlayer);
+  const menuIcon = svg('svg', { viewBox: '0 0 24 24', width: 22, height: 22, 'aria-hidden': 'true' }, svg('path', { d: 'M4 6.5h16M4 12h16M4 17.5h16' }));
+  const menuButton = h('button', { type: 'button', class: 'menu-button icon-button', 'aria-expanded': 'false', 'aria-controls': 'header-menu', onClick: () => setOpen(!isOpen()) }, menuIcon);
+  const tools = h('div', { class: 'tools' }, connection, keepName, player, menuButton);
+  const element = h('header', { class: 'top' }, brand, nav, tools, settings);
+  const isOpen = () => element.classList.contains('menu-open');
+  function setOpen(open) {
+    element.classList.toggle('menu-open', open);
+    menuButton.setAttribute('aria-expanded', String(open));
+  }
+  // The menu closes as a menu does: on a choice of where to go, on Escape, on a click elsewhere.
+  nav.addEventListener('click', (event) => {
+    if (event.target.closest('a')) setOpen(false);
+  });
+  element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !isOpen()) return;
+    setOpen(false);
+    menuButton.focus();
+  });
+  document.addEventListener('click', (event) => {
+    if (isOpen() && !element.contains(event.target)) setOpen(false);
+  });
 
   const noticeText = h('span');
   const dismiss = h('button', { type: 'button', class: 'icon-button', onClick: () => intents.dismissNotice() }, '×');
@@ -83,7 +106,8 @@ export function createHeader(intents) {
       [...theme.options].forEach((option) => setText(option, t(`theme.${option.value}`)));
       theme.value = state.prefs.theme;
       sound.setAttribute('aria-pressed', String(state.prefs.muted));
-      sound.setAttribute('aria-label', t('header.mute'));
+      setText(soundText, t('header.mute'));
+      menuButton.setAttribute('aria-label', t('header.menu'));
       speakerWaves.setAttribute('visibility', state.prefs.muted ? 'hidden' : 'visible');
       speakerCross.setAttribute('visibility', state.prefs.muted ? 'visible' : 'hidden');
       dismiss.setAttribute('aria-label', t('header.dismiss'));

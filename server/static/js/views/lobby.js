@@ -51,6 +51,24 @@ function listPanel(className, draw) {
   };
 }
 
+/** The bots from the weakest to the strongest by their measured ratings; unrated ones last. */
+export function byStrength(bots) {
+  return [...bots].sort((a, b) => (a.rating ?? Infinity) - (b.rating ?? Infinity));
+}
+
+/**
+ * How a bot plays and for whom, in the page's language, with the server's description of its
+ * algorithm (English) one click away; an outside engine has only the description its operator wrote.
+ */
+function botDescription(bot, t) {
+  const plays = t(`bot.plays.${bot.level}`, { fallback: '' });
+  if (plays === '') return [h('span', { class: 'detail' }, bot.description)];
+  return [
+    h('span', { class: 'detail' }, plays),
+    h('details', { class: 'bot-how' }, h('summary', {}, t('lobby.botHow')), h('span', { class: 'detail', lang: 'en' }, bot.description)),
+  ];
+}
+
 export function createLobbyView(intents) {
   const heading = h('h1', { tabIndex: -1 });
   const form = createCreateForm(intents);
@@ -118,11 +136,11 @@ export function createLobbyView(intents) {
     title: t('lobby.bots'),
     emptyText: state.lobby.bots === null ? t('lobby.loading') : t('lobby.noBots'),
     sources: [state.lobby.bots],
-    items: (state.lobby.bots ?? []).map((bot) =>
+    items: byStrength(state.lobby.bots ?? []).map((bot) =>
       h('li', { 'data-bot': bot.level },
         h('div', { class: 'entry-text' },
           h('strong', {}, bot.level, ' ', h('span', { class: 'rating' }, bot.rating === null ? '' : String(bot.rating))),
-          h('span', { class: 'detail' }, bot.description)),
+          ...botDescription(bot, t)),
         h('button', {
           type: 'button',
           'aria-label': t('lobby.playBotLabel', { level: bot.level }),

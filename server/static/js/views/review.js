@@ -39,7 +39,6 @@ export function createReviewPanel(intents) {
     plies = Math.max(1, data.evaluations.length - 1);
     const points = graphPoints(data).map(([ply, value]) => `${(ply / plies) * WIDTH},${(HEIGHT / 2) * (1 - value)}`);
     curve.setAttribute('points', points.join(' '));
-    graph.setAttribute('aria-label', t('review.graph'));
     fill(marks, data.marks.map((mark, index) => h('li', {},
       h('button', { type: 'button', class: 'review-mark', onClick: () => intents.showMark(index) }, describeMark(mark, size, t)))));
   }
@@ -60,6 +59,7 @@ export function createReviewPanel(intents) {
       setText(status, review?.pending ? t('review.pending') : review?.error ? review.error.message
         : data === null ? '' : data.turning_point === null ? t('review.clean') : t('review.turning', { n: data.turning_point + 1 }));
       show(graph, data !== null);
+      graph.setAttribute('aria-label', t('review.graph'));
       show(here, data !== null);
       setText(here, data === null ? '' : describeEvaluation(data.evaluations[replay.ply], t));
       show(marks, data !== null);

@@ -48,7 +48,9 @@ export function createRoomView(intents) {
   // In the page's order the heading comes first, then the board, then the rest, which is
   // the order of the keyboard and of a screen reader; the grid places them side by side.
   const changesLine = h('p', { class: 'rating-changes' });
-  const head = h('div', { class: 'room-head' }, heading, status, changesLine, spectators);
+  const tournamentLink = h('a', { class: 'tournament-link' });
+  const tournamentLine = h('p', { class: 'tournament-line', hidden: true }, h('span'), ' ', tournamentLink);
+  const head = h('div', { class: 'room-head' }, heading, tournamentLine, status, changesLine, spectators);
   // The board comes before both players' bars (whose names link to profiles), so that Tab goes
   // from the heading to the board; the style draws the opponent's bar above it.
   bars.top.element.classList.add('top-bar');
@@ -71,7 +73,8 @@ export function createRoomView(intents) {
     clockAnnouncer,
   );
   const layout = h('div', { class: 'room-layout' }, head, main, side);
-  const element = h('section', { class: 'screen room-screen' }, waiting, layout);
+  const lobbyLink = h('a', { href: '#lobby', class: 'button' });
+  const element = h('section', { class: 'screen room-screen' }, waiting, lobbyLink, layout);
 
   let state = null;
   let shownRoom = null;
@@ -121,6 +124,8 @@ export function createRoomView(intents) {
     show(layout, room !== null);
     show(waiting, room === null);
     setText(back, t('room.back'));
+    setText(lobbyLink, t('room.back'));
+    show(lobbyLink, room === null && next.roomError !== null);
     if (room === null) {
       shownRoom = null;
       ticker.update(false);
@@ -175,7 +180,14 @@ export function createRoomView(intents) {
     opening.update(room, next.me?.name, current, t);
     claim.update(room, next.features.includes('claims') ? mine : null, current, t);
     drawOffers(room, mine, current, t);
-    actions.update(room, mine, current, t);
+    actions.update(room, mine, current, t, next.features);
+    const tournamentGame = next.tournamentGames[room.id] ?? null;
+    show(tournamentLine, tournamentGame !== null);
+    if (tournamentGame !== null) {
+      setText(tournamentLine.firstChild, t('room.tournamentRound', { round: tournamentGame.round }));
+      tournamentLink.href = `#tournament/${encodeURIComponent(tournamentGame.tournamentId)}`;
+      setText(tournamentLink, t('room.backToTournament'));
+    }
     hint.update(room.analysis, analysisAllowed(room, (next.lobby.bots ?? []).length > 0), current, t);
     options.update(next.prefs, t);
     setText(movesHeading, t('room.moves'));
@@ -374,11 +386,13 @@ function createActions(intents) {
   const undo = h('button', { type: 'button', onClick: () => intents.requestUndo() });
   const resign = h('button', { type: 'button', class: 'danger', onClick: () => confirming(true) });
   const rematch = h('button', { type: 'button', class: 'primary', onClick: () => intents.rematch() });
+  const review = h('button', { type: 'button', onClick: () => intents.reviewFinishedGame(shownGameId) });
+  let shownGameId = null;
   const question = h('p', { id: 'resign-question' });
   const yes = h('button', { type: 'button', class: 'danger', onClick: () => { confirming(false); intents.resign(); } });
   const no = h('button', { type: 'button', onClick: () => { confirming(false); resign.focus(); } });
   const confirm = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'resign-question', hidden: true }, question, h('div', { class: 'button-row' }, yes, no));
-  const row = h('div', { class: 'button-row' }, draw, undo, resign, rematch);
+  const row = h('div', { class: 'button-row' }, draw, undo, resign, rematch, review);
   const element = h('section', { class: 'actions' }, row, confirm);
 
   function confirming(on) {
@@ -389,7 +403,7 @@ function createActions(intents) {
 
   return {
     element,
-    update(room, mine, current, t) {
+    update(room, mine, current, t, features) {
       const playing = mine !== null && room.status === 'playing';
       const finished = mine !== null && room.status === 'finished';
       const opening = mine !== null && room.status === 'opening'; // an opening may be resigned, nothing else
@@ -406,6 +420,9 @@ function createActions(intents) {
       show(undo, playing && !room.rated); // a rated game allows no take-backs
       show(resign, playing || opening);
       show(rematch, finished);
+      shownGameId = room.gameId;
+      setText(review, t('action.review'));
+      show(review, finished && features.includes('review'));
       const myMoves = room.moves.filter((stone) => stone.color === mine).length;
       draw.disabled = !current || room.offer?.what === 'draw';
       undo.disabled = !current || myMoves === 0 || room.offer?.what === 'undo';

@@ -35,7 +35,8 @@ export function createSignInView(intents) {
   const rules = h('p', { id: 'signin-rules', class: 'hint-text' });
   const error = h('p', { id: 'signin-error', class: 'error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' });
-  const form = h('form', { class: 'signin-form' }, label, h('div', { class: 'share-row' }, input, submit), rules, passwordLabel, password, error);
+  // The page says what is wrong with a name itself, in the page's language (not a browser's tooltip).
+  const form = h('form', { class: 'signin-form', noValidate: true }, label, h('div', { class: 'share-row' }, input, submit), rules, passwordLabel, password, error);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!input.checkValidity()) {
@@ -48,6 +49,7 @@ export function createSignInView(intents) {
   });
   const element = h('section', { class: 'screen signin-screen' }, h('div', { class: 'panel signin-panel' }, heading, invitation, intro, form));
   let prefilled = false;
+  let askedFor = null; // the refusal that asked for the password, once the field has the focus
 
   return {
     element,
@@ -73,11 +75,16 @@ export function createSignInView(intents) {
       if (refusal !== null) {
         const taken = refusal.code === 'name_taken' || refusal.code === 'unauthorized';
         if (refusal.code === 'unauthorized' && refusal.password) message = t('signin.wrongPassword');
+        else if (refusal.code === 'name_taken' && refusal.kept) message = t('signin.needsPassword', { name: refusal.name });
         else if (refusal.code === 'rate_limited') message = refusal.message;
         else message = taken ? t('signin.taken', { name: refusal.name }) : t(`error.${refusal.code}`, { fallback: refusal.message });
       }
       setText(error, message);
       show(error, message !== '');
+      if (refusal?.kept && askedFor !== refusal) {
+        askedFor = refusal;
+        password.focus();
+      }
     },
   };
 }

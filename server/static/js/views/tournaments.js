@@ -15,7 +15,7 @@ function field(label, input) {
 export function createTournamentsView(intents) {
   const heading = h('h1', { tabIndex: -1 });
   const body = h('tbody');
-  const table = h('table', { class: 'tournaments' }, h('thead', {}, h('tr', {}, ...['name', 'format', 'status', 'players', 'round'].map((key) => h('th', { scope: 'col', 'data-caption': key })))), body);
+  const table = h('table', { class: 'tournaments' }, h('thead', {}, h('tr', {}, ...['name', 'format', 'status', 'players', 'round'].map((key) => h('th', { scope: 'col', 'data-caption': key, class: key === 'players' || key === 'round' ? 'count' : null })))), body);
   const empty = h('p', { class: 'empty' });
   const name = h('input', { type: 'text', maxLength: 64, required: true, name: 'tournament-name' });
   const format = h('select', { name: 'tournament-format' }, FORMATS.map((value) => h('option', { value })));
@@ -52,7 +52,7 @@ export function createTournamentsView(intents) {
         rated: rated.checked,
       });
     },
-  }, formHeading, labelled('name', name), labelled('format', format), roundsRow, doubleRow, minutesRow, labelled('clock', h('span', {}, clockMinutes, ' + ', clockSeconds)), labelled('rated', rated), submit);
+  }, formHeading, labelled('name', name), labelled('format', format), roundsRow, doubleRow, minutesRow, labelled('clock', h('span', { class: 'clock-fields' }, clockMinutes, '+', clockSeconds)), labelled('rated', rated), submit);
   const showFormat = () => {
     show(roundsRow, format.value === 'swiss');
     show(doubleRow, format.value === 'round_robin');
@@ -60,7 +60,7 @@ export function createTournamentsView(intents) {
   };
   format.addEventListener('change', showFormat);
   showFormat();
-  const element = h('section', { class: 'screen tournaments-screen' }, heading, h('section', { class: 'panel' }, table, empty), form);
+  const element = h('section', { class: 'screen tournaments-screen' }, heading, h('section', { class: 'panel' }, h('div', { class: 'table-scroll' }, table), empty), form);
 
   return {
     element,
@@ -105,9 +105,10 @@ export function createTournamentView(intents) {
   const gamesHeading = h('h2');
   const games = h('ul', { class: 'tournament-games' });
   const crosstable = h('a', { class: 'crosstable' });
-  const element = h('section', { class: 'screen tournament-screen' }, heading, summary, countdown,
+  const allTournaments = h('a', { href: '#tournaments', class: 'button' });
+  const element = h('section', { class: 'screen tournament-screen' }, heading, summary, countdown, allTournaments,
     h('div', { class: 'actions' }, join, withdraw), organiser,
-    h('section', { class: 'panel' }, standingsHeading, standings, crosstable),
+    h('section', { class: 'panel' }, standingsHeading, h('div', { class: 'table-scroll' }, standings), crosstable),
     h('section', { class: 'panel' }, gamesHeading, games));
   let ticking = null;
   let nextRoundAt = null;
@@ -126,8 +127,12 @@ export function createTournamentView(intents) {
       const shown = state.tournaments.shown;
       show(element.querySelector('.actions'), shown !== null);
       show(organiser, false);
+      const missing = shown === null && state.tournaments.missing === state.route.tournamentId;
+      setText(allTournaments, t('tournaments.all'));
+      show(allTournaments, missing);
+      for (const part of element.querySelectorAll(':scope > .panel, :scope > .summary')) show(part, shown !== null);
       if (shown === null) {
-        setText(heading, t('lobby.loading'));
+        setText(heading, missing ? t('tournaments.missing') : t('lobby.loading'));
         return;
       }
       const me = state.me?.name ?? '';
@@ -156,7 +161,7 @@ export function createTournamentView(intents) {
       if (botLevel.options.length !== bots.length) fill(botLevel, bots.map((bot) => h('option', { value: bot.level }, bot.level)));
       setText(addBot, t('tournaments.add_bot'));
       setText(standingsHeading, t('tournaments.standings'));
-      fill(standingsHead, ['#', t('players.name'), t('tournaments.points'), ...shown.tie_breaks.map((name) => t(`tournaments.tie.${name}`)), t('tournaments.performance')].map((text) => h('th', { scope: 'col' }, text)));
+      fill(standingsHead, ['#', t('players.name'), t('tournaments.points'), ...shown.tie_breaks.map((name) => t(`tournaments.tie.${name}`)), t('tournaments.performance')].map((text, index) => h('th', { scope: 'col', class: index >= 2 ? 'count' : null }, text)));
       fill(standingsBody, shown.standings.map((row) =>
         h('tr', { 'data-player': row.name, class: row.withdrawn ? 'withdrawn' : null },
           h('td', { class: 'rank' }, String(row.rank)),

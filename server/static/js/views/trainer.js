@@ -1,7 +1,7 @@
 // The puzzle trainer: the puzzle's board, whose side is to play and win; each right move is
 // answered by the defender, a wrong one ends the try and shows the solution; then the next puzzle.
 
-import { h, setText, show } from '../dom.js';
+import { fill, h, setText, show } from '../dom.js';
 import { trainerStones } from '../puzzlestate.js';
 import { createBoard } from './board.js';
 
@@ -32,7 +32,9 @@ export function createTrainerView(intents) {
       show(game, puzzle?.game_id != null);
       setText(status, statusText(trainer, t));
       if (puzzle === null) return;
-      setText(about, t('puzzle.about', { color: t(`color.${puzzle.to_move}`), n: puzzle.win_in, rating: puzzle.rating, source: puzzle.source }));
+      // The source is the server's words (players' names, the rule in English): marked as such.
+      fill(about, t('puzzle.about', { color: t(`color.${puzzle.to_move}`), n: puzzle.win_in, rating: puzzle.rating }), ' ',
+        t('puzzle.from'), ' ', h('span', { lang: 'en' }, puzzle.source));
       if (puzzle.game_id != null) {
         game.href = `#game/${encodeURIComponent(puzzle.game_id)}`;
         setText(game, t('puzzle.game'));
