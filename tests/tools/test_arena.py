@@ -170,3 +170,35 @@ def test_with_level_times_each_of_our_levels_thinks_its_own_time_and_outside_bra
     assert (task.move_time_ms(easy), task.move_time_ms(master), task.move_time_ms(brain)) == (300, 5_000, 1000)
     (equal, _) = arena.schedule([easy, master], None, OPENINGS[:1], 1000, Rule.FREESTYLE, 0)
     assert (equal.move_time_ms(easy), equal.move_time_ms(master)) == (1000, 1000)
+
+
+def test_ratings_are_fitted_from_the_games_of_several_earlier_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ladder, anchors, path = tmp_path / "ladder", tmp_path / "anchors", tmp_path / "bot_ratings.json"
+    brain = f"easy={sys.executable} -m tools.brain --level easy --nodes 300"
+    assert arena.main(["greedy", "--gauntlet", brain, "--openings=1", "--jobs=1", f"--out={ladder}"]) == 0
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={anchors}"]) == 0
+    capsys.readouterr()
+    path.write_text(json.dumps({"ratings": {"master": 1900}, "measured": {}}))
+    options = [f"--from-games={ladder}", f"--from-games={anchors}", "--update-ratings", f"--ratings-file={path}"]
+    assert arena.main(options) == 0
+    assert "4 saved games" in capsys.readouterr().out
+    ratings = read_ratings(path)
+    assert set(ratings) == {"easy", "greedy", "static", "master"}, "a brain named after a level is rated as it"
+    measured = json.loads(path.read_text())["measured"]
+    assert (
+        measured["games"] == 4
+        and measured["time_ms"] is None
+        and sorted(measured["levels"])
+        == [
+            "easy",
+            "greedy",
+            "static",
+        ]
+    )
+
+
+def test_rating_saved_games_needs_some(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main([f"--from-games={tmp_path}"]) == 2
+    assert "no finished games" in capsys.readouterr().err
