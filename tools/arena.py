@@ -21,7 +21,9 @@ server/players/bot_ratings.json, where `list_bots` reads them.
 
 plays nothing: it rates the games saved in those folders by earlier runs,
 all together, so that the ratings can be fitted from a few chosen pairings
-(a ladder and its anchors) instead of a whole round robin. A player whose
+(a ladder and its anchors) instead of a whole round robin. With `--anchor
+LEVEL` (repeatable), those levels keep the ratings the file gives them and
+the others are placed around them. A player whose
 name is a level's is rated as that level, brains included: the ladder is
 played by `NAME=gomoku-engine --level NAME --nodes N`, so that the
 machine's load does not decide.
@@ -210,6 +212,14 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("arena-games"), help="folder for the game records")
     parser.add_argument("--psq", action="store_true", help="save each game as .psq as well")
     parser.add_argument(
+        "--anchor",
+        action="append",
+        default=[],
+        metavar="LEVEL",
+        help="with --from-games: this level keeps its rating from the ratings file, and the others "
+        "are fitted around the anchors (repeatable)",
+    )
+    parser.add_argument(
         "--from-games",
         action="append",
         default=[],
@@ -240,13 +250,23 @@ def rate_saved_games(arguments: argparse.Namespace, argv: Sequence[str]) -> int:
         found = "no finished games" if not results else f"games of several rules ({', '.join(map(str, rules))})"
         print(f"gomoku-arena: {found} in {', '.join(map(str, arguments.from_games))}", file=sys.stderr)
         return 2
-    ratings = compute_ratings(results)
+    try:
+        known = read_ratings(arguments.ratings_file) if arguments.anchor else {}
+        anchors = {level: known[level] for level in arguments.anchor}
+    except (OSError, ValueError) as error:
+        print(f"gomoku-arena: {error}", file=sys.stderr)
+        return 2
+    except KeyError as error:
+        print(f"gomoku-arena: the anchor {error} has no rating in {arguments.ratings_file}", file=sys.stderr)
+        return 2
+    ratings = compute_ratings(results, anchors=anchors)
     print(f"{len(results)} saved games")
     print(crosstable([rating.name for rating in ratings], results))
     print()
     print(rating_table(ratings))
     if arguments.update_ratings:
-        levels = [PlayerSpec(rating.name, level=rating.name) for rating in ratings if rating.name in level_names()]
+        fitted = [rating.name for rating in ratings if rating.name in level_names() and rating.name not in anchors]
+        levels = [PlayerSpec(name, level=name) for name in fitted]
         measured = measurement(argv, len(results), None, rules.pop())
         written = update_ratings(ratings, levels, arguments.ratings_file, measured)
         print(f"\nratings written to {arguments.ratings_file}: {written}")

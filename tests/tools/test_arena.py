@@ -202,3 +202,31 @@ def test_ratings_are_fitted_from_the_games_of_several_earlier_runs(
 def test_rating_saved_games_needs_some(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert arena.main([f"--from-games={tmp_path}"]) == 2
     assert "no finished games" in capsys.readouterr().err
+
+
+def test_anchors_keep_their_ratings_and_the_others_are_placed_against_them() -> None:
+    results = [("a", "b", 1.0)] * 6 + [("a", "b", 0.0)] * 2 + [("c", "a", 0.5)] * 4
+    ratings = {rating.name: rating for rating in compute_ratings(results, anchors={"b": 1300})}
+    assert ratings["b"].elo == pytest.approx(1300) and ratings["b"].error == 0
+    assert 1400 < ratings["a"].elo < 1600, "6.5 points of 9 against b (with the virtual draw): about +150"
+    assert ratings["c"].elo == pytest.approx(ratings["a"].elo, abs=1)
+    assert ratings["a"].error > 0
+
+
+def test_saved_games_are_fitted_around_anchor_levels_which_keep_their_ratings(tmp_path: Path) -> None:
+    games, path = tmp_path / "games", tmp_path / "bot_ratings.json"
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={games}"]) == 0
+    path.write_text(json.dumps({"ratings": {"greedy": 1100, "master": 1900}, "measured": {}}))
+    options = [f"--from-games={games}", "--anchor=greedy", "--update-ratings", f"--ratings-file={path}"]
+    assert arena.main(options) == 0
+    ratings = read_ratings(path)
+    assert ratings["greedy"] == 1100 and ratings["master"] == 1900 and "static" in ratings
+    assert json.loads(path.read_text())["measured"]["levels"] == ["static"]
+
+
+def test_an_anchor_without_a_rating_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games, path = tmp_path / "games", tmp_path / "bot_ratings.json"
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={games}"]) == 0
+    path.write_text(json.dumps({"ratings": {"master": 1900}, "measured": {}}))
+    assert arena.main([f"--from-games={games}", "--anchor=greedy", f"--ratings-file={path}"]) == 2
+    assert "the anchor 'greedy' has no rating" in capsys.readouterr().err
