@@ -36,12 +36,14 @@ def test_a_brain_that_reads_again_only_a_moment_after_its_move_hears_every_paced
 
 
 def test_a_command_the_brain_dropped_is_asked_again_whole_and_the_game_goes_on() -> None:
-    with GomocupEngine([sys.executable, SCRIPTED, "early", "100"], "slow-reader") as engine:
+    # It drops what comes within 300 ms of its move: the paced TURN and the first two retries (after
+    # 50 and 100 ms of quiet); the third, 200 ms later, is heard. A loaded machine only delays.
+    with GomocupEngine([sys.executable, SCRIPTED, "early", "300"], "slow-reader") as engine:
         messages = play_against_a_quick_opponent(engine, 3)
     assert messages[0] == ["MESSAGE scripted brain thinking"], "the first move (BEGIN) came long after START"
-    for lines in messages[1:]:
-        assert "slow-reader slipped ('ERROR Unknown command'): asked again" in lines
-        assert lines[-1] == "MESSAGE scripted brain thinking"
+    slip = "slow-reader slipped ('ERROR Unknown command'): asked again"
+    assert any(slip in lines for lines in messages[1:])
+    assert all(lines[-1] == "MESSAGE scripted brain thinking" for lines in messages)
 
 
 def test_a_brain_that_never_hears_a_move_fails_after_the_retries() -> None:
