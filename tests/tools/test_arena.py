@@ -230,3 +230,10 @@ def test_an_anchor_without_a_rating_is_refused(tmp_path: Path, capsys: pytest.Ca
     path.write_text(json.dumps({"ratings": {"master": 1900}, "measured": {}}))
     assert arena.main([f"--from-games={games}", "--anchor=greedy", f"--ratings-file={path}"]) == 2
     assert "the anchor 'greedy' has no rating" in capsys.readouterr().err
+
+
+def test_the_ratings_list_bots_shows_order_the_engine_levels_as_the_ladder_does() -> None:
+    """The ladder at the levels' own times: each level beats the one below (bench/RESULTS.md)."""
+    ratings = read_ratings()
+    ladder = ["easy", "medium", "hard", "master"]
+    assert sorted(ladder, key=ratings.__getitem__) == ladder, ratings
