@@ -37,16 +37,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from bench.figures import Spread, command_line, milliseconds, note, ratio, table
 from bench.server_process import ServerProcess
 from brains.process import BrainProcess
-from engine.gomocup_manager import TimeLimits
+from engine.gomocup_manager import COMMAND_PACE_MS, TimeLimits
 from engine.types import Point, Rule
 from tools import arena
 
 DEFAULT_ENGINE = f"greedy-outside={shlex.join([sys.executable, '-m', 'tools.brain', '--level', 'greedy'])}"
 ANSWER_TIMEOUT_S = 60.0
-ANSWER_PAUSE_S = 0.02
-"""The pause before asking the engine alone its next move, as an opponent's move takes a moment: some
-brains drop a command that comes within microseconds of their answer (Rapfi's protocol loop reads it
-while its search thread is still finishing)."""
+ANSWER_PAUSE_S = COMMAND_PACE_MS / 1000
+"""The pause before asking the engine alone its next move, as an opponent's move takes a moment: the
+pace `brains.process` keeps after a brain's answer (some brains drop a command that comes within
+microseconds of it) then falls outside the timed part."""
 ENGINE_TIME_MS = 1000
 """The time per move the server gives the engine (our greedy level takes far less)."""
 

@@ -16,6 +16,12 @@ brain that prints as fast as it can costs a core's worth of copying;
 past STDERR_READ_BYTES_PER_S, the brain waits to write as it would on a
 slow terminal.
 
+Commands are paced (`engine.gomocup_manager.COMMAND_PACE_MS` after the
+brain's last output), and a slip (ERROR or UNKNOWN to a move: a command
+that reached the brain too early) is asked again, whole, once the brain has
+been quiet for a moment, up to the manager's `MOST_RETRIES`; each slip is
+logged as a warning.
+
 Every way a brain can fail ends in `BrainFailure` with a sentence saying
 what happened (its stderr is kept apart, for the log), and a brain that
 fails is killed: one that cannot be
@@ -36,6 +42,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from engine.gomocup_manager import (
+    COMMAND_PACE_MS,
     BrainEvent,
     BrainManager,
     BrainProtocolError,
@@ -44,6 +51,7 @@ from engine.gomocup_manager import (
     Ready,
     Resend,
     Said,
+    Slipped,
     Swap2Decided,
     TimeLimits,
 )
@@ -103,6 +111,8 @@ class BrainProcess:
         """The last MESSAGE and DEBUG lines of the last answer, for people to read."""
         self.game: str | None = None
         """Whose game the brain holds now (a caller's label; None when it holds none)."""
+        self._last_output = asyncio.get_running_loop().time()
+        """When the brain last printed a line on stdout (the loop's clock)."""
 
     @classmethod
     async def start(
@@ -183,10 +193,24 @@ class BrainProcess:
         try:
             async with asyncio.timeout(timeout_s):
                 await self._send(lines)
+                quiet_s: float | None = None
+                """After a slip: how long the brain must be quiet before the question is asked again."""
                 while True:
-                    event = self._manager.receive(await self._read_line())
+                    try:
+                        async with asyncio.timeout(quiet_s):
+                            line = await self._read_line()
+                    except TimeoutError:
+                        if quiet_s is None:
+                            raise
+                        await self._send(self._manager.retry())
+                        quiet_s = None
+                        continue
+                    event = self._manager.receive(line)
                     if isinstance(event, Said):
                         self.messages.append(event.text)
+                    elif isinstance(event, Slipped):
+                        logger.warning("%s (pid %d) slipped (%r): asked again", self.name, self.pid, event.text)
+                        quiet_s = event.quiet_ms / 1000
                     elif isinstance(event, Resend):
                         await self._send(event.lines)
                     else:
@@ -202,8 +226,11 @@ class BrainProcess:
             raise
 
     async def _send(self, lines: Sequence[str]) -> None:
+        """Write the lines, no sooner than COMMAND_PACE_MS after the brain's last output."""
         stdin = self._process.stdin
         assert stdin is not None
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, self._last_output + COMMAND_PACE_MS / 1000 - loop.time()))
         try:
             stdin.write("".join(line + "\n" for line in lines).encode())
             await stdin.drain()
@@ -218,6 +245,7 @@ class BrainProcess:
                 data = await stdout.readline()
             except ValueError:  # a line past LINE_LIMIT_BYTES
                 raise BrainFailure(f"{self.name} printed a line longer than {LINE_LIMIT_BYTES} bytes") from None
+            self._last_output = asyncio.get_running_loop().time()
             if not data:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(CLOSE_TIMEOUT_S):

@@ -23,10 +23,21 @@ costs the brain as little as possible:
   order played), preceded by whichever `INFO` time limits changed;
 * swap2 decisions are `SWAP2BOARD` (see `engine.gomocup` for the answers).
 
-An answer that breaks the protocol (`ERROR`, `UNKNOWN`, an answer that is
-not a move, a point off the board, on a stone or forbidden, a swap2 answer
-with the wrong number of stones) raises `BrainProtocolError`, after which
-the brain's position is unknown; a caller usually kills such a brain.
+An answer that breaks the protocol (an answer that is not a move, a point
+off the board, on a stone or forbidden, a swap2 answer with the wrong
+number of stones, `ERROR` or `UNKNOWN` to anything but a move or a swap2
+question) raises `BrainProtocolError`, after which the brain's position is
+unknown; a caller usually kills such a brain.
+
+`ERROR` or `UNKNOWN` to a move or a swap2 question is a slip, not yet a
+failure: a real brain (Rapfi 0.43) drops a command that reaches it while it
+is still finishing its previous answer, and says `ERROR Unknown command`.
+The manager hands out `Slipped`; the caller waits until the brain has been
+quiet for `Slipped.quiet_ms` and sends `retry()`, the whole question again
+(every INFO and the position with `BOARD`, since what the brain holds is no
+longer known). Only a slip after MOST_RETRIES retries is a failure. The
+callers also keep COMMAND_PACE_MS between the brain's last output and
+their next command, so that the slip seldom happens at all.
 """
 
 from __future__ import annotations
@@ -45,6 +56,16 @@ RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE
 
 SWAP2_ANSWER_STONES = {0: (3,), 3: (0, 1, 2), 5: (0, 1)}
 """For each count of stones listed in SWAP2BOARD, how many stones the answer may place (0: SWAP)."""
+
+COMMAND_PACE_MS = 20
+"""The least time between the brain's last output and the next command sent to it: Rapfi 0.43 drops
+a command that arrives within about a millisecond of its move (it prints the move before it reads
+again), and a manager that answers at once, as an arena's quick opponent does, loses the command."""
+SLIP_QUIET_MS = 50
+"""How long the brain must have been quiet after a slip before the question is asked again; it
+doubles with each retry of the same question."""
+MOST_RETRIES = 3
+"""How many times one question is asked again after a slip before the next slip is a failure."""
 
 
 class BrainProtocolError(ValueError):
@@ -114,8 +135,21 @@ class Resend:
     lines: tuple[str, ...]
 
 
-BrainEvent = Said | Ready | Played | Swap2Decided | Introduced | Resend
-"""What one line from the brain means. Every event but Said and Resend is the awaited answer."""
+@dataclass(frozen=True, slots=True)
+class Slipped:
+    """The brain answered `ERROR` or `UNKNOWN` to a move or swap2 question, most likely because the
+    command reached it too early: wait until it has been quiet for `quiet_ms` (reading on: its
+    answer may still come), then send `BrainManager.retry()`."""
+
+    text: str
+    """The brain's line."""
+    quiet_ms: int
+    """How long the brain must stay quiet before the question is asked again."""
+
+
+BrainEvent = Said | Ready | Played | Swap2Decided | Introduced | Resend | Slipped
+"""What one line from the brain means. Every event but Said, Resend and Slipped is the awaited
+answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +160,8 @@ class _Awaiting:
     """START, RESTART, MOVE, SWAP2 or ABOUT."""
     board: Board | None = None
     """For a move or a swap2 decision: the position asked about."""
+    limits: TimeLimits | None = None
+    """For a move or a swap2 decision: the time limits told with it (told again on a retry)."""
 
 
 class BrainManager:
@@ -148,6 +184,10 @@ class BrainManager:
         """The INFO lines that follow START or RESTART, kept to be sent again after a fallback."""
         self._prepared: tuple[tuple[Point, ...], Point] | None = None
         """A move the brain already gave (with a swap2 decision), and the position it is for."""
+        self._slipped = False
+        """Whether the awaited question slipped and waits for `retry` (further ERRORs are its echo)."""
+        self._retries = 0
+        """How many times the awaited question was asked again after a slip."""
 
     @property
     def awaiting(self) -> str | None:
@@ -194,7 +234,7 @@ class BrainManager:
             lines.extend(self._board_listing(board))
         self._known = None
         self._prepared = None
-        self._awaiting = _Awaiting("MOVE", board)
+        self._await(_Awaiting("MOVE", board, limits))
         return lines
 
     def prepared_move(self, moves: Sequence[Point]) -> Point | None:
@@ -210,14 +250,26 @@ class BrainManager:
         if len(stones) not in SWAP2_ANSWER_STONES:
             raise ValueError(f"swap2 decisions are taken with 0, 3 or 5 stones on the board, not {len(stones)}")
         board = self._board(stones)
-        lines = self._time_lines(limits)
-        lines.append("SWAP2BOARD")
-        lines.extend(f"{point.x},{point.y}" for point in stones)
-        lines.append("DONE")
+        lines = [*self._time_lines(limits), *self._swap2_listing(board)]
         self._known = None
         self._prepared = None
-        self._awaiting = _Awaiting("SWAP2", board)
+        self._await(_Awaiting("SWAP2", board, limits))
         return lines
+
+    def retry(self) -> list[str]:
+        """The lines that ask a question that slipped (`Slipped`) once more: every time limit and
+        the whole position, since what the brain holds is not known."""
+        awaiting = self._awaiting
+        if awaiting is None or not self._slipped:
+            raise RuntimeError(f"{self.name} has no question that slipped to ask again")
+        assert awaiting.board is not None and awaiting.limits is not None, "only moves and swap2 questions slip"
+        self._slipped = False
+        self._retries += 1
+        self._told = {}
+        lines = self._time_lines(awaiting.limits)
+        if awaiting.command == "MOVE":
+            return [*lines, *self._board_listing(awaiting.board)]
+        return [*lines, *self._swap2_listing(awaiting.board)]
 
     def ask_about(self) -> list[str]:
         """The line that asks the brain who it is."""
@@ -228,7 +280,14 @@ class BrainManager:
     def end(self) -> list[str]:
         """The line that tells the brain to exit."""
         self._awaiting = None
+        self._slipped = False
         return ["END"]
+
+    def _await(self, awaiting: _Awaiting) -> None:
+        """Await the answer to a new question."""
+        self._awaiting = awaiting
+        self._slipped = False
+        self._retries = 0
 
     def _expect_nothing(self) -> None:
         if self._awaiting is not None:
@@ -250,6 +309,10 @@ class BrainManager:
                 self._told[key] = value
                 lines.append(f"INFO {key} {value}")
         return lines
+
+    @staticmethod
+    def _swap2_listing(board: Board) -> list[str]:
+        return ["SWAP2BOARD", *(f"{point.x},{point.y}" for point in board.moves), "DONE"]
 
     @staticmethod
     def _board_listing(board: Board) -> list[str]:
@@ -276,14 +339,29 @@ class BrainManager:
             raise BrainProtocolError(f"{self.name} said {_quoted(text)} when no answer was due")
         if keyword in ("ERROR", "UNKNOWN") and awaiting.command == "RESTART":
             return self._fall_back_to_start()
+        if keyword in ("ERROR", "UNKNOWN") and awaiting.command in ("MOVE", "SWAP2"):
+            slipped = self._slip(text)
+            if slipped is not None:
+                return slipped
         self._awaiting = None
+        self._slipped = False
         try:
             if keyword in ("ERROR", "UNKNOWN"):
-                raise BrainProtocolError(f"{self.name} answered {_quoted(text)} to {awaiting.command}")
+                asked = f" (asked {self._retries + 1} times)" if self._retries else ""
+                raise BrainProtocolError(f"{self.name} answered {_quoted(text)} to {awaiting.command}{asked}")
             return self._answer(awaiting, text)
         except BrainProtocolError:
             self._known = None
             raise
+
+    def _slip(self, text: str) -> Slipped | None:
+        """The question's slip, while it may still be asked again (None once it may not). A
+        complaint before the retry is sent echoes the same slip (the brain dropped several lines)."""
+        if not self._slipped and self._retries >= MOST_RETRIES:
+            return None
+        self._slipped = True
+        self._known = None
+        return Slipped(text, SLIP_QUIET_MS << self._retries)
 
     def _fall_back_to_start(self) -> Resend:
         """The brain does not know RESTART: START it again, with the game's INFO."""

@@ -34,9 +34,10 @@ class SearchLimits:
     depth: int | None = None
     """Maximum search depth in plies."""
     most_time_ms: int | None = None
-    """The most this move may take while the search is unsettled (its best move changed in the
-    last finished depth), when a running clock leaves time to spare; `time_ms` is then what it
-    plans to take. None: `time_ms` is also the most."""
+    """The most this move may take while it is critical (the opponent threatens to win, or the
+    search is unsettled: its best move changed or its score fell in the last finished depth, see
+    `engine.search.search.critical`), when a running clock leaves time to spare; `time_ms` is then
+    what it plans to take. None: `time_ms` is also the most."""
 
 
 Clock = Callable[[], float]
@@ -101,7 +102,7 @@ class Budget:
         return budget
 
     def settle(self, unsettled: bool) -> None:
-        """Say whether the search is still unsettled (its best move just changed): the deadline
+        """Say whether the move is still unsettled (critical, `engine.search.search.critical`): the deadline
         moves out to the latest the limits allow while it is, and back to the planned one once
         it is not (no change without a `most_time_ms`)."""
         if self.latest is not None:

@@ -16,6 +16,17 @@ JSON record (and PSQ with --psq) in the output folder. At the end come
 the crosstable and the Elo ratings with their 95% intervals;
 --update-ratings writes the ratings of the bot levels into
 server/players/bot_ratings.json, where `list_bots` reads them.
+
+    gomoku-arena --from-games ladder-games --from-games anchor-games --update-ratings
+
+plays nothing: it rates the games saved in those folders by earlier runs,
+all together, so that the ratings can be fitted from a few chosen pairings
+(a ladder and its anchors) instead of a whole round robin. With `--anchor
+LEVEL` (repeatable), those levels keep the ratings the file gives them and
+the others are placed around them. A player whose
+name is a level's is rated as that level, brains included: the ladder is
+played by `NAME=gomoku-engine --level NAME --nodes N`, so that the
+machine's load does not decide.
 """
 
 from __future__ import annotations
@@ -33,7 +44,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from engine.psq import write_psq
-from engine.record import GameRecord, record_to_dict
+from engine.record import GameRecord, record_from_dict, record_to_dict
+from engine.registry import level_names
 from engine.types import Rule
 from server.players.bot_ratings import RATINGS_FILE, read_ratings, write_ratings_file
 from tools.elo import Rating, compute_ratings
@@ -148,6 +160,23 @@ def update_ratings(
     return ordered
 
 
+def saved_results(folders: Sequence[Path]) -> tuple[list[tuple[str, str, float]], set[Rule]]:
+    """(black, white, black's points) of every finished game saved in `folders`, and their rules.
+    Raises ValueError naming a record that cannot be read."""
+    results = []
+    rules = set()
+    for folder in folders:
+        for path in sorted(folder.glob("*.json")):
+            try:
+                record = record_from_dict(json.loads(path.read_text()))
+            except ValueError as error:
+                raise ValueError(f"{path}: {error}") from None
+            if record.result is not None:
+                results.append((record.black.name, record.white.name, black_points(record)))
+                rules.add(record.rule)
+    return results, rules
+
+
 def measurement(argv: Sequence[str], games: int, time_ms: int | None, rule: Rule) -> dict[str, object]:
     """How a run measured its ratings, for the ratings file: today's date, the command, the games,
     the time per move (None: each level its own)."""
@@ -183,6 +212,22 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("arena-games"), help="folder for the game records")
     parser.add_argument("--psq", action="store_true", help="save each game as .psq as well")
     parser.add_argument(
+        "--anchor",
+        action="append",
+        default=[],
+        metavar="LEVEL",
+        help="with --from-games: this level keeps its rating from the ratings file, and the others "
+        "are fitted around the anchors (repeatable)",
+    )
+    parser.add_argument(
+        "--from-games",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FOLDER",
+        help="play nothing: rate the games saved in FOLDER by earlier runs (repeatable)",
+    )
+    parser.add_argument(
         "--update-ratings", action="store_true", help="write the bot levels' ratings to the ratings file"
     )
     parser.add_argument(
@@ -194,9 +239,45 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def rate_saved_games(arguments: argparse.Namespace, argv: Sequence[str]) -> int:
+    """`--from-games`: the tables of the saved games, and with --update-ratings the levels' ratings."""
+    try:
+        results, rules = saved_results(arguments.from_games)
+    except (OSError, ValueError) as error:
+        print(f"gomoku-arena: {error}", file=sys.stderr)
+        return 2
+    if not results or len(rules) != 1:
+        found = "no finished games" if not results else f"games of several rules ({', '.join(map(str, rules))})"
+        print(f"gomoku-arena: {found} in {', '.join(map(str, arguments.from_games))}", file=sys.stderr)
+        return 2
+    try:
+        known = read_ratings(arguments.ratings_file) if arguments.anchor else {}
+        anchors = {level: known[level] for level in arguments.anchor}
+    except (OSError, ValueError) as error:
+        print(f"gomoku-arena: {error}", file=sys.stderr)
+        return 2
+    except KeyError as error:
+        print(f"gomoku-arena: the anchor {error} has no rating in {arguments.ratings_file}", file=sys.stderr)
+        return 2
+    ratings = compute_ratings(results, anchors=anchors)
+    print(f"{len(results)} saved games")
+    print(crosstable([rating.name for rating in ratings], results))
+    print()
+    print(rating_table(ratings))
+    if arguments.update_ratings:
+        fitted = [rating.name for rating in ratings if rating.name in level_names() and rating.name not in anchors]
+        levels = [PlayerSpec(name, level=name) for name in fitted]
+        measured = measurement(argv, len(results), None, rules.pop())
+        written = update_ratings(ratings, levels, arguments.ratings_file, measured)
+        print(f"\nratings written to {arguments.ratings_file}: {written}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     arguments = parse_arguments(argv)
+    if arguments.from_games:
+        return rate_saved_games(arguments, argv)
     try:
         players = [parse_player(text) for text in [*arguments.players, *arguments.engine]]
         players += [weights_player(text) for text in arguments.weights]

@@ -8,13 +8,17 @@ draw is added between every two players who met, so that a player who won
 (or lost) every game still gets a finite rating. The 95% interval is
 1.96 standard errors, taken from the diagonal of the Fisher information
 (the usual approximation when there are many games per player).
+
+Anchors are players whose ratings are known and kept (the classic bots,
+when the engine levels are fitted from a ladder and a few games against
+them): the others are fitted around them, and nothing is re-centred.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 ELO_SCALE = 400 / math.log(10)
@@ -39,8 +43,13 @@ class Rating:
     """Points scored in them: 1 a win, 1/2 a draw."""
 
 
-def compute_ratings(results: Iterable[tuple[str, str, float]], iterations: int = 2000) -> list[Rating]:
-    """Ratings, best first, from (player, opponent, player's points) triples, one per game."""
+def compute_ratings(
+    results: Iterable[tuple[str, str, float]], iterations: int = 2000, anchors: Mapping[str, float] | None = None
+) -> list[Rating]:
+    """Ratings, best first, from (player, opponent, player's points) triples, one per game. Without
+    `anchors` they average MEAN_RATING; with them (name -> Elo), those players keep their ratings
+    (with an error of 0) and the others are placed against them."""
+    anchors = anchors or {}
     games: dict[tuple[str, str], float] = defaultdict(float)
     points: dict[str, float] = defaultdict(float)
     real_games: dict[str, int] = defaultdict(int)
@@ -58,16 +67,20 @@ def compute_ratings(results: Iterable[tuple[str, str, float]], iterations: int =
             points[name] += 0.5
             points[other] += 0.5
     names = sorted(points)
-    strength = {name: 1.0 for name in names}
+    fixed = {name: math.exp((anchors[name] - MEAN_RATING) / ELO_SCALE) for name in names if name in anchors}
+    strength = {name: fixed.get(name, 1.0) for name in names}
     for _ in range(iterations):
-        updated = {}
+        updated = dict(fixed)
         for name in names:
+            if name in fixed:
+                continue
             denominator = sum(
                 count / (strength[name] + strength[other]) for (player, other), count in games.items() if player == name
             )
             updated[name] = points[name] / denominator
-        scale = math.exp(sum(math.log(value) for value in updated.values()) / len(updated))
-        updated = {name: value / scale for name, value in updated.items()}
+        if not fixed:
+            scale = math.exp(sum(math.log(value) for value in updated.values()) / len(updated))
+            updated = {name: value / scale for name, value in updated.items()}
         converged = all(abs(math.log(updated[name] / strength[name])) < 1e-10 for name in names)
         strength = updated
         if converged:
@@ -80,6 +93,6 @@ def compute_ratings(results: Iterable[tuple[str, str, float]], iterations: int =
             if player == name:
                 expected = strength[name] / (strength[name] + strength[other])
                 information += count * expected * (1 - expected) / ELO_SCALE**2
-        error = 1.96 / math.sqrt(information) if information > 0 else math.inf
+        error = 0.0 if name in fixed else 1.96 / math.sqrt(information) if information > 0 else math.inf
         ratings.append(Rating(name, MEAN_RATING + elos[name], error, real_games[name], real_points[name]))
     return sorted(ratings, key=lambda rating: -rating.elo)

@@ -6,8 +6,12 @@ match clock); for each move asked of it, the manager says what the brain
 does not know yet (BEGIN, TURN or the whole BOARD) and checks the answer.
 This module only moves the lines: a thread reads the brain's output into
 a queue, so that waiting for an answer can time out. MESSAGE and DEBUG
-lines are kept aside; ERROR, UNKNOWN, a crash, a malformed or illegal move
-raise EngineError.
+lines are kept aside; a crash, a malformed or illegal move raise
+EngineError. ERROR or UNKNOWN to a move is a slip the manager forgives a
+few times (`engine.gomocup_manager.Slipped`): the move is asked again, with
+the whole position, once the brain has been quiet for a moment. Every
+command waits COMMAND_PACE_MS after the brain's last output, so that a
+brain that reads again only a moment after it answers (Rapfi) hears it.
 
 A brain that has not answered when the move's time plus a grace period is
 over is killed at once (no polite END first) and EngineTimeout is raised,
@@ -27,6 +31,7 @@ from types import TracebackType
 from engine.board import Board
 from engine.bots import Decision
 from engine.gomocup_manager import (
+    COMMAND_PACE_MS,
     BrainEvent,
     BrainManager,
     BrainProtocolError,
@@ -34,6 +39,7 @@ from engine.gomocup_manager import (
     Played,
     Resend,
     Said,
+    Slipped,
     TimeLimits,
 )
 from engine.limits import SearchLimits
@@ -76,9 +82,11 @@ class GomocupEngine:
         self.rule = rule
         self.grace_ms = grace_ms
         self.messages: list[str] = []
-        """MESSAGE and DEBUG lines of the last move, for people to read."""
+        """MESSAGE and DEBUG lines of the last move, and its slips, for people to read."""
         self._manager = BrainManager(name)
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._last_output = time.monotonic()
+        """When the brain last printed a line (the reader thread writes it)."""
         try:
             self._process = subprocess.Popen(
                 list(command),
@@ -102,11 +110,14 @@ class GomocupEngine:
         assert self._process.stdout is not None
         with self._process.stdout:
             for line in self._process.stdout:
+                self._last_output = time.monotonic()
                 self._lines.put(line.strip())
         self._lines.put(None)
 
     def _send(self, lines: Sequence[str]) -> None:
+        """Write the lines, no sooner than COMMAND_PACE_MS after the brain's last output."""
         assert self._process.stdin is not None
+        time.sleep(max(0.0, self._last_output + COMMAND_PACE_MS / 1000 - time.monotonic()))
         try:
             self._process.stdin.write("".join(line + "\n" for line in lines))
             self._process.stdin.flush()
@@ -114,13 +125,21 @@ class GomocupEngine:
             raise EngineError(f"{self.level} stopped reading its input: {error}") from error
 
     def _converse(self, lines: Sequence[str], timeout_s: float) -> BrainEvent:
-        """Send the manager's lines and read until the answer; kill the brain if none comes in time."""
+        """Send the manager's lines and read until the answer; kill the brain if none comes in time.
+        After a slip, the question is asked again once the brain has been quiet long enough."""
         self._send(lines)
         deadline = time.monotonic() + timeout_s
+        quiet_s: float | None = None
+        """After a slip: how long the brain must be quiet before the question is asked again."""
         while True:
+            left_s = max(0.0, deadline - time.monotonic())
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._lines.get(timeout=left_s if quiet_s is None else min(left_s, quiet_s))
             except queue.Empty:
+                if quiet_s is not None and time.monotonic() < deadline:
+                    self._send(self._manager.retry())
+                    quiet_s = None
+                    continue
                 self.kill()
                 raise EngineTimeout(f"{self.level} did not answer within {timeout_s:.1f} s and was killed") from None
             if line is None:
@@ -133,6 +152,9 @@ class GomocupEngine:
                 raise EngineError(str(error)) from None
             if isinstance(event, Said):
                 self.messages.append(event.text)
+            elif isinstance(event, Slipped):
+                self.messages.append(f"{self.level} slipped ({event.text!r}): asked again")
+                quiet_s = event.quiet_ms / 1000
             elif isinstance(event, Resend):
                 self._send(event.lines)
             else:

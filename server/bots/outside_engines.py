@@ -102,10 +102,13 @@ class EngineStable:
         return await self._ask(request, decide)
 
     def _limits(self, request: BotRequest) -> TimeLimits:
-        return TimeLimits(request.thinking_ms, request.match_ms or 0, request.time_left_ms)
+        """What the engine is told: the longest this move may take (in a timed game, the most our
+        own levels may take on a move whose search is unsettled; else its time) as
+        `timeout_turn`, and the clock, so that it plans its moves within them as our levels do."""
+        return TimeLimits(request.longest_ms, request.match_ms or 0, request.time_left_ms)
 
     def _answer_timeout_s(self, request: BotRequest) -> float:
-        return (request.thinking_ms + self.spec.tolerance_ms) / 1000
+        return (request.longest_ms + self.spec.tolerance_ms) / 1000
 
     # ------------------------------------------------------------ faults
 

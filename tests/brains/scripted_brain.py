@@ -14,6 +14,9 @@ along the top row. Its faults, counted in moves asked of this process:
     mute           never answer START
     flood N        from its start, print lines of N bytes on stderr without a pause, in a thread
                    of its own (and play as usual)
+    early N        drop every line read within N milliseconds of its last move, answering
+                   `ERROR Unknown command` to each (Rapfi 0.43 loses a command that arrives while
+                   it is still finishing its answer)
 
 It answers SWAP2BOARD too: three stones at the top left, SWAP to three
 stones, its usual move to five. Everything it is told goes to stderr as
@@ -47,6 +50,7 @@ def main(argv: list[str]) -> int:
     asked = 0
     listing: str | None = None
     listed: list[str] = []
+    last_move_at = float("-inf")
 
     def say(text: str) -> None:
         print(text, flush=True)
@@ -55,7 +59,7 @@ def main(argv: list[str]) -> int:
         return next((x, y) for y in range(size) for x in range(size) if (x, y) not in stones)
 
     def answer_move() -> int | None:
-        nonlocal asked
+        nonlocal asked, last_move_at
         asked += 1
         if fault == "slow" and at in (0, asked):
             time.sleep(pause_ms / 1000)
@@ -73,11 +77,15 @@ def main(argv: list[str]) -> int:
         stones.append(point)
         say("MESSAGE scripted brain thinking")
         say(f"{point[0]},{point[1]}")
+        last_move_at = time.monotonic()
         return None
 
     for raw in sys.stdin:
         line = raw.strip()
         print(f"scripted brain got: {line}", file=sys.stderr, flush=True)
+        if fault == "early" and time.monotonic() - last_move_at < at / 1000:
+            say("ERROR Unknown command")
+            continue
         word, _, rest = line.partition(" ")
         word = word.upper()
         if listing is not None:

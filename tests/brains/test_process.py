@@ -112,3 +112,42 @@ async def test_a_brain_flooding_stderr_keeps_playing_and_what_the_log_cannot_tak
     finally:
         await brain.close()
     assert sum(dropped) > STDERR_LOG_BURST_BYTES, "past what the log may take, the flood is dropped and counted"
+
+
+async def play_against_a_quick_opponent(brain: BrainProcess, moves: int) -> list[Point]:
+    """The brain plays black; white answers each of its moves at once, along the bottom row."""
+    played: list[Point] = []
+    for x in range(moves):
+        played.append(await brain.move(played, QUICK, START_S))
+        played.append(Point(x, 14))
+    return played[::2]
+
+
+async def test_a_brain_that_reads_again_only_a_moment_after_its_move_hears_every_paced_command(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    brain = await started(scripted("early", "5"), "rapfi-like")
+    try:
+        assert await play_against_a_quick_opponent(brain, 4) == [Point(x, 0) for x in range(4)]
+    finally:
+        await brain.close()
+    assert "slipped" not in caplog.text
+
+
+async def test_a_command_the_brain_dropped_is_asked_again_whole_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    brain = await started(scripted("early", "300"), "slow-reader")  # the third retry is heard
+    try:
+        assert await play_against_a_quick_opponent(brain, 3) == [Point(x, 0) for x in range(3)]
+        assert brain.running
+    finally:
+        await brain.close()
+    slips = [record.getMessage() for record in caplog.records if "slipped" in record.getMessage()]
+    assert slips and "slow-reader" in slips[0] and "ERROR Unknown command" in slips[0]
+
+
+async def test_a_brain_that_never_hears_a_move_fails_after_the_retries_and_is_killed() -> None:
+    brain = await started(scripted("early", "60000"), "deaf")
+    await brain.move([], QUICK, START_S)
+    with pytest.raises(BrainFailure, match="deaf answered 'ERROR Unknown command' to MOVE \\(asked 4 times\\)"):
+        await brain.move([Point(0, 0), Point(7, 7)], QUICK, START_S)
+    assert not brain.running

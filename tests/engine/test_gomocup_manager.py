@@ -14,6 +14,7 @@ from engine.gomocup_manager import (
     Ready,
     Resend,
     Said,
+    Slipped,
     Swap2Decided,
     TimeLimits,
 )
@@ -83,7 +84,6 @@ def test_only_the_time_limits_that_changed_are_told_again() -> None:
         ("7,7", "illegal: h8 is already taken"),
         ("15,3", "illegal"),
         ("hello there", "not a move"),
-        ("ERROR no idea", "answered 'ERROR no idea' to MOVE"),
         ("7,7,1", "not a move"),
     ],
 )
@@ -94,6 +94,54 @@ def test_an_answer_that_is_not_a_legal_move_is_a_protocol_error(answer: str, com
         manager.receive(answer)
     assert manager.awaiting is None
     assert not manager.holds([Point(7, 7), Point(8, 8), Point(9, 9)])
+
+
+def test_an_error_to_a_move_is_a_slip_asked_again_whole_until_the_retries_are_spent() -> None:
+    manager = started()
+    manager.ask_move([], SECOND)
+    manager.receive("7,7")
+    assert manager.ask_move([Point(7, 7), Point(8, 8)], SECOND) == ["TURN 8,8"]
+    assert manager.receive("ERROR Unknown command") == Slipped("ERROR Unknown command", quiet_ms=50)
+    assert manager.receive("ERROR Unknown command") == Slipped("ERROR Unknown command", quiet_ms=50), (
+        "a second complaint before the retry echoes the same slip (the brain dropped two lines)"
+    )
+    whole = ["INFO timeout_turn 1000", "INFO timeout_match 0", "BOARD", "7,7,1", "8,8,2", "DONE"]
+    assert manager.retry() == whole, "the brain's position and limits are unknown after a slip: all are told"
+    assert manager.receive("UNKNOWN command") == Slipped("UNKNOWN command", quiet_ms=100), "each retry waits longer"
+    assert manager.retry() == whole
+    assert manager.receive("ERROR") == Slipped("ERROR", quiet_ms=200)
+    assert manager.retry() == whole
+    with pytest.raises(BrainProtocolError, match="answered 'ERROR' to MOVE \\(asked 4 times\\)"):
+        manager.receive("ERROR")
+    assert manager.awaiting is None
+
+
+def test_an_answer_that_follows_a_slip_is_the_answer_and_the_next_question_may_slip_again() -> None:
+    manager = started()
+    manager.ask_move([Point(7, 7)], SECOND)
+    assert isinstance(manager.receive("ERROR Unknown command"), Slipped)
+    assert manager.receive("8,8") == Played(Point(8, 8)), "the brain read the move after all"
+    assert manager.awaiting is None
+    with pytest.raises(RuntimeError, match="no question that slipped"):
+        manager.retry()
+    assert manager.ask_move([Point(7, 7), Point(8, 8), Point(9, 9)], SECOND) == ["TURN 9,9"]
+    assert manager.receive("ERROR") == Slipped("ERROR", quiet_ms=50), "a new question has all its retries"
+
+
+def test_a_swap2_question_that_slipped_is_asked_again_with_its_stones() -> None:
+    manager = started()
+    stones = [Point(7, 7), Point(8, 8), Point(6, 9)]
+    manager.ask_swap2(stones, SECOND)
+    assert isinstance(manager.receive("ERROR Unknown command"), Slipped)
+    assert manager.retry()[-5:] == ["SWAP2BOARD", "7,7", "8,8", "6,9", "DONE"]
+    assert manager.receive("SWAP") == Swap2Decided(ChooseColor(Color.BLACK))
+
+
+def test_an_error_to_about_is_no_slip() -> None:
+    manager = started()
+    manager.ask_about()
+    with pytest.raises(BrainProtocolError, match="answered 'ERROR' to ABOUT"):
+        manager.receive("ERROR")
 
 
 def test_a_renju_brain_may_not_answer_a_forbidden_point_for_black() -> None:

@@ -141,6 +141,26 @@ async def test_a_brain_that_overruns_once_is_killed_and_the_move_asked_again(
     assert any("did not answer within 1.0 s" in record.getMessage() for record in caplog.records)
 
 
+async def test_in_a_timed_game_an_engine_is_told_the_most_its_move_may_take_and_given_it(
+    start_server: ServerFactory, client: ClientFactory
+) -> None:
+    """Its share of a minute is its 300 ms; a move our own levels would let run on while unsettled
+    may take three shares (900 ms): the engine hears that as its `timeout_turn`, and its 1.2 s
+    answer (within 900 ms plus its 700 ms tolerance) is taken."""
+    server = await start_server(bot_workers=1, engines=(scripted("clocked", "slow", "1", "1200"),))
+    alice = await client("alice", server=server)
+    clock = {"initial_ms": 60_000, "increment_ms": 0}
+    created = await alice.request(type="create_room", black="me", white={"bot": "clocked"}, clock=clock)
+    await alice.request(type="move", room_id=created["room"]["room_id"], move="h8")
+    assert (await next_of(alice, "moved"))["color"] == "white"
+    assert server.app.bots is not None and server.app.bots.engines is not None
+    [brain] = server.app.bots.engines.stable("clocked").processes
+    told = [line.removeprefix("scripted brain got: ") for line in brain.stderr_tail().split(" | ")]
+    assert "INFO timeout_turn 900" in told and "INFO timeout_match 60000" in told
+    [left] = [int(line.split()[-1]) for line in told if line.startswith("INFO time_left")]
+    assert 55_000 < left <= 60_000
+
+
 @pytest.mark.parametrize(
     ("fault", "reason"),
     [

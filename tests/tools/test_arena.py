@@ -170,3 +170,70 @@ def test_with_level_times_each_of_our_levels_thinks_its_own_time_and_outside_bra
     assert (task.move_time_ms(easy), task.move_time_ms(master), task.move_time_ms(brain)) == (300, 5_000, 1000)
     (equal, _) = arena.schedule([easy, master], None, OPENINGS[:1], 1000, Rule.FREESTYLE, 0)
     assert (equal.move_time_ms(easy), equal.move_time_ms(master)) == (1000, 1000)
+
+
+def test_ratings_are_fitted_from_the_games_of_several_earlier_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ladder, anchors, path = tmp_path / "ladder", tmp_path / "anchors", tmp_path / "bot_ratings.json"
+    brain = f"easy={sys.executable} -m tools.brain --level easy --nodes 300"
+    assert arena.main(["greedy", "--gauntlet", brain, "--openings=1", "--jobs=1", f"--out={ladder}"]) == 0
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={anchors}"]) == 0
+    capsys.readouterr()
+    path.write_text(json.dumps({"ratings": {"master": 1900}, "measured": {}}))
+    options = [f"--from-games={ladder}", f"--from-games={anchors}", "--update-ratings", f"--ratings-file={path}"]
+    assert arena.main(options) == 0
+    assert "4 saved games" in capsys.readouterr().out
+    ratings = read_ratings(path)
+    assert set(ratings) == {"easy", "greedy", "static", "master"}, "a brain named after a level is rated as it"
+    measured = json.loads(path.read_text())["measured"]
+    assert (
+        measured["games"] == 4
+        and measured["time_ms"] is None
+        and sorted(measured["levels"])
+        == [
+            "easy",
+            "greedy",
+            "static",
+        ]
+    )
+
+
+def test_rating_saved_games_needs_some(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main([f"--from-games={tmp_path}"]) == 2
+    assert "no finished games" in capsys.readouterr().err
+
+
+def test_anchors_keep_their_ratings_and_the_others_are_placed_against_them() -> None:
+    results = [("a", "b", 1.0)] * 6 + [("a", "b", 0.0)] * 2 + [("c", "a", 0.5)] * 4
+    ratings = {rating.name: rating for rating in compute_ratings(results, anchors={"b": 1300})}
+    assert ratings["b"].elo == pytest.approx(1300) and ratings["b"].error == 0
+    assert 1400 < ratings["a"].elo < 1600, "6.5 points of 9 against b (with the virtual draw): about +150"
+    assert ratings["c"].elo == pytest.approx(ratings["a"].elo, abs=1)
+    assert ratings["a"].error > 0
+
+
+def test_saved_games_are_fitted_around_anchor_levels_which_keep_their_ratings(tmp_path: Path) -> None:
+    games, path = tmp_path / "games", tmp_path / "bot_ratings.json"
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={games}"]) == 0
+    path.write_text(json.dumps({"ratings": {"greedy": 1100, "master": 1900}, "measured": {}}))
+    options = [f"--from-games={games}", "--anchor=greedy", "--update-ratings", f"--ratings-file={path}"]
+    assert arena.main(options) == 0
+    ratings = read_ratings(path)
+    assert ratings["greedy"] == 1100 and ratings["master"] == 1900 and "static" in ratings
+    assert json.loads(path.read_text())["measured"]["levels"] == ["static"]
+
+
+def test_an_anchor_without_a_rating_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games, path = tmp_path / "games", tmp_path / "bot_ratings.json"
+    assert arena.main(["greedy", "--gauntlet=static", "--openings=1", "--time-ms=50", f"--out={games}"]) == 0
+    path.write_text(json.dumps({"ratings": {"master": 1900}, "measured": {}}))
+    assert arena.main([f"--from-games={games}", "--anchor=greedy", f"--ratings-file={path}"]) == 2
+    assert "the anchor 'greedy' has no rating" in capsys.readouterr().err
+
+
+def test_the_ratings_list_bots_shows_order_the_engine_levels_as_the_ladder_does() -> None:
+    """The ladder at the levels' own times: each level beats the one below (bench/RESULTS.md)."""
+    ratings = read_ratings()
+    ladder = ["easy", "medium", "hard", "master"]
+    assert sorted(ladder, key=ratings.__getitem__) == ladder, ratings

@@ -12,7 +12,7 @@ from engine.limits import Budget, SearchLimits, counting_clock
 from engine.search.levels import ENGINE_LEVELS, LEVELS, EngineBot
 from engine.search.movegen import threat_replies
 from engine.search.position import WIN, WON, Position
-from engine.search.search import Searcher, SearchSettings, reductions_table
+from engine.search.search import SCORE_FALL, Searcher, SearchSettings, critical, reductions_table
 from engine.search.threats import ThreatSolver
 
 # Black to move; white threatens a five at h3 (h4-h7), black has nothing better.
@@ -220,6 +220,34 @@ def test_a_search_whose_best_move_just_changed_runs_on_past_its_planned_time() -
     # planned, and being settled again it ends the search (far before the 1,200 ms allowed).
     assert depths[None] == [(1, "f11"), (2, "j8")]
     assert depths[1200] == [(1, "f11"), (2, "j8"), (3, "j8")]
+
+
+def test_a_move_is_critical_when_threatened_when_its_best_move_changed_or_when_its_score_fell() -> None:
+    assert critical(True, [40], [300]), "the opponent threatens to win: critical from the first depth"
+    assert not critical(False, [40], [300])
+    assert critical(False, [40, 41], [300, 280]), "the best move changed at the last depth"
+    assert not critical(False, [40, 40, 40], [300, -900, 300 - SCORE_FALL + 1])
+    assert critical(False, [40, 40, 40], [300, -900, 300 - SCORE_FALL]), "it fell since the depth of its parity"
+    assert not critical(False, [40, 40, 40, 40], [300, 2000, 290, 2000 - SCORE_FALL + 1]), (
+        "a swing between odd and even depths is not a fall"
+    )
+
+
+def test_a_threatened_move_uses_more_than_its_planned_time_and_never_more_than_its_most() -> None:
+    # Black to move; white's d8 e8 f8 is an open three. The best move stays the same from depth 5
+    # on: unthreatened, such a search would end at its planned 300 ms.
+    board = Board.from_moves([parse_point(name, 15) for name in ("h8", "d8", "k11", "e8", "m4", "f8")])
+    assert threat_replies(Position.from_board(board)) is not None
+    master = next(level for level in LEVELS if level.name == "master")
+    used_ms = {}
+    for most_time_ms in (None, 900):
+        clock = counting_clock()
+        started = clock()
+        results = list(EngineBot(master, clock).think(board, SearchLimits(time_ms=300, most_time_ms=most_time_ms)))
+        used_ms[most_time_ms] = (clock() - started) * 1000
+        assert results[-1].move == parse_point("c8", 15)
+    assert 250 < used_ms[None] <= 300, "without a most time the planned time is all it has"
+    assert 800 < used_ms[900] <= 900, "threatened, it runs on to its most time, and stops there"
 
 
 def test_the_reductions_grow_with_the_depth_and_the_move_index() -> None:
