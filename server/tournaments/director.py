@@ -149,9 +149,7 @@ class Director:
         """How many tournaments not yet over the player with this id organises: one ended (by itself or
         early) no longer counts, even while its last games are still going on."""
         return sum(
-            1
-            for t in self._tournaments.values()
-            if t.terms.organiser_id == organiser_id and t.status != "finished"
+            1 for t in self._tournaments.values() if t.terms.organiser_id == organiser_id and t.status != "finished"
         )
 
     # ---------------------------------------------------------- lifecycle
