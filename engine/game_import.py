@@ -69,6 +69,10 @@ class UploadError(ValueError):
     """An upload that cannot be imported; the message names the file, the game and the move."""
 
 
+class UploadTooBig(UploadError):
+    """An upload past one of the bounds: bytes, games per upload, moves per game."""
+
+
 @dataclass(frozen=True, slots=True)
 class UploadedFile:
     """One file of an upload."""
@@ -119,7 +123,7 @@ def read_upload(files: list[UploadedFile], terms: UploadTerms) -> list[ImportedG
     """
     size = sum(len(file.text.encode("utf-8")) for file in files)
     if size > MAX_UPLOAD_BYTES:
-        raise UploadError(f"the upload is {size} bytes; at most {MAX_UPLOAD_BYTES} are taken at once")
+        raise UploadTooBig(f"the upload is {size} bytes; at most {MAX_UPLOAD_BYTES} are taken at once")
     games: list[ImportedGame] = []
     seen: dict[str, ImportedGame] = {}
     for file in files:
@@ -127,7 +131,7 @@ def read_upload(files: list[UploadedFile], terms: UploadTerms) -> list[ImportedG
         for index, record in enumerate(_records(file, source, terms), start=1):
             where = f"{file.name}, game {index}"
             if len(games) == MAX_GAMES_PER_UPLOAD:
-                raise UploadError(f"{where}: an upload holds at most {MAX_GAMES_PER_UPLOAD} games")
+                raise UploadTooBig(f"{where}: an upload holds at most {MAX_GAMES_PER_UPLOAD} games")
             game = _checked(record, source, file.name, index)
             twin = seen.get(game.fingerprint)
             if twin is not None:
@@ -225,7 +229,7 @@ def _checked(record: GameRecord, source: ImportFormat, file: str, index: int) ->
     if not record.moves:
         raise UploadError(f"{where} has no moves")
     if len(record.moves) > MAX_MOVES_PER_GAME:
-        raise UploadError(f"{where} has {len(record.moves)} moves; an imported game has at most {MAX_MOVES_PER_GAME}")
+        raise UploadTooBig(f"{where} has {len(record.moves)} moves; an imported game has at most {MAX_MOVES_PER_GAME}")
     ended = replace(
         record,
         black=replace(record.black, name=_short_name(record.black.name, "black")),

@@ -333,12 +333,13 @@ class Storage:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
         unfinished game, and each room's latest game if it finished at or after `finished_since`
         (its players may come back for a rematch); only those of `rooms` if given (a node taking
-        over some rooms)."""
+        over some rooms). An imported game is never one: it was played in no room here."""
         async with self._snapshot() as read:
             rows = await read.rows(
                 f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
-                "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
-                "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
+                "WHERE (r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
+                "(SELECT MAX(rowid) FROM games GROUP BY room_id))) "
+                "AND NOT EXISTS (SELECT 1 FROM imported_games i WHERE i.game_id = g.game_id) ORDER BY g.rowid",
                 (format_timestamp(finished_since),),
             )
             restored = []
@@ -348,6 +349,18 @@ class Storage:
                 moves = tuple(move.point for move in await read.moves(row["game_id"]))
                 restored.append(restored_game_from(row, moves, await read.opening(row)))
         return restored
+
+    async def imported_games_like(self, fingerprints: Collection[str]) -> dict[str, GameId]:
+        """The stored imported games among `fingerprints` (`engine.game_import.game_fingerprint`), by
+        fingerprint: the games an upload would store a second time."""
+        if not fingerprints:
+            return {}
+        marks = ", ".join("?" for _ in fingerprints)
+        async with self._snapshot() as read:
+            rows = await read.rows(
+                f"SELECT fingerprint, game_id FROM imported_games WHERE fingerprint IN ({marks})", tuple(fingerprints)
+            )
+        return {row["fingerprint"]: GameId(row["game_id"]) for row in rows}
 
     async def unfinished_games(self) -> list[RestoredGame]:
         """Every stored game without a result, with its moves, oldest first."""
