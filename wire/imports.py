@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.game_import import MAX_NAME_LENGTH
 from engine.types import Rule
 from wire.ids import GameId
 from wire.messages import ClientMessage, ServerMessage, WireModel
@@ -41,9 +42,9 @@ class ImportGames(ClientMessage):
     """The rule of `.psq` games, move lists and SGF games without RU (each move is checked under it)."""
     size: int = Field(default=15, ge=5, le=26)
     """The board of move lists."""
-    black: str = Field(default="black", min_length=1, max_length=64)
+    black: str = Field(default="black", min_length=1, max_length=MAX_NAME_LENGTH)
     """The black player's name in move lists (a name as text, not an account)."""
-    white: str = Field(default="white", min_length=1, max_length=64)
+    white: str = Field(default="white", min_length=1, max_length=MAX_NAME_LENGTH)
     """The white player's name in move lists."""
     private: bool = False
     """Whether only the player may read the games (as a private room's games)."""
