@@ -235,7 +235,8 @@ class Storage:
 
         The record counts rated games, private ones too, as the rating does:
         wins, losses and draws add up to the standing's games. `played` counts
-        every finished game in one of its seats. The last `recent` games and
+        every finished game played here in one of its seats (an imported game
+        names its players as text: it is nobody's). The last `recent` games and
         the rating after each of the last `history` rated games name a private
         game only to its players (a point of the history keeps its rating
         without its game id).
@@ -257,7 +258,7 @@ class Storage:
             )
             finished = await read.one(
                 f"SELECT COUNT(*) AS played FROM games g JOIN results r USING (game_id) "
-                f"WHERE {_SEATED.format(name=':name')}",
+                f"WHERE {_SEATED.format(name=':name')} AND {_NOT_IMPORTED}",
                 {"name": standing.name},
             )
             points = await read.rows(
@@ -338,8 +339,7 @@ class Storage:
             rows = await read.rows(
                 f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
                 "WHERE (r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
-                "(SELECT MAX(rowid) FROM games GROUP BY room_id))) "
-                "AND NOT EXISTS (SELECT 1 FROM imported_games i WHERE i.game_id = g.game_id) ORDER BY g.rowid",
+                f"(SELECT MAX(rowid) FROM games GROUP BY room_id))) AND {_NOT_IMPORTED} ORDER BY g.rowid",
                 (format_timestamp(finished_since),),
             )
             restored = []
@@ -386,15 +386,17 @@ class Storage:
         """A page of game summaries, newest first, from just before the game `before` (or the
         newest); None when `before` names no stored game `viewer` may see.
 
-        `player` matches either seat (a bot by its level name) and the game's
-        creator, ignoring case as names do. A private game is listed only when
+        `player` matches either seat (a bot by its level name) of a game played
+        here and the game's creator (an imported game's uploader), ignoring case
+        as names do. A private game is listed only when
         `viewer` played in it or created it. A finished game's summary says
         `rated` when its result changed ratings (an abort did not).
         """
         conditions = [_VISIBLE]
         parameters: dict[str, Any] = {"viewer": viewer, "limit": limit + 1}
         if player is not None:
-            conditions.append(f"({_SEATED.format(name=':player')} OR g.created_by = :player COLLATE NOCASE)")
+            seated = f"({_SEATED.format(name=':player')} AND {_NOT_IMPORTED})"
+            conditions.append(f"({seated} OR g.created_by = :player COLLATE NOCASE)")
             parameters["player"] = player
         async with self._snapshot() as read:
             if before is not None:
@@ -537,12 +539,17 @@ class Storage:
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"
 """SQL: the player named by the parameter `name` holds a seat of the game `g` (names ignore case)."""
 
+_NOT_IMPORTED = "NOT EXISTS (SELECT 1 FROM imported_games i WHERE i.game_id = g.game_id)"
+"""SQL: the game `g` was played here, not imported: an imported game's seats are names as text, not
+accounts, so it is its uploader's (`created_by`) and no seated player's game, and never a room."""
+
 _VISIBLE = (
-    "(g.private = 0 OR g.black_name = :viewer COLLATE NOCASE OR g.white_name = :viewer COLLATE NOCASE "
-    "OR g.created_by = :viewer COLLATE NOCASE)"
+    "(g.private = 0 OR ((g.black_name = :viewer COLLATE NOCASE OR g.white_name = :viewer COLLATE NOCASE) "
+    f"AND {_NOT_IMPORTED}) OR g.created_by = :viewer COLLATE NOCASE)"
 )
 """SQL: the game `g` may be shown to the player named by the parameter `viewer` (NULL for anyone): a
-public game to anyone, a private one to its players and its creator only."""
+public game to anyone, a private one to its players and its creator only (a private imported game to
+its uploader only: its seats name nobody's account)."""
 
 
 class _Snapshot:

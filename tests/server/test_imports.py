@@ -191,3 +191,18 @@ async def test_a_private_import_is_the_uploaders_alone_and_imports_never_come_ba
     again = await start_server()
     ann = await client("ann", again)
     assert refused(await ann.request(type="join_room", room_id=room_id), "not_found")
+
+
+async def test_an_imported_game_is_its_uploaders_and_no_named_players(
+    game_server: RunningServer, client: ClientFactory
+) -> None:
+    ann, bob = await client("ann"), await client("bob")
+    (public,) = await imported(bob, ("fake.txt", "h8 i9 h9"), black="ann", white="bob")
+    (private,) = await imported(bob, ("secret.txt", "h8 i9 h9 i10"), black="ann", white="bob", private=True)
+    bobs = await bob.request(type="list_games", player="bob")
+    assert [game["game_id"] for game in bobs["games"]] == [private["game_id"], public["game_id"]]
+    assert (await ann.request(type="list_games", player="ann"))["games"] == []
+    status, _, body = await game_server.get("/api/players/ann")
+    assert status == 200 and (json.loads(body)["played"], json.loads(body)["recent"]) == (0, [])
+    assert (await ann.request(type="get_game", game_id=public["game_id"]))["type"] == "game"
+    assert refused(await ann.request(type="get_game", game_id=private["game_id"]), "not_found")
