@@ -1,5 +1,5 @@
 """Importing games on a real server: a player's Piskvork, SGF and move-list files become games that
-are fetched, listed and reviewed like any other; a bad, too big or repeated upload is refused with
+are fetched, listed, reviewed and mined for puzzles like any other; a bad, too big or repeated upload is refused with
 its reason and leaves nothing behind.
 
 The files are written here by hand from the formats' descriptions (engine.psq, engine.sgf).
@@ -206,3 +206,16 @@ async def test_an_imported_game_is_its_uploaders_and_no_named_players(
     assert status == 200 and (json.loads(body)["played"], json.loads(body)["recent"]) == (0, [])
     assert (await ann.request(type="get_game", game_id=public["game_id"]))["type"] == "game"
     assert refused(await ann.request(type="get_game", game_id=private["game_id"]), "not_found")
+
+
+async def test_the_miner_finds_a_puzzle_in_an_imported_game(game_server: RunningServer, client: ClientFactory) -> None:
+    """The 9x9 game of tests/server/test_reviews_and_puzzles.py whose g5 (a four and an open three) is
+    the only winning move at ply 10, typed in as a move list."""
+    ann = await client("ann")
+    (game,) = await imported(ann, ("nine.txt", "d5 c5 e5 e6 f5 f6 g6 e4 g7 f4 g5 h5 g4 a1 g8"), size=9)
+    miner = game_server.app.review.miner
+    assert miner is not None
+    assert await miner.mine_waiting_games() == 1
+    status, _, body = await game_server.get("/api/puzzles/next")
+    puzzle = json.loads(body)
+    assert status == 200 and (puzzle["game_id"], puzzle["ply"], puzzle["size"]) == (game["game_id"], 10, 9)
