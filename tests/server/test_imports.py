@@ -1,6 +1,6 @@
 """Importing games on a real server: a player's Piskvork, SGF and move-list files become games that
-are fetched, listed, reviewed and mined for puzzles like any other; a bad, too big or repeated upload is refused with
-its reason and leaves nothing behind.
+are fetched, listed, reviewed and mined for puzzles like any other; a bad, too big or repeated
+upload is refused with its reason and leaves nothing behind.
 
 The files are written here by hand from the formats' descriptions (engine.psq, engine.sgf).
 """
