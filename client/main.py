@@ -1,7 +1,7 @@
 """`gomoku`: the terminal client, and subcommands for scripts.
 
 `gomoku --server ws://127.0.0.1:8765/ws --name alice` plays interactively
-(type `help`). `gomoku bots|rooms|games|export|delete|play|top|online|seeks|profile|login|passwd
+(type `help`). `gomoku bots|rooms|games|export|import|delete|play|top|online|seeks|profile|login|passwd
 ...` does one job, prints plain text and exits: see `gomoku SUBCOMMAND --help`.
 """
 
@@ -25,6 +25,7 @@ from client.lines import StdinLines
 from client.play import INPUT_ENDED, BotGame, PlaySettings
 from client.session import Session, StdioTerminal
 from client.tokens import CONFIG_DIR_ENV, TokenStore, TokenStoreError, default_config_dir
+from engine.game_import import MAX_NAME_LENGTH, UploadTerms
 from engine.types import Color, Rule
 from wire.messages import GameId
 
@@ -132,6 +133,24 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("game_id", metavar="GAME_ID")
     export.add_argument("-f", "--format", choices=cmd.RECORD_FORMATS, help="default: from -o's suffix, else json")
     export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
+    import_ = subcommand(
+        "import",
+        "store games from Piskvork (.psq), SGF and move-list files as imported games",
+        "Each move is checked under its game's rule; all the files' games are stored, or none and the reason "
+        "(file, game, line, move) is on stderr. A move-list file has one game a line, moves like h8 or 7,7 "
+        "(x, y from 0, from the top left). Prints a line per game stored: " + columns(subcommands.IMPORT_COLUMNS),
+    )
+    import_.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    import_.add_argument(
+        "--rule",
+        choices=[rule.value for rule in Rule],
+        default=Rule.FREESTYLE.value,
+        help="the rule of .psq games, move lists and SGF games without RU (default freestyle)",
+    )
+    import_.add_argument("--size", type=_board_size, default=15, help="the board of move lists: 5 to 26, default 15")
+    import_.add_argument("--black", type=_text_name, default="black", metavar="NAME", help="black's name in move lists")
+    import_.add_argument("--white", type=_text_name, default="white", metavar="NAME", help="white's name in move lists")
+    import_.add_argument("--private", action="store_true", help="only you may read the games")
     delete = subcommand(
         "delete",
         "delete stored games",
@@ -186,6 +205,13 @@ def _parser() -> argparse.ArgumentParser:
 def _player_name(text: str) -> str:
     if not values.PLAYER_NAME.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a player name: use 1 to 32 of A-Z a-z 0-9 _ -")
+    return text
+
+
+def _text_name(text: str) -> str:
+    """A player's name as an imported game keeps it: any text on one line, not an account's name."""
+    if not 1 <= len(text) <= MAX_NAME_LENGTH or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"a name is 1 to {MAX_NAME_LENGTH} printable characters")
     return text
 
 
@@ -306,6 +332,9 @@ async def _run(arguments: argparse.Namespace, connection: Connection) -> int:
         case "export":
             record_format = _export_format(arguments.format, arguments.output)
             await subcommands.export_game(connection, GameId(arguments.game_id), record_format, out, arguments.output)
+        case "import":
+            terms = UploadTerms(Rule.parse(arguments.rule), arguments.size, arguments.black, arguments.white)
+            await subcommands.import_games(connection, out, arguments.files, terms, arguments.private)
         case "delete":
             await subcommands.delete_games(connection, out, [GameId(game_id) for game_id in arguments.game_ids])
         case "tournaments":

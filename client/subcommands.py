@@ -1,5 +1,5 @@
-"""`gomoku bots`, `rooms`, `games`, `export`, `top`, `online`, `seeks` and `profile`: one request (or
-one list, page by page), plain text out.
+"""`gomoku bots`, `rooms`, `games`, `export`, `import`, `top`, `online`, `seeks` and `profile`: one
+request (or one list, page by page), plain text out.
 
 Lists print one line per item, fields separated by tabs, with `-` for an
 empty field and no header, so that `cut`, `awk` and `while read` take them
@@ -20,6 +20,8 @@ from client import web_api
 from client.commands import RecordFormat
 from client.connection import Connection, ScriptError
 from client.text import describe_clock_setting, printable, record_text
+from engine.game_import import UploadTerms
+from wire.imports import GamesImported, ImportFileModel, ImportGames
 from wire.messages import (
     PAGE_LIMIT,
     Bots,
@@ -68,6 +70,8 @@ LEADERBOARD_COLUMNS = ("name", "kind", "rating", "rd", "games")
 ONLINE_COLUMNS = ("name", "rating", "status")
 SEEK_COLUMNS = ("seek", "by", "rating", "rule", "size", "clock", "rated", "color", "rating_min", "rating_max", "quick")
 """`rated` and `quick` are yes or no; `color` is the colour the seeker plays (black, white or random)."""
+IMPORT_COLUMNS = ("game", "file", "index", "format", "black", "white", "moves")
+"""`index` is the game's place in its file, from 1; `format` is psq, sgf or moves."""
 PROFILE_COLUMNS = ("name", "kind", "rating", "rd", "games", "wins", "losses", "draws")
 
 
@@ -210,6 +214,29 @@ async def delete_games(connection: Connection, out: TextIO, game_ids: list[GameI
     answer = await connection.request_answer(DeleteGames(game_ids=game_ids), GamesDeleted)
     for game_id in answer.game_ids:
         _row(out, "deleted", game_id)
+
+
+async def import_games(
+    connection: Connection, out: TextIO, paths: list[Path], terms: UploadTerms, private: bool = False
+) -> None:
+    """Upload the files' games under `terms` (the rule, board and names the files leave out): a line
+    per game stored, or nothing stored and the server's reason (a ScriptError)."""
+    files = [ImportFileModel(name=path.name, text=_read_text(path)) for path in paths]
+    upload = ImportGames(
+        files=files, rule=terms.rule, size=terms.size, black=terms.black, white=terms.white, private=private
+    )
+    answer = await connection.request_answer(upload, GamesImported)
+    for game in answer.games:
+        _row(out, game.game_id, game.file, game.index, game.source, game.black, game.white, game.moves)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not UTF-8 text; nothing was imported") from None
+    except OSError as error:
+        raise ScriptError(f"{path}: {error.strerror}; nothing was imported") from None
 
 
 def _room_row(out: TextIO, room: RoomSummaryModel) -> None:

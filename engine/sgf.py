@@ -130,6 +130,16 @@ class _Parser:
         self.pos = start
         return self._tree()
 
+    def main_lines(self) -> Iterator[list[_Node]]:
+        """The main line of each game tree of a collection in turn; the text after the last tree is
+        ignored, as it is by `main_line`."""
+        nodes = self.main_line()
+        while True:
+            yield nodes
+            if self._peek() != "(":
+                return
+            nodes = self._tree()
+
     def _tree(self) -> list[_Node]:
         self._expect("(")
         nodes = []
@@ -232,7 +242,22 @@ def read_sgf(text: str, default_rule: Rule = Rule.FREESTYLE) -> GameRecord:
     GM other than 4, an unsupported board, setup stones, passes, a move
     illegal at its ply, or a result that contradicts the moves.
     """
-    nodes = _Parser(text).main_line()
+    return _record_from(text, _Parser(text).main_line(), default_rule)
+
+
+def read_sgf_games(text: str, default_rule: Rule = Rule.FREESTYLE) -> Iterator[GameRecord]:
+    """Read every game of an SGF collection (`(;...)(;...)`), in order, as `read_sgf` reads one.
+
+    A generator, so that a caller can stop after as many games as it takes;
+    it raises RecordFormatError, as `read_sgf` does, when it reaches a game
+    it cannot read.
+    """
+    for nodes in _Parser(text).main_lines():
+        yield _record_from(text, nodes, default_rule)
+
+
+def _record_from(text: str, nodes: list[_Node], default_rule: Rule) -> GameRecord:
+    """The game record of one game tree's main line (`text` is the whole file, for error places)."""
     info = _game_info(nodes)
     _check_game(info)
     size = _read_size(info)

@@ -18,6 +18,7 @@ own; their reading ports (`RecordReader`, `ModerationReader`,
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, NewType, Protocol
@@ -786,6 +787,27 @@ class PuzzleTried:
     """Left None by whoever makes the record; the record writer sets it for a first try."""
 
 
+@dataclass(frozen=True, slots=True)
+class GameImported:
+    """Store a game read from a player's file (`server.imports`), whole: seats, moves with the
+    times the file gave, result and where it came from. Never rated, never a room."""
+
+    game_id: GameId
+    record: GameRecord
+    """The game as read and checked (`engine.game_import`), with a result."""
+    source: str
+    """The format it was read from: `psq`, `sgf` or `moves`."""
+    file_name: str
+    """The name of the uploaded file it came from."""
+    imported_by: str
+    """The player who uploaded it (the game's creator)."""
+    imported_at: datetime
+    fingerprint: str
+    """`engine.game_import.game_fingerprint` of the game: one game is stored once."""
+    private: bool = False
+    """Whether only the uploader may read it (a private game, as rooms have)."""
+
+
 StoreRecord = (
     GameStarted
     | MovePlayed
@@ -803,6 +825,7 @@ StoreRecord = (
     | GameReviewed
     | PuzzlesMined
     | PuzzleTried
+    | GameImported
 )
 
 
@@ -1158,3 +1181,6 @@ class Records(RecordReader, RecordStore, ModerationReader, Protocol):
     async def add_player(self, name: str, token_hash: bytes, kind: PlayerKind = "human") -> StoredPlayer | None:
         """Create a player; None if the name (ignoring case) was taken meanwhile. Raises
         StorageUnavailable when the database cannot take it now."""
+
+    async def imported_games_like(self, fingerprints: Collection[str]) -> dict[str, GameId]:
+        """The stored imported games among `fingerprints`, by fingerprint (`server.imports`)."""

@@ -108,6 +108,7 @@ SERVER_LAYERS = {
     **dict.fromkeys(("rooms", "lobby", "players", "bots"), 2),
     "accounts": 2,
     "review": 2,
+    "imports": 2,
     "storage": 3,
     **dict.fromkeys(("domain", "metrics", "chores", "version"), 4),
 }

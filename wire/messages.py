@@ -57,6 +57,7 @@ Feature = Literal[
     "review",
     "puzzles",
     "cluster",
+    "import",
 ]
 """The names of the 1.1 additions, as `welcome` lists those a server supports."""
 
@@ -757,6 +758,7 @@ class ClaimWin(ClientMessage):
 
 
 from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut  # noqa: E402 (they stand on ClientMessage)
+from wire.imports import GamesImported, ImportGames  # noqa: E402  (they stand on the message bases above)
 from wire.moderation import ModerationRequest  # noqa: E402  (it stands on the classes above)
 from wire.review_requests import ReviewRequest  # noqa: E402  (stands on ClientMessage above)
 from wire.tournaments import TournamentEvent, TournamentRequest  # noqa: E402 (they stand on the parts above)
@@ -796,7 +798,8 @@ ClientRequest = Annotated[
     | GetAccount
     | ModerationRequest
     | TournamentRequest
-    | ReviewRequest,
+    | ReviewRequest
+    | ImportGames,
     Field(discriminator="type"),
 ]
 """Every request a client may send."""
@@ -1167,7 +1170,8 @@ ServerEvent = Annotated[
     | AccountMessage
     | ModerationEvent
     | TournamentEvent
-    | ReviewEvent,
+    | ReviewEvent
+    | GamesImported,
     Field(discriminator="type"),
 ]
 """Every message the server may send."""

@@ -28,12 +28,14 @@ from server.hub.commands import RoomCommand
 from server.hub.lobby_requests import LobbyRequest, LobbyRequests
 from server.hub.room_caps import RoomCaps
 from server.hub.services import Services, caller_of, hold_new_room, signed_in
+from server.imports.service import Importer
 from server.moderation.requests import ModerationRequests
 from server.players.sessions import NewNames
 from server.rooms import views
 from server.rooms.room import Outcome, Room, RoomRequest
 from server.tournaments.requests import TournamentRequests
 from wire.accounts import DeleteAccount, GetAccount, ListDevices, SetPassword, SignOut
+from wire.imports import GamesImported, ImportGames
 from wire.messages import (
     AcceptSeek,
     Analyze,
@@ -116,6 +118,7 @@ class RequestHandlers:
             services.settings.analysis_max_ms,
         )
         self._caps = RoomCaps(services.settings.limits, services.rooms)
+        self._importer = Importer(services.storage)
         self._new_names = NewNames(services.settings.limits.new_names_per_address_per_hour)
         self._catalogue = [_bot_info_model(info) for info in services.roster.catalogue()]
         self._engine_build = build_kind()
@@ -200,6 +203,9 @@ class RequestHandlers:
                 await self.moderation.handle(connection, request)
             case ReviewGame() | NextPuzzle() | GetPuzzle() | TryPuzzle():
                 await self._review(connection, request)
+            case ImportGames():
+                games = await self._importer.import_games(signed_in(connection), request)
+                connection.send(GamesImported(games=games, id=request.id))
             case _:
                 assert_never(request)
 

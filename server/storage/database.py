@@ -243,7 +243,8 @@ class Storage:
         The record counts rated games, private ones too, as the rating does:
         wins, losses and draws add up to the standing's games. `played` counts
         the finished games in one of its seats that `viewer` may see (a private
-        game only to its players and creator). The last `recent` games and
+        game only to its players and creator), played here (an imported game
+        names its players as text: it is nobody's). The last `recent` games and
         the rating after each of the last `history` rated games name a private
         game only to its players (a point of the history keeps its rating
         without its game id).
@@ -265,7 +266,7 @@ class Storage:
             )
             finished = await read.one(
                 f"SELECT COUNT(*) AS played FROM games g JOIN results r USING (game_id) "
-                f"WHERE {_SEATED.format(name=':name')} AND {_VISIBLE}",
+                f"WHERE {_SEATED.format(name=':name')} AND {_VISIBLE} AND {_NOT_IMPORTED}",
                 {"name": standing.name, "viewer": viewer},
             )
             points = await read.rows(
@@ -341,12 +342,12 @@ class Storage:
         """The games whose rooms come back after a restart, oldest first, with their moves: every
         unfinished game, and each room's latest game if it finished at or after `finished_since`
         (its players may come back for a rematch); only those of `rooms` if given (a node taking
-        over some rooms)."""
+        over some rooms). An imported game is never one: it was played in no room here."""
         async with self._snapshot() as read:
             rows = await read.rows(
                 f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN results r USING (game_id) "
-                "WHERE r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
-                "(SELECT MAX(rowid) FROM games GROUP BY room_id)) ORDER BY g.rowid",
+                "WHERE (r.game_id IS NULL OR (r.ended_at >= ? AND g.rowid IN "
+                f"(SELECT MAX(rowid) FROM games GROUP BY room_id))) AND {_NOT_IMPORTED} ORDER BY g.rowid",
                 (format_timestamp(finished_since),),
             )
             restored = []
@@ -356,6 +357,18 @@ class Storage:
                 moves = tuple(move.point for move in await read.moves(row["game_id"]))
                 restored.append(restored_game_from(row, moves, await read.opening(row)))
         return restored
+
+    async def imported_games_like(self, fingerprints: Collection[str]) -> dict[str, GameId]:
+        """The stored imported games among `fingerprints` (`engine.game_import.game_fingerprint`), by
+        fingerprint: the games an upload would store a second time."""
+        if not fingerprints:
+            return {}
+        marks = ", ".join("?" for _ in fingerprints)
+        async with self._snapshot() as read:
+            rows = await read.rows(
+                f"SELECT fingerprint, game_id FROM imported_games WHERE fingerprint IN ({marks})", tuple(fingerprints)
+            )
+        return {row["fingerprint"]: GameId(row["game_id"]) for row in rows}
 
     async def unfinished_games(self) -> list[RestoredGame]:
         """Every stored game without a result, with its moves, oldest first."""
@@ -381,16 +394,18 @@ class Storage:
         """A page of game summaries, newest first, from just before the game `before` (or the
         newest); None when `before` names no stored game `viewer` may see.
 
-        `player` matches either seat (a bot by its level name) and the creator
-        of a game outside tournaments (two bots a player set playing), ignoring
-        case as names do; a tournament's organiser did not play its games. A private game is listed only when
+        `player` matches either seat (a bot by its level name) of a game played
+        here, and the creator of a game outside tournaments (two bots a player
+        set playing; an imported game's uploader), ignoring case as names do; a
+        tournament's organiser did not play its games. A private game is listed only when
         `viewer` played in it or created it. A finished game's summary says
         `rated` when its result changed ratings (an abort did not).
         """
         conditions = [_VISIBLE]
         parameters: dict[str, Any] = {"viewer": viewer, "limit": limit + 1}
         if player is not None:
-            conditions.append(f"({_SEATED.format(name=':player')} OR {_SET_UP_BY.format(name=':player')})")
+            seated = f"({_SEATED.format(name=':player')} AND {_NOT_IMPORTED})"
+            conditions.append(f"({seated} OR {_SET_UP_BY.format(name=':player')})")
             parameters["player"] = player
         async with self._snapshot() as read:
             if before is not None:
@@ -531,15 +546,22 @@ class Storage:
 
 
 _SEATED = "(g.black_name = {name} COLLATE NOCASE OR g.white_name = {name} COLLATE NOCASE)"
-_SET_UP_BY = "(g.created_by = {name} COLLATE NOCASE AND g.tournament_id IS NULL)"
 """SQL: the player named by the parameter `name` holds a seat of the game `g` (names ignore case)."""
 
+_SET_UP_BY = "(g.created_by = {name} COLLATE NOCASE AND g.tournament_id IS NULL)"
+"""SQL: the player named by the parameter `name` set the game `g` up (not as a tournament's organiser)."""
+
+_NOT_IMPORTED = "NOT EXISTS (SELECT 1 FROM imported_games i WHERE i.game_id = g.game_id)"
+"""SQL: the game `g` was played here, not imported: an imported game's seats are names as text, not
+accounts, so it is its uploader's (`created_by`) and no seated player's game, and never a room."""
+
 _VISIBLE = (
-    "(g.private = 0 OR g.black_name = :viewer COLLATE NOCASE OR g.white_name = :viewer COLLATE NOCASE "
-    "OR g.created_by = :viewer COLLATE NOCASE)"
+    "(g.private = 0 OR ((g.black_name = :viewer COLLATE NOCASE OR g.white_name = :viewer COLLATE NOCASE) "
+    f"AND {_NOT_IMPORTED}) OR g.created_by = :viewer COLLATE NOCASE)"
 )
 """SQL: the game `g` may be shown to the player named by the parameter `viewer` (NULL for anyone): a
-public game to anyone, a private one to its players and its creator only."""
+public game to anyone, a private one to its players and its creator only (a private imported game to
+its uploader only: its seats name nobody's account)."""
 
 
 class _Snapshot:

@@ -86,6 +86,7 @@ _GAME_TABLES = (
     "review_plies",
     "game_reviews",
     "mined_games",
+    "imported_games",
 )
 """The tables holding rows of a game, those that refer to another of them first."""
 _DELETE_GAME = (

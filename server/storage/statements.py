@@ -21,6 +21,7 @@ from server.domain import (
     BotsEnrolled,
     ClocksSaved,
     GameFinished,
+    GameImported,
     GameStarted,
     ModerationRecord,
     MovePlayed,
@@ -35,6 +36,7 @@ from server.domain import (
     new_player_id,
 )
 from server.storage.accounts_statements import account_rows
+from server.storage.imports_statements import finished_by_import, import_rows, started_by_import
 from server.storage.moderation_statements import moderation_rows
 from server.storage.review_statements import ReviewRecord, review_rows
 from server.storage.tournaments_statements import tournament_rows
@@ -99,6 +101,8 @@ def _rows(record: StoreRecord) -> list[Statement]:
         return review_rows(record)
     if isinstance(record, GameStarted):
         return [_game_row(record)]
+    if isinstance(record, GameImported):
+        return [_game_row(started_by_import(record)), *import_rows(record), _result_row(finished_by_import(record))]
     if isinstance(record, MovePlayed):
         point = record.point
         return [(_INSERT_MOVE, (record.game_id, record.ply, point.x, point.y, str(record.color), record.time_ms))]
