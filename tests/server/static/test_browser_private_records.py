@@ -63,7 +63,7 @@ def test_a_player_replays_downloads_and_sees_their_own_private_game(
     reader = browser(web_server, "reader")
     reader.sign_in("reader")
     reader.open("#player/ann")
-    reader.wait_text(".profile-record", "1 rated game · won 1, lost 0, drawn 0 · 1 game played")
+    reader.wait_text(".profile-record", "1 rated game · won 1, lost 0, drawn 0 · 0 games played")
     reader.wait_text(".profile-screen", "No games yet.")
     reader.open(f"#game/{game_id}")
     reader.wait_text(".replay-screen", "This game was not found.")
