@@ -49,7 +49,7 @@ from engine.registry import level_names
 from engine.types import Rule
 from server.players.bot_ratings import RATINGS_FILE, read_ratings, write_ratings_file
 from tools.elo import Rating, compute_ratings
-from tools.match import OPENINGS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
+from tools.match import OPENING_SETS, GameTask, PlayerSpec, black_points, parse_player, play_game, weights_player
 
 COLOURS = ("both", "black", "white")
 """The colours a gauntlet player can be restricted to (--colour)."""
@@ -205,7 +205,13 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="each of our levels thinks its own default time per move, as players meet it on the server "
         "(--time-ms is then the outside brains' time)",
     )
-    parser.add_argument("--openings", type=int, default=len(OPENINGS), help=f"openings to use, 1..{len(OPENINGS)}")
+    parser.add_argument(
+        "--opening-set",
+        choices=sorted(OPENING_SETS),
+        default="balanced",
+        help="the arena's 24 balanced openings (default), or the 26 standard renju openings, played in any rule",
+    )
+    parser.add_argument("--openings", type=int, help="how many of the set's openings to use (default all)")
     parser.add_argument("--rule", type=Rule.parse, default=Rule.FREESTYLE, help="freestyle, standard or renju")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games played at once")
     parser.add_argument("--seed", type=int, default=0, help="base seed handed to the bots")
@@ -291,13 +297,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         named_twice = f" ({', '.join(repeated)} given twice)" if repeated else ""
         print(f"gomoku-arena: give at least two players, each with its own name{named_twice}", file=sys.stderr)
         return 2
-    if not 1 <= arguments.openings <= len(OPENINGS) or arguments.time_ms < 1 or arguments.jobs < 1:
-        print(f"gomoku-arena: --openings must be 1..{len(OPENINGS)}, --time-ms and --jobs at least 1", file=sys.stderr)
+    opening_set = OPENING_SETS[arguments.opening_set]
+    count = len(opening_set) if arguments.openings is None else arguments.openings
+    if not 1 <= count <= len(opening_set) or arguments.time_ms < 1 or arguments.jobs < 1:
+        limits = f"--openings must be 1..{len(opening_set)} for {arguments.opening_set}"
+        print(f"gomoku-arena: {limits}, --time-ms and --jobs at least 1", file=sys.stderr)
         return 2
     if arguments.colour != "both" and gauntlet is None:
         print("gomoku-arena: --colour needs --gauntlet (a round robin plays both colours)", file=sys.stderr)
         return 2
-    openings = OPENINGS[: arguments.openings]
+    openings = opening_set[:count]
     tasks = schedule(
         players,
         gauntlet,

@@ -24,9 +24,10 @@ from engine.bots import Bot
 from engine.classic.static import StaticBot, StaticWeights, parse_weights
 from engine.errors import IllegalMoveError
 from engine.limits import SearchLimits
-from engine.notation import parse_point
+from engine.notation import format_point, parse_point
 from engine.record import GameRecord, PlayerInfo, RecordedMove
 from engine.registry import default_time_ms, level_names, make_bot
+from engine.renju_openings import RENJU_SIZE, STANDARD_OPENINGS
 from engine.types import Color, EndReason, GameResult, Point, Rule
 from tools.gomocup_client import EngineError, EngineTimeout, GomocupEngine
 
@@ -65,6 +66,17 @@ two kinds alternate, so the first N of them (`--openings N`) mix both.
 Every pairing plays each opening with both colours. `bench.openings` measures black's share between equal engines;
 the earlier set, with black's stones two or three points apart, gave black
 two games in three."""
+
+
+RENJU_OPENINGS: tuple[str, ...] = tuple(
+    " ".join(format_point(point, RENJU_SIZE) for point in opening.stones) for opening in STANDARD_OPENINGS
+)
+"""The 26 standard renju openings (1D to 13D, then 1I to 13I), a harder set than OPENINGS: played
+in freestyle, many of them give black a clear advantage, so a pairing's score with both colours
+tells how each side handles sharp positions rather than quiet ones."""
+
+OPENING_SETS: dict[str, tuple[str, ...]] = {"balanced": OPENINGS, "renju26": RENJU_OPENINGS}
+"""The arena's opening sets by name (`gomoku-arena --opening-set`)."""
 
 
 def opening_moves(opening: str, size: int) -> list[Point]:

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine.classic.static import DEFAULT_WEIGHTS, StaticWeights, format_weights
-from engine.record import record_from_dict
+from engine.record import GameRecord, record_from_dict
 from engine.types import Color, Point, Rule
 from server.players.bot_ratings import read_ratings
 from tools import arena
 from tools.elo import Rating, compute_ratings
-from tools.match import OPENINGS, PlayerSpec, opening_moves
+from tools.match import OPENINGS, RENJU_OPENINGS, PlayerSpec, opening_moves
 
 
 def test_a_short_round_robin_saves_every_game_and_prints_the_tables(
@@ -237,3 +237,20 @@ def test_the_ratings_list_bots_shows_order_the_engine_levels_as_the_ladder_does(
     ratings = read_ratings()
     ladder = ["easy", "medium", "hard", "master"]
     assert sorted(ladder, key=ratings.__getitem__) == ladder, ratings
+
+
+def test_the_renju_opening_set_plays_the_26_standard_openings_from_their_three_stones(tmp_path: Path) -> None:
+    assert len(RENJU_OPENINGS) == 26 and RENJU_OPENINGS[0] == "h8 h9 h10" and RENJU_OPENINGS[13].startswith("h8 i9")
+    options = ["--opening-set=renju26", "--openings=2", "--time-ms=50", f"--out={tmp_path}"]
+    assert arena.main(["greedy", "static", *options]) == 0
+    openings = {tuple(move.point for move in record.moves[:3]) for record in map(_saved, tmp_path.glob("*.json"))}
+    assert openings == {tuple(opening_moves(text, 15)) for text in RENJU_OPENINGS[:2]}
+
+
+def test_more_openings_than_the_set_has_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["greedy", "static", "--opening-set=renju26", "--openings=27"]) == 2
+    assert "--openings must be 1..26 for renju26" in capsys.readouterr().err
+
+
+def _saved(path: Path) -> GameRecord:
+    return record_from_dict(json.loads(path.read_text()))
