@@ -239,6 +239,7 @@ async def test_a_player_whose_tab_closes_while_the_game_is_being_stored_is_away_
     lock = await ForeignLock.take(db_path)
     try:
         await bob.send(type="accept_seek", seek_id=seek["seek_id"], id="accept")  # its room waits for the lock
+        await asyncio.sleep(1.0)  # the players' standings read, the room opens; its game waits to be stored
         await alice.close()
         while (await carol.expect_next("online"))["count"] != 2:
             pass

@@ -85,12 +85,13 @@ async def test_what_the_server_keeps_of_a_player_goes_with_its_last_connection(
     await carol.request(type="watch_lobby")
     first_tab = await client("alice")
     second_tab = await client("alice")
-    cached = game_server.app.ratings._known  # the book's cache of standings, by name
-    assert "alice" in cached
+    online = game_server.app.lobby.online  # who the lobby keeps as signed in, by name
+    assert "alice" in online
     await first_tab.close()
     while (await carol.expect_next("online"))["count"] != 2:
         pass
+    assert "alice" in online
     await second_tab.close()
     while (await carol.expect_next("online"))["count"] != 1:
         pass
-    assert "alice" not in cached and "carol" in cached
+    assert "alice" not in online and "carol" in online
