@@ -215,6 +215,7 @@ def room_problems(
         return problems
 
 
+@pytest.mark.timeout(600)  # two dozen pages, twice, each measured and checked by axe-core
 @pytest.mark.parametrize("profile", [PHONE, LAPTOP], ids=lambda profile: profile.name)
 def test_every_page_fits_the_screen_in_english_and_chinese(
     profile: Profile, full_server: ThreadedServer, browser: BrowserFactory, axe: str
