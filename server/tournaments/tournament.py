@@ -175,7 +175,8 @@ class Tournament:
         if self.terms.format == "round_robin":
             return rounds_in(len(self.entrants), self.terms.cycles)
         if self.terms.format == "swiss":
-            return min(self.terms.rounds, max(1, len(self.entrants) - 1))
+            entrants = len(self.entrants)
+            return min(self.terms.rounds, entrants - 1) if entrants >= MIN_PLAYERS else self.terms.rounds
         return None
 
     def round_pairings(self, round_number: int | None = None) -> list[Pairing]:

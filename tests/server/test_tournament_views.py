@@ -92,6 +92,7 @@ def test_a_swiss_bye_shows_in_the_crosstable_and_its_csv_beside_the_point_it_giv
 
 def test_a_swiss_plays_no_more_rounds_than_its_entrants_less_one() -> None:
     tournament, _ = Tournament.create("t3", replace(terms("swiss"), rounds=5), AT)
+    assert tournament.total_rounds() == 5, "the rounds asked for, until two have entered"
     for name in ("ann", "bob", "cal", "dee"):
         tournament.enter(PlayerInfo(name), 1500.0, AT)
     assert tournament.total_rounds() == 3, "four players meet each other in three rounds"

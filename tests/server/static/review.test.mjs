@@ -60,9 +60,12 @@ test('the graph shows scores within the bounds and forced wins at them', () => {
   assert.deepEqual(graphPoints(review), [[0, 0.5], [1, 0], [2, 1], [3, 0], [4, 0]]);
 });
 
-test('the position shown says who wins in how many moves, or its score from black\'s side', async () => {
+test('the position shown says who wins by force in how many moves, or who is better and by how much', async () => {
   const { describeEvaluation } = await import('../../../server/static/js/views/review.js');
   const t = (key, params = {}) => `${key} ${JSON.stringify(params)}`;
   assert.equal(describeEvaluation({ ply: 3, score: -1000, win_in: -2 }, t), 'review.winIn {"color":"color.white {}","n":2}');
-  assert.equal(describeEvaluation({ ply: 0, score: 35, win_in: null }, t), 'review.score {"score":"+0.35"}');
+  assert.equal(describeEvaluation({ ply: 0, score: 10, win_in: null }, t), 'review.even {}');
+  assert.equal(describeEvaluation({ ply: 0, score: 35, win_in: null }, t), 'review.better.slightly {"color":"color.black {}"}');
+  assert.equal(describeEvaluation({ ply: 0, score: -400, win_in: null }, t), 'review.better.clearly {"color":"color.white {}"}');
+  assert.equal(describeEvaluation({ ply: 0, score: 900, win_in: null }, t), 'review.better.much {"color":"color.black {}"}');
 });

@@ -63,9 +63,15 @@ def test_a_password_set_in_one_profile_signs_in_from_another(
     alice.follow("Lobby", within="header")
     open_account(alice)
     alice.wait(lambda: len(devices_shown(alice)) == 2, "both devices listed on the first")
-    other = alice.driver.find_element("css selector", ".account-screen .devices li:not(.current) button")
-    assert other.accessible_name.startswith("Sign out Chrome on Linux, Signed in since "), "told apart by the time"
-    other.click()
+
+    def sign_out_the_other() -> bool:
+        """Found again if the list redrew meanwhile (another `devices` came)."""
+        other = alice.driver.find_element("css selector", ".account-screen .devices li:not(.current) button")
+        assert other.accessible_name.startswith("Sign out Chrome on Linux, Signed in since "), "told apart by time"
+        other.click()
+        return True
+
+    alice.wait(sign_out_the_other, "to sign the other device out")
     phone.wait(lambda: phone.visible("#signin-name"), "the other profile back at the sign-in form")
 
 

@@ -215,6 +215,7 @@ def room_problems(
         return problems
 
 
+@pytest.mark.timeout(600)  # two dozen pages, twice, each measured and checked by axe-core
 @pytest.mark.parametrize("profile", [PHONE, LAPTOP], ids=lambda profile: profile.name)
 def test_every_page_fits_the_screen_in_english_and_chinese(
     profile: Profile, full_server: ThreadedServer, browser: BrowserFactory, axe: str
@@ -244,6 +245,8 @@ def test_every_page_fits_the_screen_in_english_and_chinese(
     page.wait(lambda: page.visible("#signin-name"), "the sign-in page")
     problems = page_problems(page, profile, "sign-in", "en", axe)
     page.sign_in(profile.player)
+    provisional = page.driver.find_element(By.CSS_SELECTOR, "header .me").get_attribute("title")
+    assert provisional == "Provisional rating: too few rated games yet", "the menu's 1500? says what ? means"
     full_server.run(moderation.grant("operator:test", profile.player, "moderator", "to see its page"))
     page.driver.refresh()
     moderation_link = "return !document.querySelector('nav a[href=\"#moderation\"]').hidden"

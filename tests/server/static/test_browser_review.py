@@ -36,7 +36,7 @@ def test_a_lost_game_is_reviewed_and_the_refutation_played_out_on_the_board(
 
     coach.driver.find_element(By.CSS_SELECTOR, ".review-mark").click()
     coach.wait(lambda: replay_stones(coach) == board_after(BOT_GAME[:13]), "the position after the blunder")
-    coach.wait_text(".review-here", "Here: White wins in 6.")
+    coach.wait_text(".review-here", "Here: White wins by force in 6.")
     coach.driver.find_element(By.CSS_SELECTOR, ".review-line-controls button:nth-child(2)").click()
     after_one = {**board_after(BOT_GAME[:13]), "j7": "white"}
     coach.wait(lambda: replay_stones(coach) == after_one, "white's first stone of the line")

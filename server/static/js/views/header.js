@@ -7,7 +7,7 @@ import { offersPassword } from '../accountstate.js';
 import { h, setText, show, svg } from '../dom.js';
 import { LANGUAGES } from '../i18n.js';
 import { THEMES } from '../theme.js';
-import { formatRating } from '../ratings.js';
+import { formatRating, isProvisional } from '../ratings.js';
 
 export function createHeader(intents) {
   const brand = h('a', { href: '#lobby', class: 'brand' }, h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), h('span', { class: 'brand-name' }));
@@ -98,6 +98,8 @@ export function createHeader(intents) {
       connection.className = `connection ${state.connection}`;
       setText(player, state.me === null ? '' : t('header.player', { name: state.me.name, rating: formatRating(state.me) }));
       if (state.me !== null) player.href = `#player/${encodeURIComponent(state.me.name)}`;
+      // The "?" of a provisional rating says what it means when pointed at.
+      player.title = isProvisional(state.me) ? t('rating.provisional') : '';
       show(switchPlayer, state.me !== null);
       setText(switchPlayer, t('header.switch'));
       setText(languageLabel, t('header.language'));

@@ -88,13 +88,21 @@ export function createReviewPanel(intents) {
   };
 }
 
-/** The evaluation of the position shown: a forced win in N moves, or the score from black's side. */
+// The engine's score (hundredths, from black's side) in words: who is better, and by how much.
+const EVEN_BELOW = 30;
+const CLEARLY_FROM = 150;
+const MUCH_FROM = 600;
+
+/** The evaluation of the position shown: a forced win in N moves, or who is better and by how much. */
 export function describeEvaluation(evaluation, t) {
   if (evaluation === undefined) return '';
   if (evaluation.win_in != null) {
     return t('review.winIn', { color: t(evaluation.win_in > 0 ? 'color.black' : 'color.white'), n: Math.abs(evaluation.win_in) });
   }
-  return t('review.score', { score: (evaluation.score > 0 ? '+' : '') + (evaluation.score / 100).toFixed(2) });
+  const size = Math.abs(evaluation.score);
+  if (size < EVEN_BELOW) return t('review.even');
+  const by = size < CLEARLY_FROM ? 'slightly' : size < MUCH_FROM ? 'clearly' : 'much';
+  return t(`review.better.${by}`, { color: t(evaluation.score > 0 ? 'color.black' : 'color.white') });
 }
 
 /** A mark as a line of text: the move, what it did, and how its line wins. */
