@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from conftest import BUILD_TIMEOUT_S, DOCKERFILE, REPO
+from conftest import BUILD_TIMEOUT_S, DOCKERFILE, REPO, clean_environment
 from websockets.asyncio.client import connect
 
 from tests.server.server_harness import WireClient
@@ -49,8 +49,7 @@ def image_command(data: Path, **changed: str) -> list[str]:
 
 def environment_of(venv: Path) -> dict[str, str]:
     """The image's environment: its virtualenv first on PATH (its ENV PATH), nothing of this checkout's."""
-    kept = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    return kept | {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    return clean_environment() | {"PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"}
 
 
 @asynccontextmanager
